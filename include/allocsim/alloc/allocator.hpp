@@ -1,0 +1,87 @@
+#pragma once
+// The allocator interface (design sketch: "Interfaces worth getting right early").
+// allocate() is a pure choice; the Simulation commits it. Stateful allocators (buddy systems,
+// busy lists, subtorus sets) also hear commit() and release().
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "allocsim/topo/topology.hpp"
+#include "allocsim/util/registry.hpp"
+#include "allocsim/util/rng.hpp"
+#include "allocsim/workload/job.hpp"
+
+namespace allocsim {
+
+/// Read-only view of which processors are free, plus the generator for seeded choices.
+class MachineView {
+ public:
+  MachineView(const Topology& topology, const std::vector<char>& busy, int free_count, Rng& rng)
+      : topology_(&topology), busy_(&busy), free_count_(free_count), rng_(&rng) {}
+
+  const Topology& topology() const { return *topology_; }
+  bool is_free(NodeId node) const { return !(*busy_)[node]; }
+  int free_count() const { return free_count_; }
+  int node_count() const { return topology_->node_count(); }
+  /// Free node ids in increasing order.
+  std::vector<NodeId> free_nodes() const;
+  Rng& rng() const { return *rng_; }
+
+ private:
+  const Topology* topology_;
+  const std::vector<char>* busy_;
+  int free_count_;
+  Rng* rng_;
+};
+
+/// What an allocator hands a job. `nodes` are all nodes made busy (may exceed the job's
+/// processors for block-based allocators: the excess is internal fragmentation).
+struct Allocation {
+  std::vector<NodeId> nodes;
+  int pieces = 1;                  ///< contiguous blocks used (non-contiguous allocators)
+  /// Allocator-specific token returned on release (block id, semitorus id ...), -1 if unused.
+  std::int64_t token = -1;
+  /// Linear and ring span in the allocator's own ordering (0 = not measured by the allocator).
+  double linear_span = 0, ring_span = 0;
+};
+
+/// Chooses processors for a job. Implementations cite the paper section they implement.
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  /// The processors `job` would get on `machine` now, or nullopt ("not now").
+  /// Must not change allocator state (it may draw from machine.rng()).
+  virtual std::optional<Allocation> allocate(const Job& job, const MachineView& machine) = 0;
+  /// The simulation committed `allocation` (made its nodes busy).
+  virtual void commit(const Allocation& /*allocation*/) {}
+  /// The job holding `allocation` ended; its nodes are free again.
+  virtual void release(const Allocation& /*allocation*/) {}
+  /// Nodes this job occupies if placed (e.g. rounded up to a power of two or a buddy block).
+  virtual int nodes_needed(const Job& job) const { return job.procs; }
+  /// True when allocate() may refuse although nodes_needed() nodes are free (shape constraints).
+  virtual bool contiguous_only() const { return false; }
+  /// A deep copy with the same state (for backfilling look-ahead and decision experiments).
+  virtual std::unique_ptr<Allocator> clone() const = 0;
+};
+
+/// Builds an allocator for a machine; throws InputError when the machine is not supported.
+using AllocatorFactory =
+    std::function<std::unique_ptr<Allocator>(const Params&, const Topology&)>;
+using AllocatorRegistry = Registry<AllocatorFactory>;
+
+/// The table of allocators (src/alloc/registry.cpp).
+const AllocatorRegistry& allocator_registry();
+/// Resolves `name:key=value,...` and builds it for `topology`.
+std::unique_ptr<Allocator> make_allocator(const std::string& spec, const Topology& topology);
+
+/// Helper for copyable allocators: clone() by copy construction.
+template <class Derived>
+class CloneableAllocator : public Allocator {
+ public:
+  std::unique_ptr<Allocator> clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+};
+
+}  // namespace allocsim

@@ -1,0 +1,59 @@
+#pragma once
+// Result value types produced once per job / per run and consumed by every writer
+// (console, JSON, CSV, HDF5, MPI). Column tables list the fields by their output names.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace allocsim {
+
+/// Per-job record. Every field is a double except the job id, so writers can treat it as a row.
+struct JobRecord {
+  std::int64_t job_id = 0;
+  double submit = 0, start = 0, end = 0, wait = 0;
+  double procs = 0, runtime = 0, estimate = 0;
+  double bounded_slowdown = 0;
+  double avg_pairwise_hops = 0;
+  double components = 0;
+  double nodes = 0;                   ///< nodes made busy (>= procs for block allocators)
+  double internal_fragmentation = 0;  ///< nodes - procs
+  double pieces = 0;
+  double bbox_volume = 0, bbox_ratio = 0, bbox_sides = 0, bounding_cube_ratio = 0;
+  double linear_span = 0, ring_span = 0, stretch = 0;
+};
+
+/// Per-run summary; names are the JSON keys and HDF5 column names.
+struct RunSummary {
+  double jobs = 0, makespan = 0, utilization = 0, offered_load = 0;
+  double mean_wait = 0, median_wait = 0, p95_wait = 0, max_wait = 0;
+  double mean_response = 0, mean_bounded_slowdown = 0;
+  double mean_pairwise_hops = 0, mean_components = 0;
+  double external_fragmentation = 0;
+  double mean_internal_fragmentation = 0, mean_pieces = 0;
+  double mean_bbox_ratio = 0, mean_bbox_sides = 0, mean_bounding_cube_ratio = 0;
+  double mean_linear_span = 0, mean_ring_span = 0, mean_stretch = 0;
+  double allocator_fallbacks = 0;  ///< e.g. greedy-optimal budget exhaustions
+  double first_submit = 0, last_end = 0;
+};
+
+/// A named double member of a record type.
+template <class Record>
+struct Column {
+  const char* name;
+  double Record::*member;
+};
+
+const std::vector<Column<JobRecord>>& job_columns();
+const std::vector<Column<RunSummary>>& summary_columns();
+
+/// Situation/decision experiment output: for one decision allocator, the mean over placed jobs
+/// of the sum of pairwise distances it would have chosen (one cell of Bender et al.'s Table 1).
+struct DecisionRow {
+  std::string decision;
+  double mean_pairwise_sum = 0;
+  double mean_avg_pairwise = 0;
+  double jobs = 0;
+  double refusals = 0;  ///< placements where the decision allocator had no answer
+};
+
+}  // namespace allocsim

@@ -1,0 +1,44 @@
+#pragma once
+// Look-ahead for backfilling: "when is the earliest time this job could start?" (design sketch).
+// For allocators that only need a processor count this is a free-count profile over the
+// running jobs' estimated ends. For shape-constrained allocators (contiguous_only) the planner
+// copies the machine and allocator state and replays the estimated releases until the job fits.
+// A running job that has outrun its estimate is assumed to end now; passes recompute the plan
+// at every event, so the reservation simply moves forward while such a job keeps running.
+#include <limits>
+#include <optional>
+
+#include "allocsim/sim/simulation.hpp"
+
+namespace allocsim {
+
+/// The head job's reservation: when it can start and, for count-only allocators, how many
+/// nodes are left over at that time for jobs that run past it.
+struct Reservation {
+  double start = std::numeric_limits<double>::infinity();
+  int spare_nodes = 0;
+};
+
+class Planner {
+ public:
+  explicit Planner(Simulation& sim);
+
+  /// Earliest start of `job_index` given only the running jobs.
+  Reservation reserve(int job_index) const;
+  /// True if starting `candidate` now with `allocation` keeps `head`'s reservation.
+  bool keeps_reservation(int head, const Reservation& reservation, int candidate,
+                         const Allocation& allocation) const;
+  /// Running-job release times (estimated end, clamped to now), ascending.
+  const std::vector<std::pair<double, int>>& releases() const { return releases_; }
+
+ private:
+  /// Copy of machine + allocator with the given extra allocation committed and every running
+  /// job whose release is <= `until` released; then asks whether `job` fits.
+  bool fits_after_releases(int job, double until, const Allocation* extra) const;
+
+  Simulation* sim_;
+  bool shaped_;
+  std::vector<std::pair<double, int>> releases_;  // (release time, index into running())
+};
+
+}  // namespace allocsim

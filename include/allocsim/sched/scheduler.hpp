@@ -1,0 +1,25 @@
+#pragma once
+// Schedulers decide which waiting jobs start now. Each is an entry of the scheduler table:
+// fcfs, easy (aggressive backfilling), conservative, cplant (Cplant simulator's queue).
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "allocsim/util/registry.hpp"
+
+namespace allocsim {
+
+class Simulation;
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  /// One scheduling pass at sim.now(): start every job that should start now.
+  virtual void schedule(Simulation& sim) = 0;
+};
+
+using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(const Params&)>;
+using SchedulerRegistry = Registry<SchedulerFactory>;
+const SchedulerRegistry& scheduler_registry();
+
+}  // namespace allocsim

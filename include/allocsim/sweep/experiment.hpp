@@ -1,0 +1,126 @@
+#pragma once
+// Experiment files (issue 3, item 1; design sketch "What flows through it"): a TOML file with
+// [experiment], [base], [sweep] axes, [[include]] and [[exclude]] tables, expanded into
+// RunConfigs with stable ids. The format is documented in experiments/README.md.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allocsim/sim/config.hpp"
+#include "allocsim/util/error.hpp"
+
+namespace allocsim::sweep {
+
+/// One problem found while reading, expanding or validating an experiment, and where it is
+/// ("exp.toml:12:3" or "config #4 [alloc=mc1x1 machine=torus:4x4x4]").
+struct Problem {
+  std::string where;
+  std::string message;
+};
+
+/// Thrown when an experiment has problems; what() lists every one of them.
+class ExperimentError : public InputError {
+ public:
+  explicit ExperimentError(std::vector<Problem> problems);
+  const std::vector<Problem>& problems() const { return problems_; }
+
+ private:
+  std::vector<Problem> problems_;
+};
+
+/// One value written in the experiment file: a scalar (string, number or boolean, kept as text)
+/// or a list of strings (transforms, decisions).
+struct Value {
+  enum class Kind { text, number, boolean, list };
+  Kind kind = Kind::text;
+  std::string text;                ///< scalar text; numbers in shortest round-trip form
+  std::vector<std::string> items;  ///< list items
+  std::string where;               ///< file:line:column of the value
+};
+
+/// Keys (config fields or free variables) with their values, in file order.
+using Settings = std::vector<std::pair<std::string, Value>>;
+
+/// A [sweep] axis: a list of values, a numeric range, or a group of keys varying together
+/// (an array of tables, e.g. each trace with its own machine).
+struct Axis {
+  std::string name;
+  std::vector<Settings> values;    ///< each value sets one key (list/range) or several (group)
+  std::vector<std::string> labels; ///< short text of each value, for config labels
+};
+
+/// An [[exclude]] pattern: a config is dropped when every key matches one of its globs.
+struct ExcludePattern {
+  std::vector<std::pair<std::string, std::vector<std::string>>> globs;
+  std::string where;
+};
+
+/// A parsed experiment file (not yet expanded).
+struct Experiment {
+  std::string name;
+  std::uint64_t seed = 1;
+  int replicates = 1;
+  double timeout_seconds = 0;  ///< per-config wall-clock budget, 0 = none
+  bool keep_jobs = false;      ///< store /jobs/<id> per-job tables
+  std::string text;            ///< the file's full text (stored in result files)
+  std::string source;          ///< file name used in messages
+  std::string base_dir;        ///< folder of the file: relative trace paths start here
+  Settings base;
+  std::vector<Axis> axes;
+  std::vector<Settings> includes;
+  std::vector<ExcludePattern> excludes;
+};
+
+/// Parses experiment text. Collects every problem of the file and throws ExperimentError
+/// listing them all. `source` names the file in messages; `base_dir` resolves relative traces.
+Experiment parse_experiment(const std::string& text, const std::string& source,
+                            const std::string& base_dir);
+/// Reads and parses an experiment file (base_dir = the file's folder).
+Experiment read_experiment(const std::string& path);
+
+/// The values of a numeric range axis {from, to, step}, computed in scaled integers so that
+/// decimal steps do not drift (0.2..2.0 step 0.05 gives 37 values ending at exactly "2").
+/// Values are returned as their shortest decimal text. Throws InputError on a bad range.
+std::vector<std::string> range_values(double from, double to, double step);
+/// Shortest text that reads back as `value` ("0.35", "2", "1e-06").
+std::string format_number(double value);
+
+/// One configuration of an expanded experiment.
+struct ConfigEntry {
+  std::int64_t index = 0;     ///< position in the full expansion (stable order of the file)
+  int replicate = 0;
+  std::uint64_t id = 0;       ///< stable_hash(canonical + replicate); 0 when it has problems
+  std::string canonical;      ///< RunConfig::canonical() with seed 0 and no timeout
+  RunConfig config;           ///< trace as written; seed = mix_seed(experiment seed, id)
+  std::vector<std::pair<std::string, std::string>> variables;  ///< free variables' values
+  std::string label;          ///< "alloc=flat sched=easy load=0.5 rep=1"
+  std::string problem;        ///< why canonical() failed (validation reports it), else empty
+};
+
+/// The full expansion of an experiment.
+struct Expansion {
+  std::vector<ConfigEntry> configs;
+  std::vector<std::string> variable_names;  ///< every free variable, in first-use order
+  std::vector<Problem> problems;            ///< specs that do not resolve, bad placeholders
+  std::int64_t excluded = 0;                ///< configs dropped by [[exclude]]
+  std::int64_t duplicates = 0;              ///< configs with an id already produced
+  /// Hash of the sorted ids of all configs: "same experiment" for merge and resume.
+  std::uint64_t fingerprint = 0;
+};
+
+/// Expands the cartesian product of the axes (first axis outermost), then the includes, each
+/// times the replicates; drops excluded configs and duplicate ids (first one kept). Config ids
+/// hash the canonical form, so adding an axis value keeps the other configs' ids.
+Expansion expand(const Experiment& experiment);
+
+/// Parses "K/N" (1 <= K <= N) for --shard. Throws InputError.
+std::pair<int, int> parse_shard(const std::string& text);
+/// True when config `id` belongs to shard K of N (a hash of the id, so membership does not
+/// change when the experiment file gains configs).
+bool in_shard(std::uint64_t id, int k, int n);
+
+/// 16 lower-case hex digits of an id (the /jobs/<id> group names).
+std::string id_hex(std::uint64_t id);
+
+}  // namespace allocsim::sweep

@@ -1,0 +1,126 @@
+#pragma once
+// A small RAII layer over the HDF5 1.10 C API (issue 3, item 5): files, attributes and
+// appendable tables stored as 1-D compound datasets (one member per column: uint64, int64,
+// float64 or variable-length UTF-8 string), which h5py reads as numpy structured arrays and
+// pandas.DataFrame takes as is.
+#include <hdf5.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace allocsim::sweep::h5 {
+
+/// Owns one HDF5 identifier and closes it with the matching H5?close function.
+class Id {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Id() = default;
+  Id(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  Id(Id&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = -1; }
+  Id& operator=(Id&& other) noexcept;
+  Id(const Id&) = delete;
+  Id& operator=(const Id&) = delete;
+  ~Id() { reset(); }
+
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  void reset();
+
+ private:
+  hid_t id_ = -1;
+  Closer closer_ = nullptr;
+};
+
+enum class ColumnType { u64, i64, f64, text };
+
+struct ColumnDef {
+  std::string name;
+  ColumnType type;
+};
+
+/// A column-oriented table in memory (the unit read from and appended to a dataset).
+class Table {
+ public:
+  using Cell = std::variant<std::uint64_t, std::int64_t, double, std::string>;
+
+  Table() = default;
+  explicit Table(std::vector<ColumnDef> columns);
+
+  const std::vector<ColumnDef>& columns() const { return columns_; }
+  std::size_t rows() const { return rows_; }
+  /// Index of the column named `name`, or -1.
+  int find(const std::string& name) const;
+  /// Appends a row; cells must match the column types in order.
+  void add_row(std::vector<Cell> cells);
+  Cell cell(std::size_t row, std::size_t column) const;
+  /// Numeric cell as double (uint64/int64/float64 columns).
+  double number(std::size_t row, std::size_t column) const;
+  const std::string& text(std::size_t row, std::size_t column) const;
+  std::uint64_t u64(std::size_t row, std::size_t column) const;
+  std::int64_t i64(std::size_t row, std::size_t column) const;
+  /// Cell as display text (numbers in shortest form).
+  std::string display(std::size_t row, std::size_t column) const;
+  /// A table with the same columns and the given rows in that order.
+  Table select(const std::vector<std::size_t>& rows) const;
+  void clear_rows();
+
+  /// Raw column storage (for the HDF5 writer/reader).
+  struct Column {
+    std::vector<std::uint64_t> u;
+    std::vector<std::int64_t> i;
+    std::vector<double> f;
+    std::vector<std::string> s;
+  };
+  const Column& column_data(std::size_t column) const { return data_[column]; }
+  Column& column_data(std::size_t column) { return data_[column]; }
+  void set_rows(std::size_t rows) { rows_ = rows; }
+
+ private:
+  std::vector<ColumnDef> columns_;
+  std::vector<Column> data_;
+  std::size_t rows_ = 0;
+};
+
+using AttrValue = std::variant<std::string, double, std::int64_t, std::uint64_t>;
+
+/// An open HDF5 file.
+class File {
+ public:
+  enum class Mode { create, read, write };
+  File(const std::string& path, Mode mode);
+
+  const std::string& path() const { return path_; }
+  hid_t id() const { return file_.get(); }
+  void flush();
+  void close();
+
+  void set_attr(const std::string& name, const AttrValue& value);
+  std::optional<AttrValue> attr(const std::string& name) const;
+
+  bool exists(const std::string& object_path) const;
+  void create_group(const std::string& group_path);
+  /// Names of the members of a group (sorted by name).
+  std::vector<std::string> list(const std::string& group_path) const;
+  /// Copies an object (dataset or group) from another open file.
+  void copy_from(const File& source, const std::string& source_path, const std::string& path);
+
+  /// Creates an appendable table dataset at `path` (chunked; deflate when `compress`).
+  void create_table(const std::string& path, const std::vector<ColumnDef>& columns,
+                    std::size_t chunk_rows, bool compress);
+  /// Appends rows to a table dataset created by create_table (same columns in order).
+  void append_table(const std::string& path, const Table& rows);
+  /// Reads a whole table dataset (numeric members widened to 64 bits).
+  Table read_table(const std::string& path) const;
+
+ private:
+  std::string path_;
+  Id file_;
+};
+
+/// Throws std::runtime_error naming `what` when `status` < 0.
+void check(herr_t status, const std::string& what);
+
+}  // namespace allocsim::sweep::h5

@@ -1,0 +1,20 @@
+#pragma once
+// Error types shared by every layer. Messages are complete sentences meant for the user.
+#include <stdexcept>
+#include <string>
+
+namespace allocsim {
+
+/// Bad user input: a malformed spec, unknown name, bad parameter, malformed file line.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Raised cooperatively by a simulation whose wall-clock budget ran out.
+class TimeoutError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace allocsim

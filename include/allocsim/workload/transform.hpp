@@ -1,0 +1,40 @@
+#pragma once
+// Workload transforms (`runtime_scale:factor=2`, `target_load:load=0.7`, ...) and the synthetic
+// generator, each an entry of an explicit registry table.
+#include <functional>
+#include <string>
+
+#include "allocsim/util/registry.hpp"
+#include "allocsim/util/rng.hpp"
+#include "allocsim/workload/job.hpp"
+
+namespace allocsim {
+
+/// Context a transform may need: machine size (for load targeting and dropping oversized jobs).
+struct TransformContext {
+  int machine_nodes = 0;
+  Rng* rng = nullptr;
+};
+
+using TransformFn = std::function<void(Workload&, const Params&, TransformContext&)>;
+using TransformRegistry = Registry<TransformFn>;
+
+/// The table of transforms.
+const TransformRegistry& transform_registry();
+
+/// Applies one transform spec (validated against the table) and records it in the workload.
+void apply_transform(Workload& workload, const std::string& spec, TransformContext& context);
+
+/// Drops jobs larger than the machine (counted) and restores stable submit order.
+void drop_oversized(Workload& workload, int machine_nodes);
+
+/// Offered load Σ s_j t_j / (N · span of submit times); 0 when the span is zero.
+double offered_load(const std::vector<Job>& jobs, int machine_nodes);
+
+/// Synthetic workloads: `synthetic:jobs=1000,arrival=exp:10,runtime=exp:100,size=uniform:1,64`
+/// (size: `uniform:min,max`, `pow2:min,max`, `sides:L` for an a x b request). Seeded by `rng`.
+Workload generate_synthetic(const std::string& spec, Rng& rng);
+/// The parameter table of the synthetic generator (for `allocsim list`).
+const std::vector<ParamSpec>& synthetic_params();
+
+}  // namespace allocsim

@@ -1,0 +1,74 @@
+// GABL (Bani-Mohammad et al. 2007, Fig. 2) and ANCA (Chang & Mohapatra 1998) over the busy list.
+#include "allocsim/alloc/mesh2d_gabl.hpp"
+
+namespace allocsim {
+
+namespace {
+
+/// A free w×h (or, when `rotate`, h×w) submesh by First Fit.
+std::optional<Rect> find_either(const BusyList& busy, int w, int h, bool rotate) {
+  std::optional<Rect> found = busy.find(w, h, Fit::first);
+  if (!found && rotate && w != h) found = busy.find(h, w, Fit::first);
+  return found;
+}
+
+void take(BusyList& work, const Mesh2D& mesh, const Rect& piece, Allocation& allocation) {
+  work.add(piece);
+  mesh.append_nodes(piece, allocation.nodes);
+  ++allocation.pieces;
+}
+
+}  // namespace
+
+std::optional<Allocation> GablAllocator::allocate(const Job& job, const MachineView& machine) {
+  const Shape shape = job_shape(job, rule_, mesh_);
+  if (machine.free_count() < shape.area()) return std::nullopt;
+  std::optional<BusyList> scratch;
+  BusyList work = busy_.view(machine, scratch);
+  Allocation allocation;
+  allocation.pieces = 0;
+  allocation.nodes.reserve(shape.area());
+  if (const auto whole = find_either(work, shape.w, shape.h, rotate_)) {
+    take(work, mesh_, *whole, allocation);
+    return allocation;
+  }
+  // Fig. 2: greedy pieces, each no larger in either side than the previous one.
+  int max_w = shape.w, max_h = shape.h, missing = shape.area();
+  while (missing > 0) {
+    std::optional<Rect> piece = work.largest(max_w, max_h, missing);
+    if (rotate_ && max_w != max_h) {
+      const std::optional<Rect> turned = work.largest(max_h, max_w, missing);
+      if (turned && (!piece || turned->area() > piece->area())) piece = turned;
+    }
+    if (!piece) return std::nullopt;  // only when the machine view disagrees with its count
+    take(work, mesh_, *piece, allocation);
+    missing -= piece->area();
+    max_w = piece->w;
+    max_h = piece->h;
+  }
+  return allocation;
+}
+
+bool AncaAllocator::place(BusyList& work, int w, int h, Allocation& allocation) const {
+  if (const auto found = find_either(work, w, h, rotate_)) {
+    take(work, mesh_, *found, allocation);
+    return true;
+  }
+  if (w * h == 1) return false;
+  if (w >= h) return place(work, (w + 1) / 2, h, allocation) && place(work, w / 2, h, allocation);
+  return place(work, w, (h + 1) / 2, allocation) && place(work, w, h / 2, allocation);
+}
+
+std::optional<Allocation> AncaAllocator::allocate(const Job& job, const MachineView& machine) {
+  const Shape shape = job_shape(job, rule_, mesh_);
+  if (machine.free_count() < shape.area()) return std::nullopt;
+  std::optional<BusyList> scratch;
+  BusyList work = busy_.view(machine, scratch);
+  Allocation allocation;
+  allocation.pieces = 0;
+  allocation.nodes.reserve(shape.area());
+  if (!place(work, shape.w, shape.h, allocation)) return std::nullopt;
+  return allocation;
+}
+
+}  // namespace allocsim

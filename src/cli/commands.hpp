@@ -1,0 +1,18 @@
+#pragma once
+// Each `allocsim` subcommand registers itself on the CLI11 app through one of these functions
+// (called explicitly from main.cpp; no static self-registration).
+#include <CLI/CLI.hpp>
+
+namespace allocsim::cli {
+
+void add_run_command(CLI::App& app);
+void add_list_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
+void add_report_command(CLI::App& app);
+void add_merge_command(CLI::App& app);
+void add_optimum_command(CLI::App& app);
+
+/// $ALLOCSIM_TRACE_DIR, or empty when unset.
+std::string trace_dir_from_env();
+
+}  // namespace allocsim::cli

@@ -1,0 +1,29 @@
+// allocsim: simulate processor allocators and schedulers on mesh/torus machines.
+#include <iostream>
+
+#include "allocsim/util/error.hpp"
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"allocsim: which processor allocator and scheduler should this machine use?"};
+  app.set_version_flag("--version", std::string("allocsim ") + ALLOCSIM_VERSION);
+  app.require_subcommand(1);
+  allocsim::cli::add_run_command(app);
+  allocsim::cli::add_list_command(app);
+  allocsim::cli::add_sweep_command(app);
+  allocsim::cli::add_report_command(app);
+  allocsim::cli::add_merge_command(app);
+  allocsim::cli::add_optimum_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const allocsim::InputError& e) {
+    std::cerr << "allocsim: error: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "allocsim: internal error: " << e.what() << '\n';
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,191 @@
+// MC and MC1x1 shell allocators (Mache, Lo, Windisch; Bender et al. Section 5); see mc.hpp.
+#include "allocsim/geom/mc.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "axis_index.hpp"
+
+namespace allocsim::geom {
+
+namespace {
+
+using detail::AxisIndex;
+
+/// Distance from coordinate x to the interval of `len` positions starting at lo (ring-aware).
+int interval_distance(int x, int lo, int len, int ring) {
+  if (ring <= 0) return std::max({0, lo - x, x - (lo + len - 1)});
+  if (len >= ring) return 0;
+  const int off = ((x - lo) % ring + ring) % ring;
+  if (off < len) return 0;
+  return std::min(off - (len - 1), ring - off);
+}
+
+class ShellScan {
+ public:
+  ShellScan(const PointSet& points, int k) : points_(points), k_(k), index_(points) {
+    const int d = points.dims();
+    axis_dist_.resize(d);
+    shell_.resize(points.size());
+    l1_.resize(points.size());
+  }
+
+  const AxisIndex& index() const { return index_; }
+
+  /// Evaluates shell 0 = box with lowest corner `lo` and sides `len`.
+  void evaluate(std::span<const int> lo, std::span<const int> len) {
+    const int n = points_.size(), d = points_.dims();
+    int shell_limit = 0, l1_limit = 0;
+    for (int axis = 0; axis < d; ++axis) {
+      const auto& vals = index_.values[axis];
+      auto& dist = axis_dist_[axis];
+      dist.resize(vals.size());
+      int worst = 0;
+      for (std::size_t v = 0; v < vals.size(); ++v) {
+        dist[v] = interval_distance(vals[v], lo[axis], len[axis], points_.ring(axis));
+        worst = std::max(worst, dist[v]);
+      }
+      shell_limit = std::max(shell_limit, worst);
+      l1_limit += worst;
+    }
+    for (int i = 0; i < n; ++i) {
+      int shell = 0, l1 = 0;
+      for (int axis = 0; axis < d; ++axis) {
+        const int x = axis_dist_[axis][index_.rank[axis][i]];
+        shell = std::max(shell, x);
+        l1 += x;
+      }
+      shell_[i] = shell;
+      l1_[i] = l1;
+    }
+    ++evaluated_;
+    // Cost from the shell histogram: whole shells below the threshold, part of the threshold.
+    histogram_.assign(shell_limit + 1, 0);
+    for (int i = 0; i < n; ++i) ++histogram_[shell_[i]];
+    std::int64_t cost = 0;
+    int below = 0, threshold = 0;
+    while (below + histogram_[threshold] < k_) {
+      cost += static_cast<std::int64_t>(threshold) * histogram_[threshold];
+      below += histogram_[threshold++];
+    }
+    cost += static_cast<std::int64_t>(threshold) * (k_ - below);
+    if (cost > best_cost_) return;
+    // Choose: everything inside, then the threshold shell's points nearest in L1.
+    chosen_.clear();
+    partial_.clear();
+    partial_keys_.clear();
+    for (int i = 0; i < n; ++i) {
+      if (shell_[i] < threshold) {
+        chosen_.push_back(i);
+      } else if (shell_[i] == threshold) {
+        partial_.push_back(i);
+        partial_keys_.push_back(l1_[i]);
+      }
+    }
+    select_smallest_keys(partial_keys_, k_ - below, l1_limit, histogram_, picked_);
+    for (const int j : picked_) chosen_.push_back(partial_[j]);
+    std::sort(chosen_.begin(), chosen_.end());
+    const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
+    if (cost < best_cost_ || sum < best_sum_) {
+      best_cost_ = cost;
+      best_sum_ = sum;
+      best_ = chosen_;
+    }
+  }
+
+  Selection result() const {
+    Selection s;
+    s.indices = best_;
+    s.sum = best_sum_;
+    s.nodes = evaluated_;
+    return s;
+  }
+
+ private:
+  const PointSet& points_;
+  int k_;
+  AxisIndex index_;
+  std::vector<std::vector<int>> axis_dist_;
+  std::vector<std::int32_t> shell_, l1_, partial_keys_;
+  std::vector<int> histogram_, chosen_, partial_, picked_, scratch_, best_;
+  std::int64_t best_cost_ = std::numeric_limits<std::int64_t>::max();
+  std::int64_t best_sum_ = std::numeric_limits<std::int64_t>::max();
+  std::int64_t evaluated_ = 0;
+};
+
+Selection trivial(const PointSet& points, int k) {
+  Selection s;
+  for (int i = 0; i < std::min(k, points.size()); ++i) s.indices.push_back(i);
+  s.sum = pairwise_sum(points, s.indices);
+  return s;
+}
+
+/// Input points in order, skipping repeats of an earlier point (they give the same shells).
+std::vector<int> distinct_points(const PointSet& points) {
+  const int n = points.size(), d = points.dims();
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    for (int axis = 0; axis < d; ++axis)
+      if (points.coord(a, axis) != points.coord(b, axis))
+        return points.coord(a, axis) < points.coord(b, axis);
+    return a < b;
+  });
+  std::vector<char> keep(n, 1);
+  for (int i = 1; i < n; ++i) {
+    bool same = true;
+    for (int axis = 0; axis < d && same; ++axis)
+      same = points.coord(order[i], axis) == points.coord(order[i - 1], axis);
+    if (same) keep[order[i]] = 0;
+  }
+  std::vector<int> result;
+  for (int i = 0; i < n; ++i)
+    if (keep[i]) result.push_back(i);
+  return result;
+}
+
+}  // namespace
+
+Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape) {
+  if (k <= 0) return {};
+  if (k >= points.size()) return trivial(points, points.size());
+  const int d = points.dims();
+  shape.resize(d, 1);
+  for (auto& side : shape) side = std::max(side, 1);
+  std::sort(shape.begin(), shape.end());
+  std::vector<std::vector<int>> orientations;
+  do orientations.push_back(shape);
+  while (std::next_permutation(shape.begin(), shape.end()));
+  ShellScan scan(points, k);
+  std::vector<int> lo(d);
+  for (const int centre : distinct_points(points)) {
+    for (int axis = 0; axis < d; ++axis) lo[axis] = points.coord(centre, axis);
+    for (const auto& len : orientations) scan.evaluate(lo, len);
+  }
+  return scan.result();
+}
+
+Selection mc1x1(const PointSet& points, int k) {
+  return mc_shaped(points, k, std::vector<int>(points.dims(), 1));
+}
+
+Selection mc1x1_over_grid(const PointSet& points, int k,
+                          const std::vector<std::vector<int>>& axis_values) {
+  if (k <= 0) return {};
+  if (k >= points.size()) return trivial(points, points.size());
+  const int d = points.dims();
+  ShellScan scan(points, k);
+  std::vector<int> pos(d, 0), lo(d), len(d, 1);
+  for (const auto& vals : axis_values)
+    if (vals.empty()) return {};
+  while (true) {
+    for (int axis = 0; axis < d; ++axis) lo[axis] = axis_values[axis][pos[axis]];
+    scan.evaluate(lo, len);
+    int axis = 0;
+    while (axis < d && ++pos[axis] == static_cast<int>(axis_values[axis].size())) pos[axis++] = 0;
+    if (axis == d) break;
+  }
+  return scan.result();
+}
+
+}  // namespace allocsim::geom

@@ -1,0 +1,162 @@
+// Point sets and shared helpers of the geom/ solvers (see point_set.hpp).
+#include "allocsim/geom/point_set.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "allocsim/util/error.hpp"
+
+namespace allocsim::geom {
+
+PointSet::PointSet(int dims, std::vector<int> rings) : dims_(dims), rings_(std::move(rings)) {
+  if (dims < 1) throw InputError("a point set needs at least one dimension");
+  if (rings_.empty()) rings_.assign(dims, 0);
+  if (static_cast<int>(rings_.size()) != dims)
+    throw InputError("a point set needs one ring length per axis");
+}
+
+PointSet PointSet::from_rows(const std::vector<std::vector<int>>& rows, std::vector<int> rings) {
+  if (rows.empty()) {
+    const int dims = rings.empty() ? 1 : static_cast<int>(rings.size());
+    return PointSet(dims, std::move(rings));
+  }
+  PointSet result(static_cast<int>(rows.front().size()), std::move(rings));
+  result.reserve(static_cast<int>(rows.size()));
+  for (const auto& row : rows) result.add(row);
+  return result;
+}
+
+void PointSet::add(std::span<const int> point) {
+  if (static_cast<int>(point.size()) != dims_)
+    throw InputError("point of " + std::to_string(point.size()) + " coordinates in a " +
+                     std::to_string(dims_) + "-dimensional point set");
+  for (int axis = 0; axis < dims_; ++axis)
+    if (rings_[axis] > 0 && (point[axis] < 0 || point[axis] >= rings_[axis]))
+      throw InputError("coordinate " + std::to_string(point[axis]) + " outside ring of length " +
+                       std::to_string(rings_[axis]));
+  coords_.insert(coords_.end(), point.begin(), point.end());
+}
+
+bool PointSet::any_wrap() const {
+  return std::any_of(rings_.begin(), rings_.end(), [](int r) { return r > 0; });
+}
+
+std::int64_t PointSet::distance(int i, int j) const {
+  std::int64_t total = 0;
+  for (int axis = 0; axis < dims_; ++axis) total += axis_distance(axis, coord(i, axis), coord(j, axis));
+  return total;
+}
+
+std::int64_t PointSet::distance_to(int i, std::span<const int> location) const {
+  std::int64_t total = 0;
+  for (int axis = 0; axis < dims_; ++axis) total += axis_distance(axis, coord(i, axis), location[axis]);
+  return total;
+}
+
+std::int64_t sorted_axis_pair_sum(std::span<const int> values, int ring) {
+  const std::int64_t n = static_cast<std::int64_t>(values.size());
+  if (ring <= 0) {
+    std::int64_t total = 0;
+    for (std::int64_t i = 0; i < n; ++i) total += (2 * i - n + 1) * values[i];
+    return total;
+  }
+  // Ring: for each i, partners j > i with 2(v_j - v_i) <= ring are at distance v_j - v_i, the
+  // others at ring - (v_j - v_i). The split index only moves forward (two pointers).
+  std::vector<std::int64_t> prefix(n + 1, 0);
+  for (std::int64_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + values[i];
+  std::int64_t total = 0, split = 0;  // split = last index with 2(v_split - v_i) <= ring
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (split < i) split = i;
+    while (split + 1 < n && 2LL * (values[split + 1] - values[i]) <= ring) ++split;
+    const std::int64_t near = split - i, far = n - 1 - split;
+    total += prefix[split + 1] - prefix[i + 1] - values[i] * near;
+    total += static_cast<std::int64_t>(ring) * far - (prefix[n] - prefix[split + 1]) +
+             values[i] * far;
+  }
+  return total;
+}
+
+std::int64_t pairwise_sum(const PointSet& points, std::span<const int> indices) {
+  std::vector<int> values(indices.size());
+  std::int64_t total = 0;
+  for (int axis = 0; axis < points.dims(); ++axis) {
+    for (std::size_t i = 0; i < indices.size(); ++i) values[i] = points.coord(indices[i], axis);
+    std::sort(values.begin(), values.end());
+    total += sorted_axis_pair_sum(values, points.ring(axis));
+  }
+  return total;
+}
+
+std::int64_t pairwise_sum_brute(const PointSet& points, std::span<const int> indices) {
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < indices.size(); ++i)
+    for (std::size_t j = i + 1; j < indices.size(); ++j)
+      total += points.distance(indices[i], indices[j]);
+  return total;
+}
+
+BudgetClock::BudgetClock(const Budget& budget)
+    : budget_(budget), start_(std::chrono::steady_clock::now()) {}
+
+double BudgetClock::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void select_smallest_keys(std::span<const std::int32_t> keys, int k, int key_limit,
+                          std::vector<int>& histogram, std::vector<int>& out) {
+  out.clear();
+  const int n = static_cast<int>(keys.size());
+  if (k <= 0) return;
+  if (k >= n) {
+    for (int i = 0; i < n; ++i) out.push_back(i);
+    return;
+  }
+  if (key_limit > 8 * n + 4096) {
+    // Wide key range (large coordinates): select on (key, index) pairs instead of counting.
+    std::vector<std::uint64_t> packed(n);
+    for (int i = 0; i < n; ++i)
+      packed[i] = (static_cast<std::uint64_t>(keys[i]) << 32) | static_cast<std::uint32_t>(i);
+    std::nth_element(packed.begin(), packed.begin() + (k - 1), packed.end());
+    for (int i = 0; i < k; ++i) out.push_back(static_cast<int>(packed[i] & 0xffffffffu));
+    std::sort(out.begin(), out.end());
+    return;
+  }
+  histogram.assign(key_limit + 1, 0);
+  for (const auto key : keys) ++histogram[key];
+  int below = 0, threshold = 0;
+  while (below + histogram[threshold] < k) below += histogram[threshold++];
+  int at_threshold = k - below;  // how many keys equal to the threshold to take (lowest index)
+  for (int i = 0; i < n; ++i) {
+    if (keys[i] < threshold) {
+      out.push_back(i);
+    } else if (keys[i] == threshold && at_threshold > 0) {
+      out.push_back(i);
+      --at_threshold;
+    }
+  }
+}
+
+std::int64_t axis_window_lower_bound(const PointSet& points, int k) {
+  const int n = points.size();
+  if (k <= 1 || n < k) return 0;
+  std::int64_t total = 0;
+  std::vector<int> values(n);
+  for (int axis = 0; axis < points.dims(); ++axis) {
+    if (points.wraps(axis)) continue;
+    for (int i = 0; i < n; ++i) values[i] = points.coord(i, axis);
+    std::sort(values.begin(), values.end());
+    // W(window starting at l) = 2·S2 - (k-1)·S1 with S1 = Σ v, S2 = Σ i·v over the window.
+    std::int64_t s1 = 0, s2 = 0;
+    for (int i = 0; i < k; ++i) s1 += values[i], s2 += static_cast<std::int64_t>(i) * values[i];
+    std::int64_t best = 2 * s2 - (k - 1) * s1;
+    for (int l = 0; l + k < n; ++l) {
+      s2 = s2 - s1 + values[l] + static_cast<std::int64_t>(k - 1) * values[l + k];
+      s1 = s1 - values[l] + values[l + k];
+      best = std::min(best, 2 * s2 - (k - 1) * s1);
+    }
+    total += best;
+  }
+  return total;
+}
+
+}  // namespace allocsim::geom

@@ -1,0 +1,170 @@
+// Locality metrics of one allocation. The sum of pairwise L1 (or wrap-aware) distances
+// separates by axis, so it is computed per axis from a histogram of coordinates.
+#include "allocsim/metrics/locality.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace allocsim {
+
+std::int64_t pairwise_axis_sum(std::span<const int> values, int side, bool wrap) {
+  std::vector<std::int64_t> count(side, 0);
+  for (int v : values) ++count[v];
+  if (!wrap || side <= 2) {  // on a ring of 2 the two distances coincide
+    std::int64_t total = 0, below_count = 0, below_sum = 0;
+    for (int v = 0; v < side; ++v) {
+      if (count[v]) total += count[v] * (v * below_count - below_sum);
+      below_count += count[v];
+      below_sum += count[v] * v;
+    }
+    return total;
+  }
+  // Ring: prefix sums over three copies so both windows around v (index v + side) are
+  // contiguous: forward (v, v + side/2], backward [v - (side - 1 - side/2), v).
+  const int n = 3 * side;
+  std::vector<std::int64_t> prefix_count(n + 1, 0), prefix_sum(n + 1, 0);
+  for (int i = 0; i < n; ++i) {
+    prefix_count[i + 1] = prefix_count[i] + count[i % side];
+    prefix_sum[i + 1] = prefix_sum[i] + count[i % side] * i;
+  }
+  auto range = [&](const std::vector<std::int64_t>& prefix, int lo, int hi) {  // [lo, hi]
+    return prefix[hi + 1] - prefix[lo];
+  };
+  const int forward = side / 2, backward = side - 1 - forward;
+  std::int64_t ordered = 0;
+  for (int v = 0; v < side; ++v) {
+    if (!count[v]) continue;
+    const int c = v + side;
+    const std::int64_t ahead = range(prefix_sum, c + 1, c + forward) -
+                               static_cast<std::int64_t>(c) * range(prefix_count, c + 1, c + forward);
+    const std::int64_t behind = backward > 0
+        ? static_cast<std::int64_t>(c) * range(prefix_count, c - backward, c - 1) -
+              range(prefix_sum, c - backward, c - 1)
+        : 0;
+    ordered += count[v] * (ahead + behind);
+  }
+  return ordered / 2;
+}
+
+std::int64_t pairwise_hop_sum(const Topology& topology, std::span<const NodeId> nodes) {
+  LocalityMeter meter(topology);
+  return meter.pairwise_sum(nodes);
+}
+
+std::int64_t pairwise_hop_sum_brute(const Topology& topology, std::span<const NodeId> nodes) {
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (std::size_t j = i + 1; j < nodes.size(); ++j) total += topology.distance(nodes[i], nodes[j]);
+  return total;
+}
+
+LocalityMeter::LocalityMeter(const Topology& topology)
+    : topology_(&topology), stamp_(topology.node_count(), 0) {
+  const int n = topology.node_count();
+  // Smallest box volume >= k over all boxes fitting in the machine (flat: a line).
+  std::vector<char> volume_exists(n + 1, 0);
+  const int dims = topology.dims();
+  std::vector<int> extent(dims, 1);
+  while (true) {
+    std::int64_t volume = 1;
+    for (int e : extent) volume *= e;
+    volume_exists[volume] = 1;
+    int axis = 0;
+    while (axis < dims && ++extent[axis] > topology.side(axis)) extent[axis++] = 1;
+    if (axis == dims) break;
+  }
+  smallest_box_.assign(n + 1, n);
+  std::int64_t next = n;
+  for (int k = n; k >= 0; --k) {
+    if (volume_exists[k]) next = k;
+    smallest_box_[k] = next;
+  }
+  smallest_cube_.assign(n + 1, n);
+  int max_side = 0;
+  for (int side : topology.sides()) max_side = std::max(max_side, side);
+  int k = 0;
+  for (int s = 1; s <= max_side; ++s) {
+    std::int64_t volume = 1;
+    for (int side : topology.sides()) volume *= std::min(s, side);
+    while (k <= n && k <= volume) smallest_cube_[k++] = volume;
+  }
+}
+
+std::int64_t LocalityMeter::pairwise_sum(std::span<const NodeId> nodes) {
+  const auto k = static_cast<std::int64_t>(nodes.size());
+  if (topology_->is_flat()) return k * (k - 1) / 2;
+  std::int64_t total = 0;
+  axis_values_.resize(nodes.size());
+  for (int axis = 0; axis < topology_->dims(); ++axis) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) axis_values_[i] = topology_->coord(nodes[i], axis);
+    total += pairwise_axis_sum(axis_values_, topology_->side(axis), topology_->wraps(axis));
+  }
+  return total;
+}
+
+int LocalityMeter::components(std::span<const NodeId> nodes) {
+  if (nodes.empty()) return 0;
+  if (topology_->is_flat()) return 1;
+  // Generation stamps: 2g = member not yet visited, 2g+1 = visited.
+  generation_ += 2;
+  if (generation_ < 2) {  // wrapped around: reset
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    generation_ = 2;
+  }
+  const std::uint32_t member = generation_, visited = generation_ + 1;
+  for (NodeId node : nodes) stamp_[node] = member;
+  int count = 0;
+  for (NodeId root : nodes) {
+    if (stamp_[root] != member) continue;
+    ++count;
+    stamp_[root] = visited;
+    stack_.assign(1, root);
+    while (!stack_.empty()) {
+      const NodeId node = stack_.back();
+      stack_.pop_back();
+      topology_->for_each_neighbour(node, [&](NodeId next) {
+        if (stamp_[next] == member) {
+          stamp_[next] = visited;
+          stack_.push_back(next);
+        }
+      });
+    }
+  }
+  return count;
+}
+
+BoundingBox LocalityMeter::bounding_box(std::span<const NodeId> nodes) {
+  BoundingBox box;
+  box.volume = 1;
+  if (topology_->is_flat()) {
+    box.extents = {static_cast<int>(nodes.size())};
+    box.volume = box.sides_sum = static_cast<std::int64_t>(nodes.size());
+    return box;
+  }
+  std::vector<char> present;
+  for (int axis = 0; axis < topology_->dims(); ++axis) {
+    const int side = topology_->side(axis);
+    present.assign(side, 0);
+    for (NodeId node : nodes) present[topology_->coord(node, axis)] = 1;
+    int extent = 0;
+    if (!topology_->wraps(axis)) {
+      int lo = side, hi = -1;
+      for (int c = 0; c < side; ++c)
+        if (present[c]) lo = std::min(lo, c), hi = std::max(hi, c);
+      extent = hi >= lo ? hi - lo + 1 : 0;
+    } else {  // side minus the largest circular gap of absent coordinates
+      int largest_gap = 0, run = 0;
+      for (int c = 0; c < 2 * side; ++c) {
+        run = present[c % side] ? 0 : run + 1;
+        largest_gap = std::max(largest_gap, std::min(run, side));
+      }
+      extent = side - largest_gap;
+    }
+    box.extents.push_back(extent);
+    box.volume *= extent;
+    box.sides_sum += extent;
+  }
+  return box;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,55 @@
+// Runtime models. `fixed`: the trace's runtime. `dispersal`: runtime stretched by how spread
+// out the allocation is, t' = t · (1 + alpha · (avg pairwise hops − 1)), a simple
+// communication-cost model in the spirit of Leung et al.'s locality experiments.
+#include "allocsim/sim/runtime_model.hpp"
+
+#include "allocsim/metrics/locality.hpp"
+
+namespace allocsim {
+
+namespace {
+
+class FixedRuntime final : public RuntimeModel {
+ public:
+  double runtime(const Job& job, const Allocation&, const Topology&) const override {
+    return job.runtime;
+  }
+};
+
+class DispersalRuntime final : public RuntimeModel {
+ public:
+  explicit DispersalRuntime(double alpha) : alpha_(alpha) {}
+  double runtime(const Job& job, const Allocation& allocation,
+                 const Topology& topology) const override {
+    const auto k = static_cast<double>(allocation.nodes.size());
+    if (k < 2) return job.runtime;
+    const double average = pairwise_hop_sum(topology, allocation.nodes) / (k * (k - 1) / 2);
+    return job.runtime * (1 + alpha_ * std::max(0.0, average - 1));
+  }
+
+ private:
+  double alpha_;
+};
+
+std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
+  return {
+      {"fixed", "the trace's running time, whatever the allocation", {},
+       [](const Params&) -> std::unique_ptr<RuntimeModel> {
+         return std::make_unique<FixedRuntime>();
+       }},
+      {"dispersal", "runtime x (1 + alpha x (average pairwise hops - 1))",
+       {{"alpha", ParamKind::real, "0.1", "slowdown per extra average hop", {}}},
+       [](const Params& p) -> std::unique_ptr<RuntimeModel> {
+         return std::make_unique<DispersalRuntime>(p.real("alpha"));
+       }},
+  };
+}
+
+}  // namespace
+
+const RuntimeModelRegistry& runtime_model_registry() {
+  static const RuntimeModelRegistry registry("runtime model", runtime_model_entries());
+  return registry;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,218 @@
+// Validation of an expanded experiment against the registries (issue 3, item 2).
+#include "allocsim/sweep/validate.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "allocsim/alloc/allocator.hpp"
+#include "allocsim/sched/scheduler.hpp"
+#include "allocsim/sim/runtime_model.hpp"
+#include "allocsim/topo/topology.hpp"
+#include "allocsim/workload/reader.hpp"
+#include "allocsim/workload/transform.hpp"
+#include "fields.hpp"
+
+namespace allocsim::sweep {
+
+namespace fs = std::filesystem;
+
+std::string resolve_trace(const std::string& trace, const std::string& base_dir,
+                          const std::string& trace_dir) {
+  if (trace.rfind("synthetic", 0) == 0) return trace;
+  if (trace.empty()) throw InputError("no trace given (set 'trace' in [base] or an axis)");
+  const fs::path path(trace);
+  std::error_code ec;
+  if (path.is_absolute()) {
+    if (fs::is_regular_file(path, ec)) return trace;
+    throw InputError("trace file '" + trace + "' does not exist");
+  }
+  const fs::path beside = fs::path(base_dir) / path;
+  if (fs::is_regular_file(beside, ec)) return fs::absolute(beside, ec).lexically_normal().string();
+  try {
+    return resolve_trace_path(trace, trace_dir);
+  } catch (const InputError& error) {
+    throw InputError("trace '" + trace + "' is not in the experiment's folder (" + base_dir +
+                     ") and not found as a NAME: " + error.what());
+  }
+}
+
+double estimate_cost(const RunConfig& config, std::int64_t jobs, int machine_nodes) {
+  const std::string sched = config.sched.substr(0, config.sched.find(':'));
+  const std::string alloc = config.alloc.substr(0, config.alloc.find(':'));
+  double weight = 1;
+  if (sched == "conservative") weight *= 4;
+  else if (sched == "easy") weight *= 2;
+  if (alloc != "flat" && alloc != "random" && alloc != "sortedfreelist") weight *= 3;
+  weight *= 1.0 + static_cast<double>(config.decisions.size());
+  return static_cast<double>(std::max<std::int64_t>(jobs, 1)) *
+         (1.0 + std::log2(1.0 + std::max(machine_nodes, 1))) * weight;
+}
+
+namespace {
+
+/// Number of job lines of a trace file (comments and blank lines aside).
+std::int64_t count_job_lines(const std::string& path) {
+  std::int64_t count = 0;
+  for (const auto& line : read_lines(path)) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first != std::string::npos && line[first] != ';' && line[first] != '#') ++count;
+  }
+  return count;
+}
+
+/// Jobs of a synthetic spec (its `jobs` parameter, default filled in).
+std::int64_t synthetic_jobs(const std::string& trace) {
+  const AlgoSpec spec = AlgoSpec::parse(trace);
+  if (spec.name != "synthetic")
+    throw InputError("unknown workload '" + spec.name + "' (a trace path, a NAME or synthetic:...)");
+  const Params params(synthetic_params(), spec.params, "synthetic workload");
+  return params.has("jobs") ? params.integer("jobs") : 0;
+}
+
+template <class Registry>
+std::optional<std::string> check_spec(const Registry& registry, const std::string& spec) {
+  try {
+    registry.resolve(spec);
+    return std::nullopt;
+  } catch (const std::exception& error) {
+    return std::string(error.what());
+  }
+}
+
+}  // namespace
+
+Validation validate(const Experiment& experiment, const Expansion& expansion,
+                    const std::string& trace_dir) {
+  Validation v;
+  v.problems = expansion.problems;
+  ConfigProblems problems;
+  // Each distinct value is checked once; configs sharing it share the verdict.
+  std::map<std::string, std::optional<std::string>> spec_checks;
+  std::map<std::string, std::optional<Topology>> topologies;
+  std::map<std::string, std::string> topology_errors;
+  std::map<std::string, std::pair<std::int64_t, std::string>> workloads;  // jobs, error
+  std::map<std::pair<std::string, std::string>, std::optional<std::string>> compat;
+  std::set<std::string> machines;
+
+  auto checked = [&](const std::string& family, const std::string& spec, auto& registry) {
+    auto key = family + "\n" + spec;
+    auto it = spec_checks.find(key);
+    if (it == spec_checks.end()) it = spec_checks.emplace(key, check_spec(registry, spec)).first;
+    return it->second;
+  };
+
+  for (const ConfigEntry& entry : expansion.configs) {
+    const RunConfig& c = entry.config;
+    const std::string where = config_where(entry);
+    bool field_problem = false;
+    auto report = [&](const std::string& message) {
+      problems.add(where, message);
+      field_problem = true;
+    };
+    // Machine.
+    if (!topologies.count(c.machine)) {
+      try {
+        topologies.emplace(c.machine, Topology::parse(c.machine));
+      } catch (const std::exception& error) {
+        topologies.emplace(c.machine, std::nullopt);
+        topology_errors[c.machine] = error.what();
+      }
+    }
+    const auto& topology = topologies.at(c.machine);
+    if (!topology) report("machine '" + c.machine + "': " + topology_errors[c.machine]);
+    machines.insert(c.machine);
+    // Names and parameters.
+    const auto alloc_error = checked("alloc", c.alloc, allocator_registry());
+    if (alloc_error) report(*alloc_error);
+    if (auto e = checked("sched", c.sched, scheduler_registry())) report(*e);
+    if (auto e = checked("runtime", c.runtime_model, runtime_model_registry())) report(*e);
+    for (const auto& t : c.transforms)
+      if (auto e = checked("transform", t, transform_registry())) report(*e);
+    std::vector<std::string> decision_ok;
+    for (const auto& d : c.decisions) {
+      if (auto e = checked("alloc", d, allocator_registry())) report("decisions: " + *e);
+      else decision_ok.push_back(d);
+    }
+    // Allocator / machine compatibility (the factory throws InputError when unsupported).
+    if (topology) {
+      std::vector<std::string> allocs = decision_ok;
+      if (!alloc_error) allocs.insert(allocs.begin(), c.alloc);
+      for (const auto& alloc : allocs) {
+        auto key = std::pair(alloc, c.machine);
+        auto it = compat.find(key);
+        if (it == compat.end()) {
+          std::optional<std::string> error;
+          try {
+            make_allocator(alloc, *topology);
+          } catch (const std::exception& e) {
+            error = "allocator '" + alloc + "' cannot run on '" + c.machine + "': " + e.what();
+          }
+          it = compat.emplace(key, error).first;
+        }
+        if (it->second) report(*it->second);
+      }
+    }
+    // Workload.
+    const std::string workload_key = c.trace.rfind("synthetic", 0) == 0 ? c.trace : "file:" + c.trace;
+    auto wit = workloads.find(workload_key);
+    if (wit == workloads.end()) {
+      std::pair<std::int64_t, std::string> info{0, ""};
+      try {
+        const std::string path = resolve_trace(c.trace, experiment.base_dir, trace_dir);
+        info.first = path.rfind("synthetic", 0) == 0 ? synthetic_jobs(path) : count_job_lines(path);
+      } catch (const std::exception& error) {
+        info.second = error.what();
+      }
+      wit = workloads.emplace(workload_key, info).first;
+    }
+    if (!wit->second.second.empty()) report(wit->second.second);
+    v.jobs.push_back(wit->second.first);
+    v.costs.push_back(
+        estimate_cost(c, wit->second.first, topology ? topology->node_count() : 1));
+    if (!field_problem && !entry.problem.empty()) problems.add(where, entry.problem);
+  }
+  problems.append_to(v.problems);
+  v.workloads = static_cast<std::int64_t>(workloads.size());
+  v.machines = static_cast<std::int64_t>(machines.size());
+  return v;
+}
+
+namespace {
+std::string thousands(std::int64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+}  // namespace
+
+std::string Validation::summary(const Expansion& expansion) const {
+  std::ostringstream out;
+  out << thousands(static_cast<std::int64_t>(expansion.configs.size())) << " configs";
+  if (expansion.excluded || expansion.duplicates)
+    out << " (" << expansion.excluded << " excluded, " << expansion.duplicates
+        << " duplicates dropped)";
+  out << "; " << workloads << (workloads == 1 ? " workload, " : " workloads, ") << machines
+      << (machines == 1 ? " machine" : " machines") << "\n";
+  std::int64_t total_jobs = 0;
+  double total_cost = 0, max_cost = 0;
+  for (auto j : jobs) total_jobs += j;
+  for (auto c : costs) {
+    total_cost += c;
+    max_cost = std::max(max_cost, c);
+  }
+  out << "estimated work: " << thousands(total_jobs) << " simulated jobs";
+  if (total_cost > 0) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", 100 * max_cost / total_cost);
+    out << "; the costliest config is " << share << " of the total";
+  }
+  out << "\n";
+  return out.str();
+}
+
+}  // namespace allocsim::sweep

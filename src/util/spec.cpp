@@ -1,0 +1,178 @@
+#include "allocsim/util/spec.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+#include "allocsim/util/error.hpp"
+#include "allocsim/util/registry.hpp"
+
+namespace allocsim {
+
+namespace {
+std::string trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+bool parses_as_integer(const std::string& value) {
+  long long parsed = 0;
+  const auto* end = value.data() + value.size();
+  auto [ptr, ec] = std::from_chars(value.data(), end, parsed);
+  return ec == std::errc() && ptr == end;
+}
+
+bool parses_as_real(const std::string& value) {
+  if (value.empty()) return false;
+  std::istringstream stream(value);
+  double parsed = 0;
+  stream >> parsed;
+  return !stream.fail() && stream.eof();
+}
+}  // namespace
+
+AlgoSpec AlgoSpec::parse(std::string_view text) {
+  AlgoSpec spec;
+  const auto colon = text.find(':');
+  spec.name = trim(text.substr(0, colon));
+  if (spec.name.empty()) throw InputError("empty name in spec '" + std::string(text) + "'");
+  if (colon == std::string_view::npos) return spec;
+  std::string_view rest = text.substr(colon + 1);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string token = trim(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    const auto equals = token.find('=');
+    if (equals == std::string::npos) {
+      if (spec.params.empty())
+        throw InputError("in spec '" + std::string(text) + "': expected key=value, got '" +
+                         token + "'");
+      spec.params.back().second += "," + token;  // continuation of a value such as uniform:1,64
+      continue;
+    }
+    spec.params.emplace_back(trim(token.substr(0, equals)), trim(token.substr(equals + 1)));
+  }
+  return spec;
+}
+
+Params::Params(const std::vector<ParamSpec>& specs,
+               const std::vector<std::pair<std::string, std::string>>& given,
+               std::string_view context) {
+  for (const auto& spec : specs) values_[spec.key] = spec.default_value;
+  std::vector<std::string> keys;
+  for (const auto& spec : specs) keys.push_back(spec.key);
+  for (const auto& [key, value] : given) {
+    auto found = std::find_if(specs.begin(), specs.end(),
+                              [&](const ParamSpec& spec) { return spec.key == key; });
+    if (found == specs.end()) {
+      std::ostringstream message;
+      message << context << ": unknown parameter '" << key << "'";
+      const std::string suggestion = closest_match(key, keys);
+      if (!suggestion.empty()) message << " (did you mean '" << suggestion << "'?)";
+      message << "; valid parameters:";
+      if (keys.empty()) message << " none";
+      for (const auto& k : keys) message << ' ' << k;
+      throw InputError(message.str());
+    }
+    const bool ok = found->kind == ParamKind::integer ? parses_as_integer(value)
+                    : found->kind == ParamKind::real  ? parses_as_real(value)
+                    : found->kind == ParamKind::choice
+                        ? std::find(found->choices.begin(), found->choices.end(), value) !=
+                              found->choices.end()
+                        : true;
+    if (!ok) {
+      std::ostringstream message;
+      message << context << ": parameter '" << key << "' has value '" << value << "', expected ";
+      if (found->kind == ParamKind::integer) message << "an integer";
+      if (found->kind == ParamKind::real) message << "a number";
+      if (found->kind == ParamKind::choice) {
+        message << "one of";
+        for (const auto& choice : found->choices) message << ' ' << choice;
+      }
+      throw InputError(message.str());
+    }
+    values_[key] = value;
+  }
+}
+
+long long Params::integer(const std::string& key) const {
+  const std::string& value = text(key);
+  long long parsed = 0;
+  std::from_chars(value.data(), value.data() + value.size(), parsed);
+  return parsed;
+}
+
+double Params::real(const std::string& key) const { return std::stod(text(key)); }
+
+const std::string& Params::text(const std::string& key) const {
+  auto found = values_.find(key);
+  if (found == values_.end()) throw InputError("internal: parameter '" + key + "' not declared");
+  return found->second;
+}
+
+std::string Params::canonical() const {
+  std::string result;
+  for (const auto& [key, value] : values_) {
+    if (!result.empty()) result += ',';
+    result += key + "=" + value;
+  }
+  return result;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 2) + 1;
+  for (const auto& candidate : candidates) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::string describe_registry(const std::string& family, const std::vector<std::string>& names,
+                              const std::vector<std::string>& summaries,
+                              const std::vector<std::vector<ParamSpec>>& params) {
+  std::ostringstream out;
+  out << family << "s:\n";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out << "  " << names[i];
+    for (std::size_t pad = names[i].size(); pad < 18; ++pad) out << ' ';
+    out << ' ' << summaries[i] << '\n';
+    for (const auto& param : params[i]) {
+      out << "      " << param.key << '=';
+      if (param.kind == ParamKind::choice) {
+        for (std::size_t c = 0; c < param.choices.size(); ++c)
+          out << (c ? "|" : "") << param.choices[c];
+      } else {
+        out << (param.kind == ParamKind::integer ? "INT"
+                : param.kind == ParamKind::real  ? "NUM"
+                                                 : "TEXT");
+      }
+      out << "  (default " << (param.default_value.empty() ? "none" : param.default_value)
+          << ") " << param.help << '\n';
+    }
+  }
+  return out.str();
+}
+
+}  // namespace allocsim

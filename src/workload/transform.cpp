@@ -1,0 +1,157 @@
+// Workload transforms: one row per transform in an explicit table.
+#include "allocsim/workload/transform.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "allocsim/util/error.hpp"
+
+namespace allocsim {
+
+namespace {
+
+double first_submit(const Workload& workload) {
+  return workload.jobs.empty() ? 0 : workload.jobs.front().submit;
+}
+
+/// Scales every submit time's distance from the first submit by `factor`.
+void scale_arrivals(Workload& workload, double factor) {
+  const double origin = first_submit(workload);
+  for (Job& job : workload.jobs) job.submit = origin + (job.submit - origin) * factor;
+}
+
+void restore_order(Workload& workload) {
+  std::stable_sort(workload.jobs.begin(), workload.jobs.end(),
+                   [](const Job& a, const Job& b) { return a.submit < b.submit; });
+}
+
+ParamSpec real_param(const char* key, const char* default_value, const char* help) {
+  return {key, ParamKind::real, default_value, help, {}};
+}
+ParamSpec int_param(const char* key, const char* default_value, const char* help) {
+  return {key, ParamKind::integer, default_value, help, {}};
+}
+
+void require_positive(double value, const char* what) {
+  if (!(value > 0)) throw InputError(std::string(what) + " must be positive");
+}
+
+std::vector<RegistryEntry<TransformFn>> transform_entries() {
+  return {
+      {"runtime_scale",
+       "multiply runtimes and estimates by factor (the Cplant study's work multiple)",
+       {real_param("factor", "1", "work multiple")},
+       [](Workload& w, const Params& p, TransformContext&) {
+         const double factor = p.real("factor");
+         require_positive(factor, "runtime_scale factor");
+         for (Job& job : w.jobs) {
+           job.runtime *= factor;
+           job.estimate *= factor;
+         }
+       }},
+      {"arrival_scale",
+       "multiply inter-arrival times by factor (< 1 raises the load)",
+       {real_param("factor", "1", "inter-arrival multiple")},
+       [](Workload& w, const Params& p, TransformContext&) {
+         require_positive(p.real("factor"), "arrival_scale factor");
+         scale_arrivals(w, p.real("factor"));
+       }},
+      {"target_load",
+       "rescale inter-arrival times so the offered load sum(s*t)/(N*span of submits) is load",
+       {real_param("load", "0.7", "offered load to reach")},
+       [](Workload& w, const Params& p, TransformContext& context) {
+         require_positive(p.real("load"), "target_load load");
+         const double current = offered_load(w.jobs, context.machine_nodes);
+         if (current <= 0) throw InputError("target_load: workload has no submit-time span");
+         scale_arrivals(w, current / p.real("load"));
+       }},
+      {"replicate",
+       "n copies of every job; copies after the first arrive uniformly later in [0, jitter]",
+       {int_param("copies", "1", "total copies per job"),
+        real_param("jitter", "0", "maximum arrival delay of a copy")},
+       [](Workload& w, const Params& p, TransformContext& context) {
+         const auto copies = p.integer("copies");
+         if (copies < 1) throw InputError("replicate copies must be >= 1");
+         std::int64_t max_id = 0;
+         for (const Job& job : w.jobs) max_id = std::max(max_id, job.id);
+         std::vector<Job> result;
+         result.reserve(w.jobs.size() * copies);
+         for (const Job& job : w.jobs)
+           for (std::int64_t copy = 0; copy < copies; ++copy) {
+             Job duplicate = job;
+             if (copy > 0) {
+               duplicate.id = job.id + copy * (max_id + 1);
+               duplicate.submit += context.rng->uniform() * p.real("jitter");
+             }
+             result.push_back(duplicate);
+           }
+         w.jobs = std::move(result);
+         restore_order(w);
+       }},
+      {"size_scale",
+       "multiply processor counts by factor (rounded up)",
+       {real_param("factor", "1", "size multiple")},
+       [](Workload& w, const Params& p, TransformContext&) {
+         require_positive(p.real("factor"), "size_scale factor");
+         for (Job& job : w.jobs)
+           job.procs = std::max(1, static_cast<int>(std::ceil(job.procs * p.real("factor") - 1e-9)));
+       }},
+      {"size_round",
+       "round processor counts up to a power of two",
+       {{"to", ParamKind::choice, "pow2", "rounding rule", {"pow2"}}},
+       [](Workload& w, const Params&, TransformContext&) {
+         for (Job& job : w.jobs) {
+           int rounded = 1;
+           while (rounded < job.procs) rounded *= 2;
+           job.procs = rounded;
+         }
+       }},
+      {"truncate",
+       "skip the first `skip` jobs, then keep at most max_jobs",
+       {int_param("max_jobs", "1000", "jobs kept"), int_param("skip", "0", "jobs skipped first")},
+       [](Workload& w, const Params& p, TransformContext&) {
+         const auto skip = std::min<std::size_t>(std::max<long long>(0, p.integer("skip")),
+                                                 w.jobs.size());
+         const auto keep = std::min<std::size_t>(std::max<long long>(0, p.integer("max_jobs")),
+                                                 w.jobs.size() - skip);
+         w.jobs.erase(w.jobs.begin(), w.jobs.begin() + static_cast<std::ptrdiff_t>(skip));
+         w.jobs.resize(keep);
+       }},
+  };
+}
+
+}  // namespace
+
+const TransformRegistry& transform_registry() {
+  static const TransformRegistry registry("transform", transform_entries());
+  return registry;
+}
+
+void apply_transform(Workload& workload, const std::string& spec, TransformContext& context) {
+  auto [entry, params] = transform_registry().resolve(spec);
+  entry->factory(workload, params, context);
+  const std::string rest = params.canonical();
+  workload.transforms.push_back(rest.empty() ? entry->name : entry->name + ":" + rest);
+}
+
+void drop_oversized(Workload& workload, int machine_nodes) {
+  const auto before = workload.jobs.size();
+  std::erase_if(workload.jobs, [&](const Job& job) { return job.procs > machine_nodes; });
+  const auto dropped = static_cast<std::int64_t>(before - workload.jobs.size());
+  if (dropped > 0)
+    workload.diagnostics.count(
+        "processors > machine size " + std::to_string(machine_nodes) + " (dropped)", 0, dropped);
+}
+
+double offered_load(const std::vector<Job>& jobs, int machine_nodes) {
+  if (jobs.size() < 2 || machine_nodes <= 0) return 0;
+  double work = 0, first = jobs.front().submit, last = jobs.front().submit;
+  for (const Job& job : jobs) {
+    work += static_cast<double>(job.procs) * job.runtime;
+    first = std::min(first, job.submit);
+    last = std::max(last, job.submit);
+  }
+  return last > first ? work / (machine_nodes * (last - first)) : 0;
+}
+
+}  // namespace allocsim
