@@ -1,4 +1,4 @@
-// One-dimensional allocation along a processor ordering (Leung et al., CLUSTER 2002, Secs. 3-4:
+// One-dimensional allocation along a processor ordering (Leung et al., CLUSTER 2002:
 // Sandia's Compute Process Allocator on Cplant). See alloc/curve.hpp.
 #include "allocsim/alloc/curve.hpp"
 
@@ -104,7 +104,7 @@ void FreeIntervals::remove(int begin, int end) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The choice (Leung et al. 2002, Sec. 4)
+// The choice (Leung et al. 2002, one-dimensional strategies)
 
 namespace {
 
@@ -167,8 +167,8 @@ int min_span_window(const std::vector<Interval>& intervals, int procs, int total
   auto start_of = [&](int k) { return intervals[k % m].start + (k >= m ? total : 0); };
   std::int64_t best_span = INT64_MAX;
   int best = -1;
-  int j = 0;               // window covers unrolled intervals [i, j)
-  std::int64_t held = 0;   // free ranks in [i, j)
+  int j = 0;              // window covers unrolled intervals [i, j)
+  std::int64_t held = 0;  // free ranks in [i, j)
   for (int i = 0; i < m; ++i) {
     while (j < limit && held < procs) held += intervals[j++ % m].length();
     if (held < procs) break;  // fewer than procs free ranks from here on (linear only)
@@ -299,14 +299,20 @@ void append_curve_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entri
   entries.push_back(
       {"curve",
        "1D allocation along a processor ordering (Cplant CPA): fit rules, span minimisation",
-       {{"order", ParamKind::text, "hilbert",
+       {{"order",
+         ParamKind::text,
+         "hilbert",
          "processor ordering (allocsim list orderings): row, snake, hilbert, ghilbert, "
          "file:path=FILE",
          {}},
-        {"fit", ParamKind::choice, "best",
+        {"fit",
+         ParamKind::choice,
+         "best",
          "interval rule: first, best, sumsq (sum of squares), none (sorted free list)",
          {"first", "best", "sumsq", "none"}},
-        {"span", ParamKind::choice, "linear",
+        {"span",
+         ParamKind::choice,
+         "linear",
          "span minimised when no interval fits: linear, or ring (ordering as a cycle)",
          {"linear", "ring"}}},
        [](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
@@ -316,8 +322,8 @@ void append_curve_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entri
                               : fit_name == "none"  ? CurveFit::none
                                                     : CurveFit::best;
          const SpanKind span = params.text("span") == "ring" ? SpanKind::ring : SpanKind::linear;
-         return std::make_unique<CurveAllocator>(make_ordering(params.text("order"), topology),
-                                                 fit, span);
+         return std::make_unique<CurveAllocator>(make_ordering(params.text("order"), topology), fit,
+                                                 span);
        }});
 }
 

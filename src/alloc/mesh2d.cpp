@@ -12,12 +12,17 @@ namespace allocsim {
 namespace {
 
 ParamSpec rotate_param(const std::string& default_value) {
-  return ParamSpec{"rotate", ParamKind::choice, default_value,
-                   "1: turn the request b x a when no a x b submesh is free", {"0", "1"}};
+  return ParamSpec{"rotate",
+                   ParamKind::choice,
+                   default_value,
+                   "1: turn the request b x a when no a x b submesh is free",
+                   {"0", "1"}};
 }
 
 ParamSpec shape_param() {
-  return ParamSpec{"shape", ParamKind::choice, "square",
+  return ParamSpec{"shape",
+                   ParamKind::choice,
+                   "square",
                    "shape of jobs that carry only a processor count: most square a x b >= p, "
                    "or a row of p",
                    {"square", "row"}};
@@ -29,7 +34,9 @@ void append_mesh2d_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entr
   entries.push_back(
       {"submesh",
        "contiguous a x b submesh on a 2D mesh by First Fit or Best Fit over the busy list",
-       {ParamSpec{"fit", ParamKind::choice, "first",
+       {ParamSpec{"fit",
+                  ParamKind::choice,
+                  "first",
                   "first: lowest base in row-major order; best: corner submesh with the most busy "
                   "or boundary processors around it",
                   {"first", "best"}},
@@ -48,16 +55,20 @@ void append_mesh2d_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entr
          const Mesh2D mesh = require_mesh2d(topology, "buddy2d");
          const int side = mesh.width;
          if (mesh.width != mesh.height || (side & (side - 1)) != 0)
-           throw InputError("allocator 'buddy2d' needs a square 2D mesh whose side is a power of "
-                            "two (e.g. mesh:16x16), not " +
-                            topology.spec() + "; mbs works on any 2D mesh.");
+           throw InputError(
+               "allocator 'buddy2d' needs a square 2D mesh whose side is a power of "
+               "two (e.g. mesh:16x16), not " +
+               topology.spec() + "; mbs works on any 2D mesh.");
          return std::make_unique<Buddy2DAllocator>(mesh);
        }});
   entries.push_back(
       {"paging",
        "non-contiguous Paging(i): first free 2^i x 2^i pages in index order (Lo et al. 1997)",
        {ParamSpec{"size_index", ParamKind::integer, "0", "page side is 2^size_index", {}},
-        ParamSpec{"indexing", ParamKind::choice, "row", "page numbering",
+        ParamSpec{"indexing",
+                  ParamKind::choice,
+                  "row",
+                  "page numbering",
                   {"row", "shuffled-row", "snake", "shuffled-snake"}}},
        [](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
          const Mesh2D mesh = require_mesh2d(topology, "paging");

@@ -54,7 +54,9 @@ void QuadBlocks::update(std::span<const NodeId> nodes, int delta) {
   }
 }
 
-void QuadBlocks::occupy(const Rect& block) { occupy(mesh_.nodes_of(block)); }
+void QuadBlocks::occupy(const Rect& block) {
+  occupy(mesh_.nodes_of(block));
+}
 
 bool QuadBlocks::block_free(int level, int bx, int by) const {
   if (level < 0 || level > top_) return false;
@@ -140,7 +142,7 @@ std::optional<Allocation> MbsAllocator::allocate(const Job& job, const MachineVi
     for (int taken = 0; taken < wanted[level]; ++taken) {
       const std::optional<Rect> block = work.take(level);
       if (!block) {
-        if (level == 0) return std::nullopt;  // fewer free processors than counted
+        if (level == 0) return std::nullopt;               // fewer free processors than counted
         wanted[level - 1] += 4 * (wanted[level] - taken);  // break the rest into quarters
         break;
       }

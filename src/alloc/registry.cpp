@@ -1,6 +1,7 @@
 // The allocator table: one row per allocator, used by `allocsim list allocators`, by spec
 // validation and by error messages. Add rows here; there is no self-registration.
 #include "allocsim/alloc/basic.hpp"
+#include "allocsim/alloc/comm_aware.hpp"
 #include "allocsim/alloc/curve.hpp"
 #include "allocsim/alloc/mesh2d.hpp"
 #include "allocsim/alloc/subtorus.hpp"
@@ -11,6 +12,7 @@ namespace {
 std::vector<RegistryEntry<AllocatorFactory>> allocator_entries() {
   std::vector<RegistryEntry<AllocatorFactory>> entries;
   append_basic_allocators(entries);  // random, sortedfreelist, flat (alloc/basic.cpp)
+  append_comm_aware_allocators(entries);  // mm genalg mc1x1 mc mm-inc greedy-optimal ptas
   // Further families append their rows here, each from its own file:
   append_curve_allocators(entries);  // curve (alloc/curve.cpp)
   append_subtorus_allocators(entries);  // subtorus (alloc/subtorus_allocator.cpp)

@@ -221,8 +221,7 @@ void BusyGrid::mark(const Rect& rect, bool value) {
 }
 
 bool BusyGrid::is_free(const Rect& rect) const {
-  if (rect.x < 0 || rect.y < 0 || rect.x + rect.w > mesh_.width ||
-      rect.y + rect.h > mesh_.height)
+  if (rect.x < 0 || rect.y < 0 || rect.x + rect.w > mesh_.width || rect.y + rect.h > mesh_.height)
     return false;
   for (int y = rect.y; y < rect.y + rect.h; ++y)
     for (int x = rect.x; x < rect.x + rect.w; ++x)

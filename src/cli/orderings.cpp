@@ -1,6 +1,6 @@
 // `allocsim list orderings --machine SPEC`: the ordering table with each ordering's quality
-// figures on that machine (Leung et al., CLUSTER 2002, Sec. 3: close on the curve should mean
-// close in the network). Called by the `list` command.
+// figures on that machine (Leung et al., CLUSTER 2002, curve orderings: close on the curve should
+// mean close in the network). Called by the `list` command.
 #include <cstdio>
 #include <sstream>
 
@@ -12,13 +12,14 @@ namespace allocsim {
 std::string describe_orderings(const Topology& machine) {
   std::ostringstream out;
   out << "orderings on " << machine.spec() << " (" << machine.node_count() << " nodes)\n"
-      << "  max step  = largest hop distance between consecutive nodes\n"
+      << "  max step  = largest hop distance between consecutive nodes (wrap links count on a "
+         "torus)\n"
       << "  mean step = mean hop distance between consecutive nodes\n"
       << "  locality  = sum over k=1.." << kLocalityMaxOffset
       << " of 2^-k * sum_i dist(node i, node i+k) (lower is better), and per node\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-10s %8s %9s %14s %9s  %s\n", "name", "max step",
-                "mean step", "locality", "per node", "summary");
+  std::snprintf(line, sizeof line, "%-10s %8s %9s %14s %9s  %s\n", "name", "max step", "mean step",
+                "locality", "per node", "summary");
   out << line;
   for (const auto& entry : ordering_registry().entries()) {
     bool needs_value = false;

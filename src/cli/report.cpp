@@ -1,5 +1,83 @@
-// Placeholder until the owner of this command lands it.
+// `allocsim report results.h5 [--group-by alloc,sched] [--metrics ...] [--format ...]`
+// (issue 3, item 8).
+#include <iostream>
+#include <memory>
+
+#include "allocsim/sweep/report.hpp"
 #include "commands.hpp"
+
 namespace allocsim::cli {
-void add_report_command(CLI::App& app) { app.add_subcommand("report", "(not yet available)"); }
+
+namespace {
+
+struct ReportArgs {
+  std::string path;
+  sweep::ReportOptions options;
+  bool columns = false;
+};
+
+void report(const ReportArgs& args) {
+  sweep::ResultTables tables;
+  try {
+    tables = sweep::read_result_tables(args.path);
+  } catch (const std::runtime_error& error) {
+    throw InputError(error.what());
+  }
+  if (args.columns) {
+    std::cout << "group-by columns:";
+    for (const auto& c : tables.configs.columns()) std::cout << ' ' << c.name;
+    std::cout << "\nmetrics:";
+    for (const auto& c : tables.summary.columns())
+      if (c.name != "config_id") std::cout << ' ' << c.name;
+    std::cout << '\n';
+    return;
+  }
+  const sweep::h5::Table table = sweep::report_table(tables, args.options);
+  if (args.options.format == "table") {
+    const auto& i = tables.info;
+    std::cout << "experiment '" << i.experiment << "'" << (i.shard.empty() ? "" : " shard " + i.shard)
+              << ": " << tables.configs.rows() << " configs, " << i.done << " done, " << i.failed
+              << " failed, " << i.timed_out << " timed out, " << i.pending << " pending ("
+              << i.status << ")\n\n";
+  }
+  std::cout << sweep::format_report(table, args.options.format);
+  if (args.options.format == "table") {
+    const int status = tables.configs.find("status"), error = tables.configs.find("error"),
+              label = tables.configs.find("label"), index = tables.configs.find("index");
+    int shown = 0;
+    for (std::size_t r = 0; r < tables.configs.rows(); ++r) {
+      const std::string& s = tables.configs.text(r, status);
+      if (s != "failed" && s != "timed_out") continue;
+      if (shown++ == 0) std::cout << "\nnot done:\n";
+      if (shown > 10) continue;
+      std::cout << "  config #" << tables.configs.i64(r, index) << " ["
+                << tables.configs.text(r, label) << "] " << s << ": "
+                << tables.configs.text(r, error) << '\n';
+    }
+    if (shown > 10) std::cout << "  ... and " << shown - 10 << " more\n";
+  }
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app) {
+  auto args = std::make_shared<ReportArgs>();
+  auto* command = app.add_subcommand("report", "summarize a sweep's HDF5 result file");
+  command->add_option("results", args->path, "result file written by allocsim sweep or merge")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--group-by", args->options.group_by,
+                      "/configs columns to group by (default: the columns that vary)")
+      ->delimiter(',');
+  command->add_option("--metrics", args->options.metrics,
+                      "/summary columns to average (default: utilization, makespan, mean_wait, "
+                      "mean_bounded_slowdown, mean_pairwise_hops)")
+      ->delimiter(',');
+  command->add_option("--format", args->options.format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  command->add_flag("--columns", args->columns, "list the columns usable above");
+  command->callback([args] { report(*args); });
+}
+
 }  // namespace allocsim::cli

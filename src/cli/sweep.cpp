@@ -1,5 +1,80 @@
-// Placeholder until the owner of this command lands it.
+// `allocsim sweep`: run an experiment file master/worker over MPI (issue 3). MPI is started
+// inside the command (only `sweep` needs it), after the stop signals are blocked so that every
+// thread Open MPI starts inherits the mask.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+
+#include "allocsim/sweep/sweep.hpp"
 #include "commands.hpp"
+
 namespace allocsim::cli {
-void add_sweep_command(CLI::App& app) { app.add_subcommand("sweep", "(not yet available)"); }
+
+namespace {
+/// True on MPI ranks other than 0 (a dry run under mpirun prints once).
+bool secondary_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char* value = std::getenv(name)) return std::string(value) != "0";
+  return false;
+}
+}  // namespace
+
+void add_sweep_command(CLI::App& app) {
+  auto options = std::make_shared<sweep::SweepOptions>();
+  auto dry_run = std::make_shared<bool>(false);
+  auto* command = app.add_subcommand(
+      "sweep", "run an experiment file: mpirun -np N allocsim sweep exp.toml -o results.h5");
+  command->add_option("experiment", options->experiment_path,
+                      "experiment file (TOML, see experiments/README.md)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("-o,--output", options->output,
+                      "HDF5 result file (default: <experiment name>.h5)");
+  command->add_flag("--dry-run", *dry_run,
+                    "check every config and estimate the work; run nothing");
+  command->add_flag("--resume", options->store.resume,
+                    "continue an interrupted sweep: skip configs already done (by id)");
+  command->add_flag("--retry-failed", options->store.retry_failed,
+                    "with --resume: also rerun failed and timed-out configs");
+  command->add_flag("--overwrite", options->store.overwrite,
+                    "start again even if the result file exists");
+  command->add_option("--shard", options->shard,
+                      "K/N: run one deterministic Nth of the configs (job arrays; combine the "
+                      "parts with allocsim merge)");
+  command->add_option("--grace", options->grace_seconds,
+                      "seconds given to configs in flight after SIGTERM/SIGINT/SIGUSR1")
+      ->capture_default_str();
+  command->add_option("--progress", options->progress,
+                      "auto (line on a terminal, else log), line, log or none")
+      ->check(CLI::IsMember({"auto", "line", "log", "none"}))
+      ->capture_default_str();
+  command->callback([options, dry_run] {
+    options->trace_dir = trace_dir_from_env();
+    if (*dry_run) {
+      if (secondary_rank()) return;
+      const int code = sweep::dry_run_sweep(*options, std::cout, std::cerr);
+      if (code != 0) throw CLI::RuntimeError(code);
+      return;
+    }
+    int code = sweep::kExitOk;
+    {
+      sweep::StopSignals signals;  // before MPI_Init: Open MPI's threads inherit the mask
+      boost::mpi::environment environment(boost::mpi::threading::funneled, true);
+      boost::mpi::communicator world;
+      try {
+        code = sweep::run_sweep(*options, world, signals);
+      } catch (const std::exception& error) {
+        std::cerr << "allocsim sweep: error on rank " << world.rank() << ": " << error.what()
+                  << std::endl;
+        if (world.size() > 1) world.abort(sweep::kExitError);
+        code = sweep::kExitError;
+      }
+    }
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
 }  // namespace allocsim::cli

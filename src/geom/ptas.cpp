@@ -52,6 +52,7 @@ class Ptas {
     slab_of_.assign(static_cast<std::size_t>(d_) * n_, 0);
     chosen_cuts_.assign(d_, 0);
     cell_points_.resize(cells_);
+    prefix_.resize(cells_);
     count_.assign(cells_, 0);
     quota_.assign(static_cast<std::size_t>(d_) * m, 0);
     suffix_cap_.assign(static_cast<std::size_t>(cells_ + 1) * d_ * m, 0);
@@ -70,14 +71,19 @@ class Ptas {
   }
 
  private:
+  /// Slabs with a zero share (k < m: the last m − k slabs) are kept empty: OPT has no point
+  /// there, and the last non-empty slab then reaches the end like an outer slab.
   void enumerate_cuts(std::vector<int>& cuts, int i) {
     if (i == m_) {
-      if (cuts[m_] - cuts[m_ - 1] >= shares_[m_ - 1]) cut_vectors_.push_back(cuts);
+      const bool empty_ok = shares_[m_ - 1] > 0 || cuts[m_ - 1] == n_;
+      if (empty_ok && cuts[m_] - cuts[m_ - 1] >= shares_[m_ - 1]) cut_vectors_.push_back(cuts);
       return;
     }
     int tail = 0;
     for (int j = i; j < m_; ++j) tail += shares_[j];
-    for (int b = cuts[i - 1] + shares_[i - 1]; b <= n_ - tail; ++b) {
+    const int first = cuts[i - 1] + shares_[i - 1];
+    const int last = shares_[i - 1] == 0 ? cuts[i - 1] : n_ - tail;
+    for (int b = first; b <= last; ++b) {
       cuts[i] = b;
       enumerate_cuts(cuts, i + 1);
     }
@@ -120,17 +126,26 @@ class Ptas {
       if (list.size() < 2) continue;
       std::int64_t weight_sum = 0;
       for (int axis = 0; axis < d_; ++axis) weight_sum += weights_[slab(t, axis)];
-      auto key = [&](int p) {
-        std::int64_t value = 0;
-        for (int axis = 0; axis < d_; ++axis)
-          value += static_cast<std::int64_t>(weights_[slab(t, axis)]) * pts_.coord(p, axis);
-        return value;
-      };
+      auto key = [&](int p) { return linear_key(t, p); };
       std::sort(list.begin(), list.end(), [&](int a, int b) {
         const std::int64_t ka = key(a), kb = key(b);
         if (ka != kb) return ka < kb;
         return weight_sum >= 0 ? a < b : a > b;
       });
+    }
+    // Prefix sums of the sorted linear keys per cell, and for pruning the least prefix each
+    // remaining cell could add: W(S) = Σ linear keys + Σ within-slab sums ≥ Σ linear keys.
+    suffix_min_.assign(cells_ + 1, 0);
+    for (int t = cells_ - 1; t >= 0; --t) {
+      auto& prefix = prefix_[t];
+      const auto& list = cell_points_[t];
+      prefix.assign(list.size() + 1, 0);
+      std::int64_t least = 0;
+      for (std::size_t j = 0; j < list.size(); ++j) {
+        prefix[j + 1] = prefix[j] + linear_key(t, list[j]);
+        least = std::min(least, prefix[j + 1]);
+      }
+      suffix_min_[t] = suffix_min_[t + 1] + least;
     }
     // Capacities of the cells still to fill, per axis slab.
     std::fill(suffix_cap_.begin(), suffix_cap_.end(), 0);
@@ -146,17 +161,25 @@ class Ptas {
         quota_[static_cast<std::size_t>(axis) * m_ + i] = shares_[i];
         if (cap(0, axis, i) < shares_[i]) return;  // a slab without enough points
       }
-    fill_cell(0);
+    fill_cell(0, 0);
   }
 
+  std::int64_t linear_key(int cell, int p) const {
+    std::int64_t value = 0;
+    for (int axis = 0; axis < d_; ++axis)
+      value += static_cast<std::int64_t>(weights_[slab(cell, axis)]) * pts_.coord(p, axis);
+    return value;
+  }
   int slab(int cell, int axis) const { return cell_slab_[static_cast<std::size_t>(cell) * d_ + axis]; }
   int& cap(int cell, int axis, int i) {
     return suffix_cap_[(static_cast<std::size_t>(cell) * d_ + axis) * m_ + i];
   }
   int& quota(int axis, int i) { return quota_[static_cast<std::size_t>(axis) * m_ + i]; }
 
-  void fill_cell(int t) {
+  void fill_cell(int t, std::int64_t linear) {
     if (clock_.exhausted()) return;
+    // The linear bound needs the L1 decomposition along lines: not on ring axes.
+    if (!pts_.any_wrap() && linear + suffix_min_[t] >= best_sum_) return;
     if (t == cells_) {
       leaf();
       return;
@@ -172,7 +195,7 @@ class Ptas {
       if (!feasible) break;  // smaller c leave even more quota for fewer cells
       for (int axis = 0; axis < d_; ++axis) quota(axis, slab(t, axis)) -= c;
       count_[t] = c;
-      fill_cell(t + 1);
+      fill_cell(t + 1, linear + prefix_[t][c]);
       for (int axis = 0; axis < d_; ++axis) quota(axis, slab(t, axis)) += c;
     }
     count_[t] = 0;
@@ -183,7 +206,13 @@ class Ptas {
     chosen_.clear();
     for (int t = 0; t < cells_; ++t)
       for (int j = 0; j < count_[t]; ++j) chosen_.push_back(cell_points_[t][j]);
-    const std::int64_t sum = pairwise_sum(pts_, chosen_);
+    std::int64_t sum = 0;
+    for (int axis = 0; axis < d_; ++axis) {
+      values_.clear();
+      for (const int p : chosen_) values_.push_back(pts_.coord(p, axis));
+      std::sort(values_.begin(), values_.end());
+      sum += sorted_axis_pair_sum(values_, pts_.ring(axis));
+    }
     if (sum < best_sum_) {
       best_sum_ = sum;
       best_ = chosen_;
@@ -199,7 +228,9 @@ class Ptas {
   int cells_ = 1;
   std::vector<int> cell_slab_, slab_of_, chosen_cuts_, count_, quota_, suffix_cap_;
   std::vector<std::vector<int>> cell_points_;
-  std::vector<int> chosen_, best_;
+  std::vector<std::vector<std::int64_t>> prefix_;
+  std::vector<std::int64_t> suffix_min_;
+  std::vector<int> chosen_, best_, values_;
   std::int64_t best_sum_ = std::numeric_limits<std::int64_t>::max();
 };
 
@@ -210,7 +241,7 @@ double ptas_guarantee_factor(int m) {
   return 1.0 - 1.0 / (m - 2) - 2.0 / (m - 1);
 }
 
-Selection ptas(const PointSet& points, int k, int m, const Budget& budget) {
+Selection ptas(const PointSet& points, int k, int m, const Budget& budget, bool* completed) {
   if (m < 1) throw InputError("ptas needs m >= 1");
   const int n = points.size();
   if (k <= 1 || k >= n) {
@@ -219,9 +250,11 @@ Selection ptas(const PointSet& points, int k, int m, const Budget& budget) {
     s.sum = pairwise_sum(points, s.indices);
     s.lower_bound = s.sum;
     s.proven = true;
+    if (completed) *completed = true;
     return s;
   }
   Selection result = Ptas(points, k, m, budget).run();
+  if (completed) *completed = result.proven;
   if (result.indices.empty()) {  // budget ran out before any union was formed
     for (int i = 0; i < k; ++i) result.indices.push_back(i);
     result.sum = pairwise_sum(points, result.indices);
@@ -232,7 +265,7 @@ Selection ptas(const PointSet& points, int k, int m, const Budget& budget) {
   result.lower_bound = axis_window_lower_bound(points, k);
   if (result.proven && factor > 0)
     result.lower_bound = std::max<std::int64_t>(
-        result.lower_bound, static_cast<std::int64_t>(std::floor(result.sum * factor)));
+        result.lower_bound, static_cast<std::int64_t>(std::floor(static_cast<double>(result.sum) * factor)));
   result.lower_bound = std::min(result.lower_bound, result.sum);
   return result;
 }

@@ -1,6 +1,7 @@
 // Expansion of an experiment into configs with stable ids (issue 3, items 1 and 6):
 // cartesian product of the axes, includes, excludes, replicates; id = stable_hash(canonical
-// form + replicate), seed = mix_seed(experiment seed, id).
+// form + replicate), seed = mix_seed(experiment seed, id); every config of one replicate gets
+// the same workload seed, so allocators are compared on identical job streams.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -91,6 +92,11 @@ bool excluded(const Experiment& e, const Resolved& r) {
 
 }  // namespace
 
+std::uint64_t workload_seed(std::uint64_t experiment_seed, int replicate) {
+  return mix_seed(mix_seed(experiment_seed, stable_hash("workload")),
+                  static_cast<std::uint64_t>(replicate));
+}
+
 Expansion expand(const Experiment& e) {
   Expansion out;
   // Free variables in first-definition order (the extra columns of /configs).
@@ -163,6 +169,7 @@ Expansion expand(const Experiment& e) {
           entry.canonical = identity.canonical();
           entry.id = stable_hash(entry.canonical + "\nreplicate=" + std::to_string(replicate));
           entry.config.seed = mix_seed(e.seed, entry.id);
+          entry.config.workload_seed = workload_seed(e.seed, replicate);
         } catch (const std::exception& error) {
           entry.problem = error.what();
         }

@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "fields.hpp"
+#include "allocsim/util/rng.hpp"
 #include "allocsim/util/spec.hpp"
 
 namespace allocsim::sweep {
@@ -141,8 +142,8 @@ class TomlReader {
     } else if (const auto* array = node.as_array()) {
       v.kind = Value::Kind::list;
       for (const auto& item : *array) {
-        if (auto s = item.value_exact<std::string>()) {
-          v.items.push_back(*s);
+        if (auto item_text = item.value_exact<std::string>()) {
+          v.items.push_back(*item_text);
         } else {
           problem(item.source(), "'" + key + "' lists must hold strings only");
           return std::nullopt;
@@ -189,7 +190,7 @@ class TomlReader {
   Settings settings(const toml::table& table) {
     Settings result;
     for (const auto& [key, node] : ordered(table))
-      if (auto v = value(*node, key->str())) result.emplace_back(key->str(), std::move(*v));
+      if (auto v = value(*node, std::string(key->str()))) result.emplace_back(std::string(key->str()), std::move(*v));
     return result;
   }
 
@@ -208,7 +209,7 @@ std::string settings_label(const Settings& settings) {
 
 void read_experiment_table(const toml::table& table, TomlReader& reader, Experiment& e) {
   for (const auto& [key, node] : TomlReader::ordered(table)) {
-    const std::string k = key->str();
+    const std::string k = std::string(key->str());
     if (k == "name") {
       if (auto s = node->value_exact<std::string>()) e.name = *s;
       else reader.problem(node->source(), "experiment name must be a string");
@@ -241,7 +242,7 @@ void read_experiment_table(const toml::table& table, TomlReader& reader, Experim
 void read_sweep_table(const toml::table& table, TomlReader& reader, Experiment& e) {
   for (const auto& [key, node] : TomlReader::ordered(table)) {
     Axis axis;
-    axis.name = key->str();
+    axis.name = std::string(key->str());
     if (const auto* array = node->as_array(); array && !array->empty() &&
                                                array->is_array_of_tables()) {
       for (const auto& item : *array) {  // group: keys varying together
@@ -265,15 +266,15 @@ void read_sweep_table(const toml::table& table, TomlReader& reader, Experiment& 
       for (const auto& [rkey, rnode] : TomlReader::ordered(*range)) {
         const auto number = rnode->value<double>();
         if (!rnode->is_number() || !number) {
-          reader.problem(rnode->source(), "range '" + rkey->str() + "' must be a number");
-        } else if (rkey->str() == "from") {
+          reader.problem(rnode->source(), "range '" + std::string(rkey->str()) + "' must be a number");
+        } else if (std::string(rkey->str()) == "from") {
           from = number;
-        } else if (rkey->str() == "to") {
+        } else if (std::string(rkey->str()) == "to") {
           to = number;
-        } else if (rkey->str() == "step") {
+        } else if (std::string(rkey->str()) == "step") {
           step = number;
         } else {
-          reader.problem(rkey->source(), "unknown range key '" + rkey->str() +
+          reader.problem(rkey->source(), "unknown range key '" + std::string(rkey->str()) +
                                              "' (a range is {from = a, to = b, step = s})");
         }
       }
@@ -322,7 +323,7 @@ void read_exclude(const toml::table& table, TomlReader& reader, Experiment& e) {
     } else {
       add(*node);
     }
-    pattern.globs.emplace_back(key->str(), std::move(globs));
+    pattern.globs.emplace_back(std::string(key->str()), std::move(globs));
   }
   if (pattern.globs.empty()) reader.problem(table.source(), "empty [[exclude]] table");
   e.excludes.push_back(std::move(pattern));
@@ -358,7 +359,7 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   }
   TomlReader reader(source);
   for (const auto& [key, node] : TomlReader::ordered(root)) {
-    const std::string k = key->str();
+    const std::string k = std::string(key->str());
     if (k == "experiment" && node->is_table()) {
       read_experiment_table(*node->as_table(), reader, e);
     } else if (k == "base" && node->is_table()) {
@@ -405,9 +406,9 @@ Experiment read_experiment(const std::string& path) {
   if (!in) throw InputError("cannot read experiment file '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
-  return parse_experiment(text.str(), path, dir);
+  std::error_code ec;
+  const auto dir = std::filesystem::absolute(path, ec).parent_path().lexically_normal();
+  return parse_experiment(text.str(), path, dir.string());
 }
 
 std::pair<int, int> parse_shard(const std::string& text) {

@@ -67,12 +67,16 @@ JournalWriter JournalWriter::create(const std::string& path, const JournalHeader
   return writer;
 }
 
-JournalWriter::JournalWriter(JournalWriter&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+JournalWriter::JournalWriter(JournalWriter&& other) noexcept
+    : fd_(other.fd_), bytes_(other.bytes_) {
+  other.fd_ = -1;
+}
 
 JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
   if (this != &other) {
     close();
     fd_ = other.fd_;
+    bytes_ = other.bytes_;
     other.fd_ = -1;
   }
   return *this;
@@ -80,11 +84,11 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
 
 JournalWriter::~JournalWriter() { close(); }
 
-void JournalWriter::append(const ConfigOutcome& outcome) {
-  write_frame(kOutcomeFrame, encode_outcome(outcome));
+std::uint64_t JournalWriter::append(const ConfigOutcome& outcome) {
+  return write_frame(kOutcomeFrame, encode_outcome(outcome));
 }
 
-void JournalWriter::write_frame(std::uint32_t type, const std::string& payload) {
+std::uint64_t JournalWriter::write_frame(std::uint32_t type, const std::string& payload) {
   if (fd_ < 0) throw std::runtime_error("journal is closed");
   std::string frame(kMagic, 4);
   frame.reserve(kFrameHead + payload.size());
@@ -100,6 +104,9 @@ void JournalWriter::write_frame(std::uint32_t type, const std::string& payload) 
     if (n <= 0) throw system_error("cannot write the journal");
     written += static_cast<std::size_t>(n);
   }
+  const std::uint64_t offset = bytes_;
+  bytes_ += frame.size();
+  return offset;
 }
 
 void JournalWriter::sync() {

@@ -185,7 +185,7 @@ namespace {
 std::string thousands(std::int64_t n) {
   std::string digits = std::to_string(n);
   for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
-    digits.insert(static_cast<std::size_t>(i), ",");
+    digits.insert(static_cast<std::size_t>(i), 1, ',');
   return digits;
 }
 }  // namespace

@@ -1,6 +1,6 @@
 // The ordering table (row, snake, hilbert, ghilbert, file), ordering files, and the quality
-// measures of an ordering (Leung et al., CLUSTER 2002, Sec. 3: processors close on the curve
-// should be close in the network). The curves themselves are in ordering_hilbert.cpp.
+// measures of an ordering (Leung et al., CLUSTER 2002, curve orderings: processors close on the
+// curve should be close in the network). The curves themselves are in ordering_hilbert.cpp.
 #include "allocsim/topo/ordering.hpp"
 
 #include <cstdlib>
@@ -16,19 +16,22 @@ namespace {
 
 std::vector<RegistryEntry<OrderingFactory>> ordering_entries() {
   std::vector<RegistryEntry<OrderingFactory>> entries;
-  entries.push_back({"row", "row-major: ranks are node ids (first dimension fastest)", {},
+  entries.push_back({"row",
+                     "row-major: ranks are node ids (first dimension fastest)",
+                     {},
                      [](const Params&, const Topology& topology) { return row_order(topology); }});
-  entries.push_back({"snake", "boustrophedon in every dimension (consecutive nodes adjacent)", {},
+  entries.push_back({"snake",
+                     "boustrophedon in every dimension (consecutive nodes adjacent)",
+                     {},
                      [](const Params&, const Topology& topology) {
                        if (topology.is_flat()) return row_order(topology);
                        return snake_order(topology);
                      }});
-  entries.push_back({"hilbert",
-                     "Hilbert curve of the enclosing power-of-two cube, clipped to the box",
-                     {},
-                     [](const Params&, const Topology& topology) {
-                       return hilbert_order(topology);
-                     }});
+  entries.push_back(
+      {"hilbert",
+       "Hilbert curve of the enclosing power-of-two cube, clipped to the box",
+       {},
+       [](const Params&, const Topology& topology) { return hilbert_order(topology); }});
   entries.push_back({"ghilbert",
                      "generalized Hilbert curve (Gilbert) for boxes of any side lengths",
                      {},
@@ -94,8 +97,7 @@ std::vector<NodeId> parse_ordering(std::istream& in, const Topology& topology,
       fail("node id " + std::to_string(id) + " is outside 0.." + std::to_string(n - 1) + " of " +
            topology.spec());
     if (line_of[id] != 0)
-      fail("node " + std::to_string(id) + " already listed on line " +
-           std::to_string(line_of[id]));
+      fail("node " + std::to_string(id) + " already listed on line " + std::to_string(line_of[id]));
     line_of[id] = line_number;
     order.push_back(static_cast<NodeId>(id));
   }
@@ -169,7 +171,8 @@ OrderingQuality ordering_quality(const Topology& topology, std::span<const NodeI
   if (order.size() > 1)
     quality.mean_step = static_cast<double>(steps) / static_cast<double>(order.size() - 1);
   quality.locality = weighted_locality_sum(topology, order);
-  if (!order.empty()) quality.locality_per_node = quality.locality / static_cast<double>(order.size());
+  if (!order.empty())
+    quality.locality_per_node = quality.locality / static_cast<double>(order.size());
   return quality;
 }
 

@@ -54,19 +54,33 @@ std::uint64_t hilbert_index(std::array<std::uint32_t, 64>& x, int n, int bits) {
 
 // ---------------------------------------------------------------------------------------------
 // Generalized Hilbert curve ("Gilbert++"). Boxes are given by a corner p and three edge vectors
-// (alpha, beta, gamma) along coordinate axes; the curve starts at p and ends at p + alpha - 1.
+// (alpha, beta, gamma) along coordinate axes; the curve starts at p and heads along alpha.
 
 struct V3 {
   int x = 0, y = 0, z = 0;
 };
-V3 operator+(V3 a, V3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-V3 operator-(V3 a, V3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-V3 operator-(V3 a) { return {-a.x, -a.y, -a.z}; }
-int sgn(int v) { return (v > 0) - (v < 0); }
-V3 unit(V3 v) { return {sgn(v.x), sgn(v.y), sgn(v.z)}; }
+V3 operator+(V3 a, V3 b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+V3 operator-(V3 a, V3 b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+V3 operator-(V3 a) {
+  return {-a.x, -a.y, -a.z};
+}
+int sgn(int v) {
+  return (v > 0) - (v < 0);
+}
+V3 unit(V3 v) {
+  return {sgn(v.x), sgn(v.y), sgn(v.z)};
+}
 /// Integer division of every component, truncating towards zero as the reference code does.
-V3 divide(V3 v, int q) { return {v.x / q, v.y / q, v.z / q}; }
-int length(V3 v) { return std::abs(v.x) + std::abs(v.y) + std::abs(v.z); }
+V3 divide(V3 v, int q) {
+  return {v.x / q, v.y / q, v.z / q};
+}
+int length(V3 v) {
+  return std::abs(v.x) + std::abs(v.y) + std::abs(v.z);
+}
 
 /// v / q (truncated), then moved one step further along v when its length has the wrong parity
 /// and v is longer than 2: `want_odd` false prefers even parts, true forces an odd part.
@@ -95,8 +109,8 @@ class GilbertWalker {
       return;
     }
     if (length(beta2) % 2 == 1 && b > 2) beta2 = beta2 + unit(beta);
-    curve2d(p, beta2, alpha2);  // up
-    curve2d(p + beta2, alpha, beta - beta2);  // across
+    curve2d(p, beta2, alpha2);                                                          // up
+    curve2d(p + beta2, alpha, beta - beta2);                                            // across
     curve2d(p + (alpha - unit(alpha)) + (beta2 - unit(beta)), -beta2, alpha2 - alpha);  // down
   }
 

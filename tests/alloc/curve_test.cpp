@@ -25,8 +25,7 @@ FreeIntervals make_free(int total, std::vector<std::pair<int, int>> runs) {
   return free;
 }
 
-Ranks choose(const FreeIntervals& free, int procs, CurveFit fit,
-             SpanKind span = SpanKind::linear) {
+Ranks choose(const FreeIntervals& free, int procs, CurveFit fit, SpanKind span = SpanKind::linear) {
   auto ranks = choose_curve_ranks(free, procs, fit, span);
   return ranks ? *ranks : Ranks{};
 }
@@ -42,8 +41,8 @@ Ranks range(int begin, int end) {
 
 TEST(CurveSpan, LinearAndRingSpanDiffer) {
   const Ranks ranks = {9, 1, 2};
-  EXPECT_DOUBLE_EQ(linear_span(ranks), 9);     // 1..9
-  EXPECT_DOUBLE_EQ(ring_span(ranks, 10), 4);   // 9, 0, 1, 2 around the ring
+  EXPECT_DOUBLE_EQ(linear_span(ranks), 9);    // 1..9
+  EXPECT_DOUBLE_EQ(ring_span(ranks, 10), 4);  // 9, 0, 1, 2 around the ring
   EXPECT_DOUBLE_EQ(ring_span(Ranks{1, 2, 9}, 10), 4);
   EXPECT_DOUBLE_EQ(ring_span(Ranks{0, 5}, 10), 6);  // two equal gaps of 4
   EXPECT_DOUBLE_EQ(linear_span(Ranks{4}), 1);
@@ -63,8 +62,7 @@ TEST(FreeIntervals, AddAndRemoveMergeAndSplit) {
   EXPECT_EQ(free.intervals(), (std::vector<FreeIntervals::Interval>{{0, 5}, {8, 20}}));
   free.remove(3, 10);  // overlaps busy ranks
   free.remove(15, 16);
-  EXPECT_EQ(free.intervals(),
-            (std::vector<FreeIntervals::Interval>{{0, 3}, {10, 15}, {16, 20}}));
+  EXPECT_EQ(free.intervals(), (std::vector<FreeIntervals::Interval>{{0, 3}, {10, 15}, {16, 20}}));
   EXPECT_EQ(free.free_count(), 12);
   free.add(15, 16);  // touching on both sides: merges three
   EXPECT_EQ(free.intervals(), (std::vector<FreeIntervals::Interval>{{0, 3}, {10, 20}}));
@@ -87,8 +85,10 @@ TEST(FreeIntervals, RandomOperationsMatchABitmap) {
     const int begin = static_cast<int>(rng.uniform_int(0, total - 1));
     const int end = static_cast<int>(rng.uniform_int(begin + 1, std::min(total, begin + 8)));
     const bool add = rng.uniform() < 0.5;
-    if (add) free.add(begin, end);
-    else free.remove(begin, end);
+    if (add)
+      free.add(begin, end);
+    else
+      free.remove(begin, end);
     for (int r = begin; r < end; ++r) bitmap[r] = add;
     std::vector<FreeIntervals::Interval> expected;
     for (int r = 0; r < total;) {
@@ -106,7 +106,7 @@ TEST(FreeIntervals, RandomOperationsMatchABitmap) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fit rules on hand-made cases (Leung et al. 2002, Sec. 4)
+// Fit rules on hand-made cases (Leung et al. 2002, one-dimensional strategies)
 
 // Free intervals of lengths 7, 5, 6, 2, 2, 4, 1 (in rank order) on 34 ranks; a job of 3.
 FreeIntervals seven_intervals() {
@@ -124,8 +124,7 @@ TEST(CurveFit, BestFitLeavesTheFewestFreeProcessors) {
   EXPECT_EQ(choose(seven_intervals(), 5, CurveFit::best), range(8, 13));         // exact
   EXPECT_EQ(choose(seven_intervals(), 6, CurveFit::best), range(14, 20));
   // Tie (two intervals of length 4): the lower start rank.
-  EXPECT_EQ(choose(make_free(20, {{0, 6}, {7, 11}, {12, 16}}), 4, CurveFit::best),
-            range(7, 11));
+  EXPECT_EQ(choose(make_free(20, {{0, 6}, {7, 11}, {12, 16}}), 4, CurveFit::best), range(7, 11));
 }
 
 TEST(CurveFit, SumOfSquaresMinimisesRepeatedIntervalSizes) {
@@ -133,8 +132,7 @@ TEST(CurveFit, SumOfSquaresMinimisesRepeatedIntervalSizes) {
   // from 5 -> {7,2,6,2,2,4,1}: 13; from 6 -> {7,5,3,2,2,4,1}: 9; from 4 -> {7,5,6,2,2,1,1}: 11.
   EXPECT_EQ(choose(seven_intervals(), 3, CurveFit::sumsq), (Ranks{14, 15, 16}));
   // Lengths {3, 3, 5}, job 3: from either 3 -> Σ 2, from 5 -> {3,3,2}: 5; tie to the lower start.
-  EXPECT_EQ(choose(make_free(20, {{0, 3}, {4, 7}, {8, 13}}), 3, CurveFit::sumsq),
-            (Ranks{0, 1, 2}));
+  EXPECT_EQ(choose(make_free(20, {{0, 3}, {4, 7}, {8, 13}}), 3, CurveFit::sumsq), (Ranks{0, 1, 2}));
   // Lengths {5, 4, 2}, job 2: from 5 -> {3,4,2}: 3; from 4 -> {5,2,2}: 5; from 2 -> {5,4}: 2.
   EXPECT_EQ(choose(make_free(20, {{0, 5}, {6, 10}, {12, 14}}), 2, CurveFit::sumsq),
             (Ranks{12, 13}));
@@ -170,8 +168,7 @@ TEST(CurveSpanMinimisation, TiesGoToTheSmallestStartingRank) {
   const FreeIntervals free = make_free(12, {{0, 2}, {4, 6}, {8, 10}});
   EXPECT_EQ(choose(free, 3, CurveFit::best), (Ranks{0, 1, 4}));
   // Shifting the middle interval makes the second window shorter.
-  EXPECT_EQ(choose(make_free(12, {{0, 2}, {5, 7}, {8, 10}}), 3, CurveFit::best),
-            (Ranks{5, 6, 8}));
+  EXPECT_EQ(choose(make_free(12, {{0, 2}, {5, 7}, {8, 10}}), 3, CurveFit::best), (Ranks{5, 6, 8}));
 }
 
 TEST(CurveSpanMinimisation, RingAndLinearChooseDifferently) {
@@ -182,12 +179,22 @@ TEST(CurveSpanMinimisation, RingAndLinearChooseDifferently) {
   // On the ring 16..19 and 0..2 form one interval of 7, which holds it.
   EXPECT_EQ(choose(free, 5, CurveFit::best, SpanKind::ring), (Ranks{16, 17, 18, 19, 0}));
   // Job of 8: linear window from 0 (span 19); ring window from 16 (arc 16..8, span 13).
-  EXPECT_EQ(choose(free, 8, CurveFit::best, SpanKind::linear),
-            (Ranks{0, 1, 2, 8, 9, 16, 17, 18}));
+  EXPECT_EQ(choose(free, 8, CurveFit::best, SpanKind::linear), (Ranks{0, 1, 2, 8, 9, 16, 17, 18}));
   const Ranks ring = choose(free, 8, CurveFit::best, SpanKind::ring);
   EXPECT_EQ(ring, (Ranks{16, 17, 18, 19, 0, 1, 2, 8}));
   EXPECT_DOUBLE_EQ(ring_span(ring, 20), 13);
   EXPECT_DOUBLE_EQ(linear_span(ring), 20);
+}
+
+TEST(CurveSpanMinimisation, RingWindowsWrapAndTieToTheSmallestStart) {
+  // Free {0}, {5,6}, {9,10} on 12 ranks, job 3: the ring window 9,10,0 (arc 4) beats 5,6,9
+  // (span 5), which is the linear choice.
+  const FreeIntervals free = make_free(12, {{0, 1}, {5, 7}, {9, 11}});
+  EXPECT_EQ(choose(free, 3, CurveFit::best, SpanKind::ring), (Ranks{9, 10, 0}));
+  EXPECT_EQ(choose(free, 3, CurveFit::best, SpanKind::linear), (Ranks{5, 6, 9}));
+  // Free {0,1}, {4,5}, {8,9}: arcs from 0, 4 and 8 all span 5; the smallest start wins.
+  EXPECT_EQ(choose(make_free(12, {{0, 2}, {4, 6}, {8, 10}}), 3, CurveFit::best, SpanKind::ring),
+            (Ranks{0, 1, 4}));
 }
 
 /// Brute force over every p-subset of the free ranks: the minimum span (linear or ring).
@@ -255,8 +262,8 @@ TEST(CurveSpanMinimisation, MatchesBruteForceOnRandomSmallCases) {
         int longest = 0;
         for (const auto& v : free.intervals()) longest = std::max(longest, v.length());
         if (ring && free.intervals().size() >= 2 && bits[0] && bits[total - 1])
-          longest = std::max(longest, free.intervals().front().length() +
-                                          free.intervals().back().length());
+          longest = std::max(longest,
+                             free.intervals().front().length() + free.intervals().back().length());
         const Ranks chosen = choose(free, p, CurveFit::first, kind);
         ASSERT_EQ(static_cast<int>(chosen.size()), p);
         for (int r : chosen) ASSERT_TRUE(bits[r]);

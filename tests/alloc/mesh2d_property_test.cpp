@@ -88,8 +88,8 @@ TEST_P(Mesh2DStream, RandomAllocateReleaseStream) {
     if (step == 800) twin = allocator->clone();
     if (!running.empty() && (jobs.uniform() < 0.35 || free < n / 8)) {
       release(static_cast<std::size_t>(jobs.uniform_int(0, std::ssize(running) - 1)));
-      ASSERT_EQ(tracked_busy(*allocator, mesh) < 0 || tracked_busy(*allocator, mesh) == n - free,
-                true);
+      const int tracked = tracked_busy(*allocator, mesh);
+      ASSERT_TRUE(tracked < 0 || tracked == n - free) << "tracked state left the machine";
       continue;
     }
     const Job job = random_job(jobs, mesh);
@@ -101,11 +101,14 @@ TEST_P(Mesh2DStream, RandomAllocateReleaseStream) {
     if (twin) {
       const std::optional<Allocation> cloned = twin->allocate(job, view);
       ASSERT_EQ(chosen.has_value(), cloned.has_value()) << "clone answers differently";
-      if (chosen) EXPECT_EQ(chosen->nodes, cloned->nodes);
+      if (chosen) {
+        EXPECT_EQ(chosen->nodes, cloned->nodes);
+      }
     }
-    if (!contiguous && free >= needed)
-      ASSERT_TRUE(chosen.has_value()) << "step " << step << ": " << free << " free, " << needed
-                                      << " needed";
+    if (!contiguous && free >= needed) {
+      ASSERT_TRUE(chosen.has_value())
+          << "step " << step << ": " << free << " free, " << needed << " needed";
+    }
     if (!chosen) {
       ++refused;
       continue;
@@ -144,10 +147,11 @@ TEST_P(Mesh2DStream, RandomAllocateReleaseStream) {
     ASSERT_TRUE(tracked < 0 || tracked == n - free) << "tracked state left the machine";
   }
   EXPECT_GT(placed, 300);
-  if (contiguous)
+  if (contiguous) {
     EXPECT_GT(refused, 0);  // external fragmentation happens at these loads
-  else
+  } else {
     EXPECT_GT(split, 0);  // the non-contiguous path was exercised
+  }
 
   while (!running.empty()) release(running.size() - 1);
   EXPECT_EQ(free, n);
@@ -155,27 +159,26 @@ TEST_P(Mesh2DStream, RandomAllocateReleaseStream) {
   EXPECT_TRUE(tracked < 0 || tracked == 0);
   if (const QuadBlocks* blocks = quad_blocks(*allocator)) {
     EXPECT_EQ(blocks->free_blocks(), initial_blocks);
-    if (mesh.width == 16 && mesh.height == 16)
+    if (mesh.width == 16 && mesh.height == 16) {
       EXPECT_EQ(blocks->free_blocks(), std::vector<Rect>{Rect({0, 0, 16, 16})});
+    }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    AllAllocators, Mesh2DStream,
-    ::testing::Values(StreamCase{"submesh", "mesh:16x16"},
-                      StreamCase{"submesh:fit=best,rotate=1", "mesh:16x16"},
-                      StreamCase{"submesh:shape=row,rotate=1", "mesh:16x16"},
-                      StreamCase{"buddy2d", "mesh:16x16"}, StreamCase{"paging", "mesh:16x16"},
-                      StreamCase{"paging:size_index=1,indexing=shuffled-row", "mesh:16x16"},
-                      StreamCase{"paging:size_index=2,indexing=snake", "mesh:16x16"},
-                      StreamCase{"paging:indexing=shuffled-snake", "mesh:16x16"},
-                      StreamCase{"mbs", "mesh:16x16"}, StreamCase{"anca", "mesh:16x16"},
-                      StreamCase{"anca:rotate=0", "mesh:16x16"}, StreamCase{"gabl", "mesh:16x16"},
-                      StreamCase{"gabl:rotate=0,shape=row", "mesh:16x16"},
-                      StreamCase{"submesh:fit=best", "mesh:12x10"},
-                      StreamCase{"paging:size_index=1", "mesh:12x10"},
-                      StreamCase{"mbs", "mesh:12x10"}, StreamCase{"anca", "mesh:12x10"},
-                      StreamCase{"gabl", "mesh:12x10"}));
+    Mesh2DAllocators, Mesh2DStream,
+    ::testing::Values(
+        StreamCase{"submesh", "mesh:16x16"}, StreamCase{"submesh:fit=best,rotate=1", "mesh:16x16"},
+        StreamCase{"submesh:shape=row,rotate=1", "mesh:16x16"}, StreamCase{"buddy2d", "mesh:16x16"},
+        StreamCase{"paging", "mesh:16x16"},
+        StreamCase{"paging:size_index=1,indexing=shuffled-row", "mesh:16x16"},
+        StreamCase{"paging:size_index=2,indexing=snake", "mesh:16x16"},
+        StreamCase{"paging:indexing=shuffled-snake", "mesh:16x16"}, StreamCase{"mbs", "mesh:16x16"},
+        StreamCase{"anca", "mesh:16x16"}, StreamCase{"anca:rotate=0", "mesh:16x16"},
+        StreamCase{"gabl", "mesh:16x16"}, StreamCase{"gabl:rotate=0,shape=row", "mesh:16x16"},
+        StreamCase{"submesh:fit=best", "mesh:12x10"},
+        StreamCase{"paging:size_index=1", "mesh:12x10"}, StreamCase{"mbs", "mesh:12x10"},
+        StreamCase{"anca", "mesh:12x10"}, StreamCase{"gabl", "mesh:12x10"}));
 
 }  // namespace
 }  // namespace allocsim

@@ -245,9 +245,9 @@ TEST(Gabl, SeveralPiecesOfDecreasingSides) {
     const auto chosen = gabl.allocate(shaped(4, 4), machine.view());
     ASSERT_TRUE(chosen.has_value());
     // 4x3 (12), then at most 4 in sides <= 4x3: the 3x1 strip, then 1x1.
-    EXPECT_EQ(chosen->nodes, concat({machine.mesh.nodes_of(Rect{0, 0, 4, 3}),
-                                     machine.mesh.nodes_of(Rect{5, 5, 3, 1}),
-                                     machine.cells({{7, 7}})}));
+    EXPECT_EQ(chosen->nodes,
+              concat({machine.mesh.nodes_of(Rect{0, 0, 4, 3}),
+                      machine.mesh.nodes_of(Rect{5, 5, 3, 1}), machine.cells({{7, 7}})}));
     EXPECT_EQ(chosen->pieces, 3);
     EXPECT_FALSE(gabl.allocate(shaped(4, 5), machine.view()).has_value());
   }

@@ -158,8 +158,8 @@ TEST(SubmeshSearch, AgreesWithBitmapOnRandomMaps) {
   for (int trial = 0; trial < 3000; ++trial) {
     const int width = static_cast<int>(rng.uniform_int(1, 12));
     const int height = static_cast<int>(rng.uniform_int(1, 12));
-    BusyList list = trial % 2 == 0 ? random_list(rng, width, height)
-                                   : random_cells(rng, width, height);
+    BusyList list =
+        trial % 2 == 0 ? random_list(rng, width, height) : random_cells(rng, width, height);
     if (trial % 3 == 0) {  // cut a random rectangle out (another decomposition)
       const int w = static_cast<int>(rng.uniform_int(1, width));
       const int h = static_cast<int>(rng.uniform_int(1, height));
@@ -210,7 +210,8 @@ TEST(SubmeshSearch, FromMachineMatchesBitmap) {
 
 struct Machine {
   explicit Machine(const std::string& spec)
-      : topology(Topology::parse(spec)), busy(topology.node_count(), 0),
+      : topology(Topology::parse(spec)),
+        busy(topology.node_count(), 0),
         free(topology.node_count()) {}
   MachineView view() { return MachineView(topology, busy, free, rng); }
   void occupy(Allocator& allocator, const std::vector<NodeId>& nodes) {

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 #include "allocsim/alloc/subtorus.hpp"
+#include "allocsim/sim/simulation.hpp"
 #include "allocsim/util/error.hpp"
 
 namespace allocsim {
@@ -376,7 +376,6 @@ void random_sequence(const std::string& spec, PartitionScheme scheme, std::uint6
     EXPECT_EQ(held.size(), running.size());
   }
   EXPECT_GE(most_running, 6u);  // the sequence did fragment the machine
-  std::printf("%s %zu\n", spec.c_str(), most_running);
   while (!running.empty()) {
     alloc.release(running.back());
     running.pop_back();
@@ -391,6 +390,42 @@ TEST(SubtorusAllocator, RandomSequencesReturnToTheInitialSet) {
     random_sequence("torus:2x2x2x4x4x8", PartitionScheme::ep, seed);
     random_sequence("torus:2x2x2x4x4x8", PartitionScheme::nep, seed);
     random_sequence("torus:4x28", PartitionScheme::nep, seed);
+  }
+}
+
+TEST(SubtorusAllocator, RunsUnderFcfsAndBackfilling) {
+  // End to end on JLab: every job runs on a power-of-two semitorus, never more nodes at once
+  // than the machine has; backfilling (look-ahead on allocator clones) lowers the mean bounded
+  // slowdown.
+  for (const std::string alloc : {"subtorus:scheme=ep", "subtorus:scheme=nep"}) {
+    double slowdown[2] = {0, 0};
+    for (int s = 0; s < 2; ++s) {
+      RunConfig config;
+      config.machine = "torus:2x2x2x6x8";
+      config.trace = "synthetic:jobs=300,arrival=exp:20,runtime=exp:400,size=uniform:1,256";
+      config.sched = s == 0 ? "fcfs" : "easy";
+      config.alloc = alloc;
+      config.keep_jobs = true;
+      const RunResult result = simulate(config, std::string());
+      ASSERT_EQ(result.jobs.size(), 300u) << alloc;
+      std::vector<std::pair<double, double>> events;
+      for (const JobRecord& job : result.jobs) {
+        EXPECT_EQ(job.nodes,
+                  static_cast<double>(round_up_power_of_two(static_cast<std::int64_t>(job.procs))));
+        EXPECT_EQ(job.internal_fragmentation, job.nodes - job.procs);
+        events.emplace_back(job.start, job.nodes);
+        events.emplace_back(job.end, -job.nodes);
+      }
+      std::sort(events.begin(), events.end());  // at equal times, ends (negative) first
+      double busy = 0;
+      for (const auto& [time, delta] : events) {
+        busy += delta;
+        EXPECT_LE(busy, 384) << alloc << " at " << time;
+      }
+      EXPECT_GT(result.summary.mean_internal_fragmentation, 0);
+      slowdown[s] = result.summary.mean_bounded_slowdown;
+    }
+    EXPECT_LT(slowdown[1], slowdown[0]) << alloc;
   }
 }
 

@@ -17,8 +17,8 @@ Topology box(std::vector<int> sides) {
   return Topology(sides, std::vector<bool>(sides.size(), false));
 }
 
-const char* const kMachines[] = {"mesh:1x1",   "mesh:7",      "mesh:16x16", "mesh:16x22",
-                                 "mesh:5x3",   "mesh:8x8x5",  "mesh:4x1x3", "torus:4x4x4",
+const char* const kMachines[] = {"mesh:1x1",   "mesh:7",       "mesh:16x16",      "mesh:16x22",
+                                 "mesh:5x3",   "mesh:8x8x5",   "mesh:4x1x3",      "torus:4x4x4",
                                  "torus:6x10", "mesh:3x4x5x6", "torus:2x2x2x6x8", "flat:12"};
 
 TEST(Ordering, EveryOrderingIsAPermutationOfAllNodes) {
@@ -89,14 +89,17 @@ TEST(Ordering, GeneralizedHilbertOnEveryBoxUpTo33x33) {
       ASSERT_TRUE(is_node_permutation(order, machine.node_count())) << w << "x" << h;
       const int step = max_consecutive_distance(machine, order);
       EXPECT_LE(step, 2) << w << "x" << h;  // at most one diagonal step's worth
-      if (w % 2 == 0 || h == 1) EXPECT_LE(step, 1) << w << "x" << h;
+      if (w % 2 == 0 || h == 1) {
+        EXPECT_LE(step, 1) << w << "x" << h;
+      }
       EXPECT_EQ(order.front(), 0) << w << "x" << h;  // starts in a corner
     }
 }
 
 TEST(Ordering, GeneralizedHilbertOn3DBoxes) {
-  std::vector<std::vector<int>> boxes = {{8, 8, 5}, {7, 6, 4}, {5, 5, 5}, {3, 17, 2}, {33, 3, 9},
-                                         {1, 9, 7}, {40, 30, 20}, {20, 12, 2}, {13, 11, 7}};
+  std::vector<std::vector<int>> boxes = {{8, 8, 5},    {7, 6, 4},   {5, 5, 5},
+                                         {3, 17, 2},   {33, 3, 9},  {1, 9, 7},
+                                         {40, 30, 20}, {20, 12, 2}, {13, 11, 7}};
   for (int w = 1; w <= 9; ++w)
     for (int h = 1; h <= 9; ++h)
       for (int d = 1; d <= 9; ++d) boxes.push_back({w, h, d});
@@ -106,13 +109,15 @@ TEST(Ordering, GeneralizedHilbertOn3DBoxes) {
     ASSERT_TRUE(is_node_permutation(order, machine.node_count())) << machine.spec();
     const int step = max_consecutive_distance(machine, order);
     EXPECT_LE(step, 2) << machine.spec();
-    if (sides[0] % 2 == 0 && sides[1] % 2 == 0 && sides[2] % 2 == 0)
+    if (sides[0] % 2 == 0 && sides[1] % 2 == 0 && sides[2] % 2 == 0) {
       EXPECT_EQ(step, 1) << machine.spec();
+    }
   }
 }
 
 TEST(Ordering, GeneralizedHilbertBeyondThreeDimensions) {
-  for (const auto& sides : std::vector<std::vector<int>>{{2, 2, 2, 6, 8}, {3, 4, 5, 6}, {4, 4, 4, 4}}) {
+  for (const auto& sides :
+       std::vector<std::vector<int>>{{2, 2, 2, 6, 8}, {3, 4, 5, 6}, {4, 4, 4, 4}}) {
     const Topology machine = box(sides);
     const auto order = generalized_hilbert_order(machine);
     ASSERT_TRUE(is_node_permutation(order, machine.node_count())) << machine.spec();

@@ -1,7 +1,7 @@
 #pragma once
 // One-dimensional allocation along a processor ordering: Sandia's Compute Process Allocator
 // (Leung et al., "Processor Allocation on Cplant: Achieving General Processor Locality Using
-// One-Dimensional Allocation Strategies", CLUSTER 2002, Secs. 3-4).
+// One-Dimensional Allocation Strategies", CLUSTER 2002).
 //
 //   curve:order=hilbert,fit=best|first|sumsq|none,span=linear|ring
 //
@@ -59,7 +59,8 @@ class FreeIntervals {
   int free_ = 0;
 };
 
-/// Placement rule when some free interval holds the job (Leung et al. 2002, Sec. 4).
+/// Placement rule when some free interval holds the job (Leung et al. 2002, one-dimensional
+/// strategies).
 enum class CurveFit {
   first,  ///< first interval (lowest start rank) that holds the job
   best,   ///< interval leaving the fewest free processors; ties: lowest start rank

@@ -102,7 +102,7 @@ enum class PartitionScheme { ep, nep };
 /// The subtorus allocator (paper, Section 3): the available set starts as the preprocessed
 /// machine; a request of p processors takes m = 2^ceil(log2 p) nodes from the smallest available
 /// semitorus with at least m nodes (ties: lowest origin node id), partitioned by EP or NEP when
-/// larger; the others pieces join the available set. On release, a partition whose pieces are all
+/// larger; the other pieces join the available set. On release, a partition whose pieces are all
 /// available merges back into its parent, recursively. The Allocation lists the m nodes in the
 /// converted torus order; its token is the piece's origin node id. State is a flat array of
 /// trivially copyable slots, cheap to clone for backfilling look-ahead.

@@ -24,7 +24,10 @@
 namespace allocsim::geom {
 
 /// The PTAS with parameter m ≥ 1 (m = 1 is a single cell: the k points extreme in no direction).
-Selection ptas(const PointSet& points, int k, int m, const Budget& budget = {});
+/// proven = the enumeration completed on a mesh (no ring axis); `completed`, when given, tells
+/// whether the enumeration completed whatever the axes.
+Selection ptas(const PointSet& points, int k, int m, const Budget& budget = {},
+               bool* completed = nullptr);
 /// 1 − 1/(m−2) − 2/(m−1): w(APX) ≤ w(OPT) / factor when factor > 0 (m ≥ 5); ≤ 0 means the
 /// bound says nothing.
 double ptas_guarantee_factor(int m);

@@ -92,7 +92,8 @@ struct ConfigEntry {
   int replicate = 0;
   std::uint64_t id = 0;       ///< stable_hash(canonical + replicate); 0 when it has problems
   std::string canonical;      ///< RunConfig::canonical() with seed 0 and no timeout
-  RunConfig config;           ///< trace as written; seed = mix_seed(experiment seed, id)
+  RunConfig config;           ///< trace as written; seed = mix_seed(experiment seed, id),
+                              ///< workload_seed = workload_seed(experiment seed, replicate)
   std::vector<std::pair<std::string, std::string>> variables;  ///< free variables' values
   std::string label;          ///< "alloc=flat sched=easy load=0.5 rep=1"
   std::string problem;        ///< why canonical() failed (validation reports it), else empty
@@ -113,6 +114,10 @@ struct Expansion {
 /// times the replicates; drops excluded configs and duplicate ids (first one kept). Config ids
 /// hash the canonical form, so adding an axis value keeps the other configs' ids.
 Expansion expand(const Experiment& experiment);
+
+/// The workload seed shared by every config of replicate `replicate` (synthetic generator and
+/// random transforms), so allocators are compared on identical job streams.
+std::uint64_t workload_seed(std::uint64_t experiment_seed, int replicate);
 
 /// Parses "K/N" (1 <= K <= N) for --shard. Throws InputError.
 std::pair<int, int> parse_shard(const std::string& text);

@@ -38,16 +38,18 @@ class JournalWriter {
   JournalWriter& operator=(const JournalWriter&) = delete;
   ~JournalWriter();
 
-  /// Appends one outcome frame with a single write() (complete once this returns).
-  void append(const ConfigOutcome& outcome);
+  /// Appends one outcome frame with a single write() (complete once this returns) and
+  /// returns the frame's offset (for read_journal_outcome).
+  std::uint64_t append(const ConfigOutcome& outcome);
   /// fdatasync: survives power loss too (SIGKILL survival needs no sync).
   void sync();
   void close();
 
  private:
   explicit JournalWriter(int fd) : fd_(fd) {}
-  void write_frame(std::uint32_t type, const std::string& payload);
+  std::uint64_t write_frame(std::uint32_t type, const std::string& payload);
   int fd_ = -1;
+  std::uint64_t bytes_ = 0;
 };
 
 /// The valid prefix of a journal.

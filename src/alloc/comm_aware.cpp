@@ -1,0 +1,205 @@
+// Communication-aware allocators (Bender et al., Algorithmica 2008): geom/ solvers applied to
+// the free processors' coordinates. See comm_aware.hpp.
+#include "allocsim/alloc/comm_aware.hpp"
+
+#include <algorithm>
+
+#include "allocsim/geom/exact.hpp"
+#include "allocsim/geom/local_search.hpp"
+#include "allocsim/geom/mc.hpp"
+#include "allocsim/geom/mm.hpp"
+#include "allocsim/geom/ptas.hpp"
+#include "allocsim/util/error.hpp"
+
+namespace allocsim {
+
+CommAwareAllocator::CommAwareAllocator(const Options& options, const Topology& topology)
+    : options_(options) {
+  if (topology.is_flat())
+    throw InputError("communication-aware allocators need a mesh or torus, not '" +
+                     topology.spec() + "'");
+  for (int axis = 0; axis < topology.dims(); ++axis) {
+    sides_.push_back(topology.side(axis));
+    rings_.push_back(topology.wraps(axis) ? topology.side(axis) : 0);
+  }
+}
+
+std::vector<int> CommAwareAllocator::near_cube_shape(int k, int dims) {
+  std::vector<int> shape(dims, 1);
+  auto volume = [&] {
+    long long v = 1;
+    for (const int side : shape) v *= side;
+    return v;
+  };
+  while (volume() < k) ++*std::min_element(shape.begin(), shape.end());
+  return shape;
+}
+
+std::vector<std::vector<int>> CommAwareAllocator::all_positions() const {
+  std::vector<std::vector<int>> values(sides_.size());
+  for (std::size_t axis = 0; axis < sides_.size(); ++axis)
+    for (int c = 0; c < sides_[axis]; ++c) values[axis].push_back(c);
+  return values;
+}
+
+geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, const Job& job) {
+  using geom::Selection;
+  auto mm_variant = [&]() -> Selection {
+    switch (options_.centres) {
+      case Centres::free: return geom::gen_alg(points, k);
+      case Centres::all: return geom::nearest_best_over_grid(points, k, all_positions());
+      case Centres::intersections: break;
+    }
+    return geom::manhattan_median(points, k);
+  };
+  switch (options_.method) {
+    case Method::mm: return mm_variant();
+    case Method::genalg: return geom::gen_alg(points, k);
+    case Method::mm_inc: return geom::improve_by_swaps(points, mm_variant());
+    case Method::mc1x1:
+      if (options_.centres == Centres::all)
+        return geom::mc1x1_over_grid(points, k, all_positions());
+      return geom::mc1x1(points, k);
+    case Method::mc: {
+      std::vector<int> shape;
+      if (job.shape_a > 0 && job.shape_b > 0) {
+        shape.assign(points.dims(), 1);
+        shape[0] = job.shape_a;
+        if (points.dims() > 1) shape[1] = job.shape_b;
+      } else if (options_.square_fallback) {
+        shape = near_cube_shape(k, points.dims());
+      }
+      return geom::mc_shaped(points, k, shape);
+    }
+    case Method::greedy_optimal: {
+      const Selection start = geom::mm_inc(points, k);
+      geom::ExactOptions exact;
+      exact.budget = options_.budget;
+      exact.incumbent = &start;
+      Selection best = geom::exact_optimum(points, k, exact);
+      if (best.proven) return best;
+      ++fallbacks_;
+      return start;
+    }
+    case Method::ptas: {
+      bool completed = false;
+      Selection best = geom::ptas(points, k, options_.ptas_m, options_.budget, &completed);
+      if (completed) return best;
+      ++fallbacks_;
+      return geom::mm_inc(points, k);
+    }
+  }
+  return mm_variant();
+}
+
+std::optional<Allocation> CommAwareAllocator::allocate(const Job& job, const MachineView& machine) {
+  const int k = job.procs;
+  if (machine.free_count() < k) return std::nullopt;
+  Allocation allocation;
+  if (k <= 0) return allocation;
+  const Topology& topology = machine.topology();
+  const std::vector<NodeId> free = machine.free_nodes();
+  geom::PointSet points(topology.dims(), rings_);
+  points.reserve(static_cast<int>(free.size()));
+  std::vector<int> coords(topology.dims());
+  for (const NodeId node : free) {
+    topology.coords(node, coords);
+    points.add(coords);
+  }
+  last_ = choose(points, k, job);
+  allocation.nodes.reserve(k);
+  for (const int index : last_.indices) allocation.nodes.push_back(free[index]);
+  return allocation;
+}
+
+namespace {
+
+ParamSpec centres_param(const std::string& fallback, std::vector<std::string> choices) {
+  return {"centers", ParamKind::choice, fallback,
+          "candidate centres: MM's intersections, the free processors, or every position",
+          std::move(choices)};
+}
+
+std::vector<ParamSpec> budget_params(const std::string& nodes) {
+  return {{"nodes", ParamKind::integer, nodes, "search nodes per allocation (0 = unlimited)", {}},
+          {"budget_ms", ParamKind::real, "0",
+           "wall-clock budget per allocation in ms (0 = none; makes runs machine-dependent)",
+           {}}};
+}
+
+CommAwareAllocator::Centres parse_centres(const Params& params) {
+  const std::string& text = params.text("centers");
+  if (text == "free") return CommAwareAllocator::Centres::free;
+  if (text == "all") return CommAwareAllocator::Centres::all;
+  return CommAwareAllocator::Centres::intersections;
+}
+
+geom::Budget parse_budget(const Params& params) {
+  geom::Budget budget;
+  budget.nodes = params.integer("nodes");
+  budget.seconds = params.real("budget_ms") / 1000.0;
+  if (budget.nodes < 0 || budget.seconds < 0) throw InputError("budgets must not be negative");
+  return budget;
+}
+
+AllocatorFactory make_factory(CommAwareAllocator::Method method) {
+  return [method](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
+    CommAwareAllocator::Options options;
+    options.method = method;
+    if (params.has("centers")) options.centres = parse_centres(params);
+    if (method == CommAwareAllocator::Method::mc1x1 && !params.has("centers"))
+      options.centres = CommAwareAllocator::Centres::free;
+    if (params.has("nodes")) options.budget = parse_budget(params);
+    if (params.has("m")) {
+      options.ptas_m = static_cast<int>(params.integer("m"));
+      if (options.ptas_m < 1) throw InputError("ptas needs m >= 1");
+    }
+    if (params.has("fallback")) options.square_fallback = params.text("fallback") == "square";
+    return std::make_unique<CommAwareAllocator>(options, topology);
+  };
+}
+
+}  // namespace
+
+void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entries) {
+  using Method = CommAwareAllocator::Method;
+  entries.push_back({"mm",
+                     "Manhattan Median (Bender et al.): k nearest free processors in L1 around "
+                     "the best grid-line intersection",
+                     {centres_param("intersections", {"intersections", "free", "all"})},
+                     make_factory(Method::mm)});
+  entries.push_back({"genalg",
+                     "Gen-Alg (Krumke et al.): k nearest free processors in L1 around the best "
+                     "free processor",
+                     {},
+                     make_factory(Method::genalg)});
+  entries.push_back({"mc1x1",
+                     "MC1x1 (Mache-Lo-Windisch shells around a processor, Bender et al.): least "
+                     "sum of L-inf shell numbers",
+                     {centres_param("free", {"free", "all"})},
+                     make_factory(Method::mc1x1)});
+  entries.push_back({"mc",
+                     "MC (Mache-Lo-Windisch): shells around a submesh of the job's requested "
+                     "shape",
+                     {{"fallback", ParamKind::choice, "square",
+                       "shell 0 for jobs without a shape: near-square box or 1x1",
+                       {"square", "1x1"}}},
+                     make_factory(Method::mc)});
+  entries.push_back({"mm-inc",
+                     "MM followed by swaps that strictly lower the sum of pairwise distances "
+                     "(Bender et al.)",
+                     {centres_param("intersections", {"intersections", "free", "all"})},
+                     make_factory(Method::mm_inc)});
+  entries.push_back({"greedy-optimal",
+                     "exact minimum sum of pairwise distances at every step (branch and bound, "
+                     "budgeted; falls back to mm-inc)",
+                     budget_params("200000"), make_factory(Method::greedy_optimal)});
+  auto ptas_params = budget_params("1000000");
+  ptas_params.insert(ptas_params.begin(),
+                     {"m", ParamKind::integer, "3", "slabs per axis (guarantee needs m >= 5)", {}});
+  entries.push_back({"ptas",
+                     "Bender et al.'s PTAS with m slabs per axis (budgeted; falls back to mm-inc)",
+                     std::move(ptas_params), make_factory(Method::ptas)});
+}
+
+}  // namespace allocsim

@@ -1,0 +1,235 @@
+// `allocsim report`: group, average and format sweep results (issue 3, item 8).
+#include "allocsim/sweep/report.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "allocsim/util/error.hpp"
+#include "allocsim/util/spec.hpp"
+
+namespace allocsim::sweep {
+
+using h5::ColumnDef;
+using h5::ColumnType;
+using h5::Table;
+
+namespace {
+
+const std::set<std::string>& bookkeeping_columns() {
+  static const std::set<std::string> names = {
+      "config_id", "index", "replicate", "status", "error", "wall_seconds", "rank",
+      "seed", "workload_seed", "label", "canonical", "diagnostics", "keep_jobs", "timeout"};
+  return names;
+}
+
+std::vector<std::string> default_metrics(const Table& summary) {
+  std::vector<std::string> metrics;
+  for (const char* name : {"utilization", "makespan", "mean_wait", "mean_bounded_slowdown",
+                           "mean_pairwise_hops"})
+    if (summary.find(name) >= 0) metrics.push_back(name);
+  return metrics;
+}
+
+std::size_t column_of(const Table& table, const std::string& name, const std::string& what,
+                      const std::vector<std::string>& valid) {
+  const int c = table.find(name);
+  if (c >= 0) return static_cast<std::size_t>(c);
+  std::ostringstream message;
+  message << "unknown " << what << " '" << name << "'";
+  const std::string near = closest_match(name, valid);
+  if (!near.empty()) message << " (did you mean '" << near << "'?)";
+  message << "; valid:";
+  for (const auto& v : valid) message << ' ' << v;
+  throw InputError(message.str());
+}
+
+std::string json_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+          out += buffer;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+/// Compact fixed-point text for the aligned table.
+std::string table_number(double value) {
+  if (std::isnan(value)) return "-";
+  char buffer[64];
+  const double magnitude = std::fabs(value);
+  if (magnitude == std::floor(magnitude) && magnitude < 1e15) {
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+  } else if (magnitude >= 1000) {
+    std::snprintf(buffer, sizeof buffer, "%.1f", value);
+  } else if (magnitude >= 1) {
+    std::snprintf(buffer, sizeof buffer, "%.3f", value);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.4f", value);
+  }
+  return buffer;
+}
+
+}  // namespace
+
+std::vector<std::string> descriptive_columns(const Table& configs) {
+  std::vector<std::string> names;
+  for (const auto& c : configs.columns())
+    if (!bookkeeping_columns().count(c.name)) names.push_back(c.name);
+  return names;
+}
+
+Table report_table(const ResultTables& tables, const ReportOptions& options) {
+  const Table& configs = tables.configs;
+  const Table& summary = tables.summary;
+  std::vector<std::string> config_names, summary_names;
+  for (const auto& c : configs.columns()) config_names.push_back(c.name);
+  for (const auto& c : summary.columns()) summary_names.push_back(c.name);
+
+  std::vector<std::string> group_by = options.group_by;
+  if (group_by.empty()) {  // the descriptive columns that take more than one value
+    for (const auto& name : descriptive_columns(configs)) {
+      const auto c = static_cast<std::size_t>(configs.find(name));
+      std::set<std::string> values;
+      for (std::size_t r = 0; r < configs.rows() && values.size() < 2; ++r)
+        values.insert(configs.display(r, c));
+      if (values.size() > 1) group_by.push_back(name);
+    }
+  }
+  std::vector<std::size_t> group_columns;
+  for (const auto& name : group_by)
+    group_columns.push_back(column_of(configs, name, "group-by column", config_names));
+  std::vector<std::string> metrics =
+      options.metrics.empty() ? default_metrics(summary) : options.metrics;
+  for (auto& m : metrics)  // short names used in the papers' tables
+    if (m == "mean_bsd" || m == "bsd") m = "mean_bounded_slowdown";
+  std::vector<std::size_t> metric_columns;
+  for (const auto& name : metrics)
+    metric_columns.push_back(column_of(summary, name, "metric", summary_names));
+
+  const std::size_t id_col = column_of(configs, "config_id", "column", config_names);
+  const std::size_t status_col = column_of(configs, "status", "column", config_names);
+  const std::size_t summary_id = column_of(summary, "config_id", "column", summary_names);
+  std::map<std::uint64_t, std::size_t> summary_row;
+  for (std::size_t r = 0; r < summary.rows(); ++r) summary_row[summary.u64(r, summary_id)] = r;
+
+  struct Group {
+    std::size_t first_row = 0;
+    std::int64_t done = 0, failed = 0;
+    std::vector<double> sums;
+  };
+  std::vector<Group> groups;
+  std::map<std::vector<std::string>, std::size_t> group_of;
+  for (std::size_t r = 0; r < configs.rows(); ++r) {
+    std::vector<std::string> key;
+    for (auto c : group_columns) key.push_back(configs.display(r, c));
+    auto [it, inserted] = group_of.try_emplace(key, groups.size());
+    if (inserted) groups.push_back({r, 0, 0, std::vector<double>(metrics.size(), 0.0)});
+    Group& g = groups[it->second];
+    const std::string& status = configs.text(r, status_col);
+    if (status == "failed" || status == "timed_out") ++g.failed;
+    auto s = summary_row.find(configs.u64(r, id_col));
+    if (status != "done" || s == summary_row.end()) continue;
+    ++g.done;
+    for (std::size_t m = 0; m < metrics.size(); ++m)
+      g.sums[m] += summary.number(s->second, metric_columns[m]);
+  }
+
+  std::vector<ColumnDef> columns;
+  for (std::size_t i = 0; i < group_by.size(); ++i)
+    columns.push_back({group_by[i], configs.columns()[group_columns[i]].type});
+  columns.push_back({"configs", ColumnType::i64});
+  columns.push_back({"failed", ColumnType::i64});
+  for (const auto& m : metrics) columns.push_back({m, ColumnType::f64});
+  Table out(columns);
+  for (const auto& g : groups) {
+    std::vector<Table::Cell> row;
+    for (auto c : group_columns) row.push_back(configs.cell(g.first_row, c));
+    row.emplace_back(g.done);
+    row.emplace_back(g.failed);
+    for (double sum : g.sums)
+      row.emplace_back(g.done > 0 ? sum / static_cast<double>(g.done) : std::nan(""));
+    out.add_row(std::move(row));
+  }
+  return out;
+}
+
+std::string format_report(const Table& table, const std::string& format) {
+  std::ostringstream out;
+  const auto& columns = table.columns();
+  if (format == "csv") {
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      out << (c ? "," : "") << csv_field(columns[c].name);
+    out << "\n";
+    for (std::size_t r = 0; r < table.rows(); ++r) {
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        const bool nan = columns[c].type == ColumnType::f64 && std::isnan(table.number(r, c));
+        out << (c ? "," : "") << (nan ? "" : csv_field(table.display(r, c)));
+      }
+      out << "\n";
+    }
+  } else if (format == "json") {
+    out << "[";
+    for (std::size_t r = 0; r < table.rows(); ++r) {
+      out << (r ? ",\n " : "\n ") << "{";
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        out << (c ? ", " : "") << "\"" << json_escape(columns[c].name) << "\": ";
+        if (columns[c].type == ColumnType::text) {
+          out << "\"" << json_escape(table.text(r, c)) << "\"";
+        } else if (columns[c].type == ColumnType::f64 && !std::isfinite(table.number(r, c))) {
+          out << "null";
+        } else {
+          out << table.display(r, c);
+        }
+      }
+      out << "}";
+    }
+    out << "\n]\n";
+  } else if (format == "table") {
+    std::vector<std::vector<std::string>> cells(table.rows());
+    std::vector<std::size_t> width(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c) width[c] = columns[c].name.size();
+    for (std::size_t r = 0; r < table.rows(); ++r)
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        cells[r].push_back(columns[c].type == ColumnType::f64 ? table_number(table.number(r, c))
+                                                              : table.display(r, c));
+        width[c] = std::max(width[c], cells[r][c].size());
+      }
+    auto put = [&](std::size_t c, const std::string& text) {
+      const bool left = columns[c].type == ColumnType::text;
+      const std::string pad(width[c] - text.size(), ' ');
+      out << (c ? "  " : "") << (left ? text + pad : pad + text);
+    };
+    for (std::size_t c = 0; c < columns.size(); ++c) put(c, columns[c].name);
+    out << "\n";
+    for (std::size_t r = 0; r < table.rows(); ++r) {
+      for (std::size_t c = 0; c < columns.size(); ++c) put(c, cells[r][c]);
+      out << "\n";
+    }
+  } else {
+    throw InputError("unknown report format '" + format + "' (table, csv or json)");
+  }
+  return out.str();
+}
+
+}  // namespace allocsim::sweep

@@ -1,0 +1,106 @@
+// Point sets, pairwise sums (mesh and ring axes), selection by counting, window lower bound.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "allocsim/geom/exact.hpp"
+#include "allocsim/geom/point_set.hpp"
+#include "allocsim/geom/solve.hpp"
+#include "allocsim/util/error.hpp"
+#include "geom_test_util.hpp"
+
+namespace allocsim::geom {
+namespace {
+
+TEST(PointSet, DistancesOnLinesAndRings) {
+  const PointSet mesh = PointSet::from_rows({{0, 0}, {3, 4}});
+  EXPECT_EQ(mesh.distance(0, 1), 7);
+  const PointSet torus = PointSet::from_rows({{0, 0}, {3, 4}}, {4, 5});
+  EXPECT_EQ(torus.distance(0, 1), 1 + 1);  // 3 -> 1 on a ring of 4, 4 -> 1 on a ring of 5
+  const int location[2] = {2, 2};
+  EXPECT_EQ(mesh.distance_to(1, location), 3);
+}
+
+TEST(PointSet, RejectsBadInput) {
+  PointSet points(2);
+  const int three[3] = {1, 2, 3};
+  EXPECT_THROW(points.add(three), InputError);
+  PointSet ring(1, {4});
+  const int outside[1] = {4};
+  EXPECT_THROW(ring.add(outside), InputError);
+  EXPECT_THROW(PointSet(2, {3}), InputError);
+}
+
+TEST(PairwiseSum, HandComputed) {
+  // Square of side 1: four sides of 1 and two diagonals of 2.
+  const PointSet square = PointSet::from_rows({{0, 0}, {1, 0}, {0, 1}, {1, 1}});
+  const std::vector<int> all{0, 1, 2, 3};
+  EXPECT_EQ(pairwise_sum(square, all), 8);
+  // Ring of 6: values 0, 1, 5 -> distances 1, 1, 2.
+  const std::vector<int> values{0, 1, 5};
+  EXPECT_EQ(sorted_axis_pair_sum(values, 6), 4);
+  EXPECT_EQ(sorted_axis_pair_sum(values, 0), 1 + 5 + 4);
+}
+
+TEST(PairwiseSum, MatchesBruteForceOnMeshesAndTori) {
+  Rng rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int dims = 1 + trial % 3;
+    std::vector<int> rings(dims, 0);
+    if (trial % 2) rings.assign(dims, 2 + static_cast<int>(rng.uniform_int(0, 7)));
+    const int side = trial % 2 ? rings[0] : 9;
+    const PointSet points = testing::random_points(rng, dims, 12, side, rings);
+    std::vector<int> chosen;
+    for (int i = 0; i < points.size(); ++i)
+      if (rng.uniform_int(0, 2) != 0) chosen.push_back(i);
+    EXPECT_EQ(pairwise_sum(points, chosen), pairwise_sum_brute(points, chosen));
+  }
+}
+
+TEST(SelectSmallestKeys, TiesGoToLowerIndex) {
+  const std::vector<std::int32_t> keys{3, 1, 2, 1, 2, 0};
+  std::vector<int> histogram, out;
+  select_smallest_keys(keys, 3, 3, histogram, out);
+  EXPECT_EQ(out, (std::vector<int>{1, 3, 5}));
+  select_smallest_keys(keys, 4, 3, histogram, out);
+  EXPECT_EQ(out, (std::vector<int>{1, 2, 3, 5}));
+  // Wide key range takes the pair-selection path, same rule.
+  const std::vector<std::int32_t> wide{900000, 5, 900000, 5, 7};
+  select_smallest_keys(wide, 3, 900000, histogram, out);
+  EXPECT_EQ(out, (std::vector<int>{1, 3, 4}));
+}
+
+TEST(AxisWindowLowerBound, NeverAboveTheOptimumAndExactIn1D) {
+  Rng rng(11);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int dims = 1 + trial % 3;
+    const PointSet points = testing::random_points(rng, dims, 10, 6);
+    const int k = 2 + static_cast<int>(rng.uniform_int(0, 6));
+    const auto opt = brute_force_optimum(points, k);
+    const auto bound = axis_window_lower_bound(points, k);
+    EXPECT_LE(bound, opt.sum);
+    if (dims == 1) {
+      EXPECT_EQ(bound, opt.sum);  // in 1D the best subset is a window
+    }
+  }
+}
+
+TEST(Solve, ParsesDurationsAndMethods) {
+  EXPECT_DOUBLE_EQ(parse_duration_seconds("10s"), 10);
+  EXPECT_DOUBLE_EQ(parse_duration_seconds("500ms"), 0.5);
+  EXPECT_DOUBLE_EQ(parse_duration_seconds("2m"), 120);
+  EXPECT_DOUBLE_EQ(parse_duration_seconds("1.5"), 1.5);
+  EXPECT_THROW(parse_duration_seconds("soon"), InputError);
+  EXPECT_THROW(parse_duration_seconds("3 days"), InputError);
+  const PointSet grid = testing::full_grid(6, 6);
+  EXPECT_EQ(solve("exact", grid, 4, {}).sum, 8);
+  EXPECT_EQ(solve("mc:shape=2x2", grid, 4, {}).sum, 8);
+  EXPECT_EQ(solve("ptas:m=2", grid, 2, {}).sum, 1);
+  EXPECT_FALSE(solve("mm", grid, 4, {}).proven);
+  EXPECT_THROW(solve("mmm", grid, 4, {}), InputError);
+  EXPECT_THROW(solve("ptas:n=3", grid, 4, {}), InputError);
+  EXPECT_THROW(solve("exact", grid, 37, {}), InputError);
+}
+
+}  // namespace
+}  // namespace allocsim::geom

@@ -1,0 +1,46 @@
+"""`allocsim report` groups and averages like pandas does on the same file (issue 3, item 8)."""
+import io
+import json
+
+import pandas as pd
+
+import sweeptest as t
+
+env = t.Env()
+experiment = env.write("report.toml", """
+[experiment]
+name = "report"
+replicates = 2
+[base]
+machine = "mesh:8x8"
+trace = "synthetic:jobs=80,size=uniform:1,16"
+[sweep]
+alloc = ["flat", "random"]
+sched = ["fcfs", "easy"]
+""")
+output = env.path("report.h5")
+env.sweep(1, experiment, output)
+table = env.run([env.allocsim, "report", output]).stdout
+t.check("experiment 'report': 8 configs, 8 done" in table, table)
+t.check("alloc" in table and "sched" in table and "utilization" in table, table)
+
+csv = env.run([env.allocsim, "report", output, "--group-by", "alloc", "--metrics",
+               "utilization,mean_bsd", "--format", "csv"]).stdout
+got = pd.read_csv(io.StringIO(csv))
+t.check(list(got.columns) == ["alloc", "configs", "failed", "utilization",
+                              "mean_bounded_slowdown"], f"{list(got.columns)}")
+joined = t.configs(output).merge(t.summary(output), on="config_id")
+expected = joined.groupby("alloc", sort=False)[["utilization", "mean_bounded_slowdown"]].mean()
+for _, row in got.iterrows():
+    for metric in ("utilization", "mean_bounded_slowdown"):
+        want = expected.loc[row["alloc"], metric]
+        t.check(abs(row[metric] - want) <= 1e-12 * max(1, abs(want)),
+                f"{row['alloc']} {metric}: {row[metric]} vs {want}")
+t.check((got["configs"] == 4).all(), f"{got}")
+
+rows = json.loads(env.run([env.allocsim, "report", output, "--group-by", "alloc,sched",
+                           "--format", "json"]).stdout)
+t.check(len(rows) == 4 and rows[0]["alloc"] == "flat" and rows[0]["configs"] == 2, f"{rows}")
+bad = env.run([env.allocsim, "report", output, "--metrics", "utilisation"], expect=2)
+t.check("did you mean 'utilization'" in bad.stderr, bad.stderr)
+print("report matches pandas")

@@ -1,0 +1,135 @@
+// Property test: random job streams on random small machines with every allocator and
+// scheduler. Allocations are disjoint, of the size the allocator declares, inside the machine,
+// all released at the end, and every job runs exactly once.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "allocsim/sched/scheduler.hpp"
+#include "allocsim/sim/simulation.hpp"
+#include "allocsim/util/error.hpp"
+
+using namespace allocsim;
+
+namespace {
+
+class InvariantChecker final : public PlacementObserver {
+ public:
+  explicit InvariantChecker(const Topology& topology) : busy_(topology.node_count(), 0) {}
+  void before_commit(const Job& job, const MachineView& machine, const Allocation& chosen) override {
+    std::set<NodeId> unique(chosen.nodes.begin(), chosen.nodes.end());
+    EXPECT_EQ(unique.size(), chosen.nodes.size()) << "duplicate node";
+    EXPECT_GE(static_cast<int>(chosen.nodes.size()), job.procs);
+    for (NodeId node : chosen.nodes) {
+      ASSERT_GE(node, 0);
+      ASSERT_LT(node, machine.node_count());
+      EXPECT_TRUE(machine.is_free(node));
+      EXPECT_EQ(busy_[node], 0) << "node " << node << " handed out twice";
+      busy_[node] = 1;
+    }
+    EXPECT_TRUE(started_.insert(job.id).second) << "job " << job.id << " started twice";
+    ++outstanding_;
+  }
+  void after_release(const Allocation& allocation) override {
+    for (NodeId node : allocation.nodes) {
+      EXPECT_EQ(busy_[node], 1);
+      busy_[node] = 0;
+    }
+    --outstanding_;
+  }
+  int outstanding() const { return outstanding_; }
+  std::size_t started() const { return started_.size(); }
+
+ private:
+  std::vector<char> busy_;
+  std::set<std::int64_t> started_;
+  int outstanding_ = 0;
+};
+
+Topology random_machine(Rng& rng) {
+  const auto kind = rng.uniform_int(0, 3);
+  if (kind == 0) return Topology::parse("mesh:" + std::to_string(rng.uniform_int(2, 8)) + "x" +
+                                        std::to_string(rng.uniform_int(2, 8)));
+  if (kind == 1) return Topology::parse("torus:" + std::to_string(rng.uniform_int(2, 4)) + "x" +
+                                        std::to_string(rng.uniform_int(2, 4)) + "x" +
+                                        std::to_string(rng.uniform_int(1, 3)));
+  if (kind == 2) {  // square power-of-two mesh (buddy systems)
+    const int side = 1 << rng.uniform_int(1, 3);
+    return Topology::parse("mesh:" + std::to_string(side) + "x" + std::to_string(side));
+  }
+  return Topology::parse("torus:2x2x2x" + std::to_string(rng.uniform_int(1, 3) * 2));
+}
+
+std::vector<Job> random_jobs(Rng& rng, int machine_nodes, int count) {
+  std::vector<Job> jobs;
+  double clock = 0;
+  for (int i = 0; i < count; ++i) {
+    Job job;
+    job.id = i + 1;
+    clock += rng.uniform_int(0, 2) == 0 ? 0 : rng.exponential(5);  // ties on purpose
+    job.submit = std::floor(clock);
+    job.runtime = static_cast<double>(rng.uniform_int(0, 40));
+    job.estimate = job.runtime * (rng.uniform_int(0, 3) == 0 ? 0.5 : 1.5) + 1;
+    job.procs = static_cast<int>(rng.uniform_int(1, std::max(1, machine_nodes / 2)));
+    if (rng.uniform_int(0, 3) == 0) {  // some jobs carry a requested shape
+      job.shape_a = static_cast<int>(rng.uniform_int(1, 3));
+      job.shape_b = static_cast<int>(rng.uniform_int(1, 3));
+      job.procs = job.shape_a * job.shape_b;
+    }
+    jobs.push_back(job);
+  }
+  return jobs;
+}
+
+/// The solver-based baselines (exact optimum, PTAS) are exponential: they run on every fifth
+/// stream only, so the test stays short.
+bool is_expensive(const std::string& name) { return name == "greedy-optimal" || name == "ptas"; }
+
+}  // namespace
+
+TEST(Property, EveryAllocatorAndSchedulerKeepsTheInvariants) {
+  Rng rng(2024);
+  int simulations = 0;
+  for (int stream = 0; stream < 60; ++stream) {
+    const Topology machine = random_machine(rng);
+    const std::vector<Job> jobs = random_jobs(rng, machine.node_count(), 30);
+    for (const auto& alloc : allocator_registry().entries()) {
+      if (is_expensive(alloc.name) && stream % 5 != 0) continue;
+      try {
+        make_allocator(alloc.name, machine);
+      } catch (const InputError&) {
+        continue;  // this allocator does not support this machine
+      }
+      for (const auto& sched : scheduler_registry().entries()) {
+        RunConfig config;
+        config.machine = machine.spec();
+        config.sched = sched.name;
+        config.alloc = alloc.name;
+        config.seed = static_cast<std::uint64_t>(stream);
+        config.keep_jobs = true;
+        Workload workload;
+        workload.jobs = jobs;
+        Simulation simulation(config, workload);
+        InvariantChecker checker(simulation.topology());
+        simulation.add_observer(&checker);
+        const RunResult result = simulation.run();
+        const auto dropped = static_cast<std::size_t>(result.diagnostics.entries.empty() ? 0 : [&] {
+          std::int64_t total = 0;
+          for (const auto& [reason, entry] : result.diagnostics.entries) total += entry.count;
+          return total;
+        }());
+        EXPECT_EQ(checker.outstanding(), 0) << alloc.name << " " << sched.name;
+        EXPECT_EQ(result.jobs.size() + dropped, jobs.size()) << alloc.name << " " << sched.name;
+        EXPECT_EQ(checker.started(), result.jobs.size()) << alloc.name << " " << sched.name;
+        EXPECT_EQ(simulation.free_count(), machine.node_count());
+        for (const auto& record : result.jobs) {
+          EXPECT_GE(record.start, record.submit);
+          EXPECT_DOUBLE_EQ(record.end - record.start, record.runtime);
+        }
+        ++simulations;
+      }
+    }
+  }
+  EXPECT_GT(simulations, 1000);
+}
