@@ -78,14 +78,14 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
       exact.incumbent = &start;
       Selection best = geom::exact_optimum(points, k, exact);
       if (best.proven) return best;
-      ++fallbacks_;
+      fell_back_ = true;
       return start;
     }
     case Method::ptas: {
       bool completed = false;
       Selection best = geom::ptas(points, k, options_.ptas_m, options_.budget, &completed);
       if (completed) return best;
-      ++fallbacks_;
+      fell_back_ = true;
       return geom::mm_inc(points, k);
     }
   }
@@ -98,7 +98,21 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job, const Mac
   Allocation allocation;
   if (k <= 0) return allocation;
   const Topology& topology = machine.topology();
-  const std::vector<NodeId> free = machine.free_nodes();
+  std::vector<NodeId> free = machine.free_nodes();
+  const bool shaped = options_.method == Method::mc;
+  const int shape_a = shaped ? job.shape_a : 0, shape_b = shaped ? job.shape_b : 0;
+  if (free != cache_free_) {
+    cache_.clear();
+    cache_free_ = free;
+  }
+  for (const auto& cached : cache_) {
+    if (cached.procs != k || cached.shape_a != shape_a || cached.shape_b != shape_b) continue;
+    last_ = cached.selection;
+    if (cached.fell_back) ++fallbacks_;
+    allocation.nodes.reserve(k);
+    for (const int index : last_.indices) allocation.nodes.push_back(free[index]);
+    return allocation;
+  }
   geom::PointSet points(topology.dims(), rings_);
   points.reserve(static_cast<int>(free.size()));
   std::vector<int> coords(topology.dims());
@@ -106,7 +120,11 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job, const Mac
     topology.coords(node, coords);
     points.add(coords);
   }
+  fell_back_ = false;
   last_ = choose(points, k, job);
+  if (fell_back_) ++fallbacks_;
+  if (cache_.size() >= 64) cache_.clear();
+  cache_.push_back({k, shape_a, shape_b, fell_back_, last_});
   allocation.nodes.reserve(k);
   for (const int index : last_.indices) allocation.nodes.push_back(free[index]);
   return allocation;
@@ -193,7 +211,7 @@ void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& 
   entries.push_back({"greedy-optimal",
                      "exact minimum sum of pairwise distances at every step (branch and bound, "
                      "budgeted; falls back to mm-inc)",
-                     budget_params("200000"), make_factory(Method::greedy_optimal)});
+                     budget_params("100000"), make_factory(Method::greedy_optimal)});
   auto ptas_params = budget_params("1000000");
   ptas_params.insert(ptas_params.begin(),
                      {"m", ParamKind::integer, "3", "slabs per axis (guarantee needs m >= 5)", {}});

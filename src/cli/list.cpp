@@ -4,6 +4,7 @@
 #include "allocsim/alloc/allocator.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/runtime_model.hpp"
+#include "allocsim/topo/ordering.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/transform.hpp"
 #include "commands.hpp"
@@ -18,8 +19,7 @@ const char* const kTopologies =
     "  flat:N             complete graph: every pair of nodes one hop apart (e.g. flat:256)\n";
 
 void list(const std::string& family, const std::string& machine) {
-  (void)machine;
-  const std::vector<std::string> families{"allocators", "schedulers", "topologies",
+  const std::vector<std::string> families{"allocators", "schedulers", "topologies", "orderings",
                                           "transforms", "runtime-models", "workloads"};
   bool all = family.empty();
   bool known = all;
@@ -31,6 +31,10 @@ void list(const std::string& family, const std::string& machine) {
   if (want("allocators")) std::cout << allocator_registry().describe() << '\n';
   if (want("schedulers")) std::cout << scheduler_registry().describe() << '\n';
   if (want("topologies")) std::cout << kTopologies << '\n';
+  if (want("orderings")) {
+    std::cout << ordering_registry().describe() << '\n';
+    if (!all) std::cout << describe_orderings(Topology::parse(machine)) << '\n';
+  }
   if (want("transforms")) std::cout << transform_registry().describe() << '\n';
   if (want("runtime-models")) std::cout << runtime_model_registry().describe() << '\n';
   if (want("workloads"))
@@ -54,7 +58,7 @@ void add_list_command(CLI::App& app) {
   auto machine = std::make_shared<std::string>("mesh:16x16");
   auto* command = app.add_subcommand("list", "print the tables of allocators, schedulers, ...");
   command->add_option("family", *family,
-                      "allocators | schedulers | topologies | transforms | runtime-models | workloads");
+                      "allocators | schedulers | topologies | orderings | transforms | runtime-models | workloads");
   command->add_option("--machine", *machine, "machine for per-machine figures (orderings)");
   command->callback([family, machine] { list(*family, *machine); });
 }

@@ -48,7 +48,8 @@ std::vector<int> parse_line(const std::string& line, const std::string& file, in
   return values;
 }
 
-std::vector<std::vector<int>> read_rows(const std::string& file) {
+/// Rows of integers; with `same_length`, every row must have as many as the first.
+std::vector<std::vector<int>> read_rows(const std::string& file, bool same_length = true) {
   std::ifstream in(file);
   if (!in) throw InputError("cannot open '" + file + "'");
   std::vector<std::vector<int>> rows;
@@ -58,7 +59,7 @@ std::vector<std::vector<int>> read_rows(const std::string& file) {
     ++number;
     auto values = parse_line(line, file, number);
     if (values.empty()) continue;
-    if (!rows.empty() && values.size() != rows.front().size())
+    if (same_length && !rows.empty() && values.size() != rows.front().size())
       throw InputError(file + ":" + std::to_string(number) + ": " +
                        std::to_string(values.size()) + " coordinates, but the first point has " +
                        std::to_string(rows.front().size()));
@@ -114,7 +115,7 @@ void run_optimum(const OptimumArgs& args) {
     if (topology.is_flat()) throw InputError("optimum needs a mesh or torus machine");
     std::vector<char> busy(topology.node_count(), 0);
     if (!args.busy_file.empty()) {
-      for (const auto& row : read_rows(args.busy_file)) {
+      for (const auto& row : read_rows(args.busy_file, false)) {
         NodeId node = -1;
         if (row.size() == 1 && topology.dims() != 1) {
           node = row[0];

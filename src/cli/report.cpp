@@ -35,10 +35,10 @@ void report(const ReportArgs& args) {
   const sweep::h5::Table table = sweep::report_table(tables, args.options);
   if (args.options.format == "table") {
     const auto& i = tables.info;
-    std::cout << "experiment '" << i.experiment << "'" << (i.shard.empty() ? "" : " shard " + i.shard)
-              << ": " << tables.configs.rows() << " configs, " << i.done << " done, " << i.failed
-              << " failed, " << i.timed_out << " timed out, " << i.pending << " pending ("
-              << i.status << ")\n\n";
+    std::cout << "experiment '" << i.experiment << "'"
+              << (i.shard.empty() ? "" : " shard " + i.shard) << ": " << tables.configs.rows()
+              << " configs, " << i.done << " done, " << i.failed << " failed, " << i.timed_out
+              << " timed out, " << i.pending << " pending (" << i.status << ")\n\n";
   }
   std::cout << sweep::format_report(table, args.options.format);
   if (args.options.format == "table") {
@@ -66,12 +66,14 @@ void add_report_command(CLI::App& app) {
   command->add_option("results", args->path, "result file written by allocsim sweep or merge")
       ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("--group-by", args->options.group_by,
-                      "/configs columns to group by (default: the columns that vary)")
+  command
+      ->add_option("--group-by", args->options.group_by,
+                   "/configs columns to group by (default: the columns that vary)")
       ->delimiter(',');
-  command->add_option("--metrics", args->options.metrics,
-                      "/summary columns to average (default: utilization, makespan, mean_wait, "
-                      "mean_bounded_slowdown, mean_pairwise_hops)")
+  command
+      ->add_option("--metrics", args->options.metrics,
+                   "/summary columns to average (default: utilization, makespan, mean_wait, "
+                   "mean_bounded_slowdown, mean_pairwise_hops)")
       ->delimiter(',');
   command->add_option("--format", args->options.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))

@@ -27,14 +27,14 @@ void add_sweep_command(CLI::App& app) {
   auto dry_run = std::make_shared<bool>(false);
   auto* command = app.add_subcommand(
       "sweep", "run an experiment file: mpirun -np N allocsim sweep exp.toml -o results.h5");
-  command->add_option("experiment", options->experiment_path,
-                      "experiment file (TOML, see experiments/README.md)")
+  command
+      ->add_option("experiment", options->experiment_path,
+                   "experiment file (TOML, see experiments/README.md)")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->output,
                       "HDF5 result file (default: <experiment name>.h5)");
-  command->add_flag("--dry-run", *dry_run,
-                    "check every config and estimate the work; run nothing");
+  command->add_flag("--dry-run", *dry_run, "check every config and estimate the work; run nothing");
   command->add_flag("--resume", options->store.resume,
                     "continue an interrupted sweep: skip configs already done (by id)");
   command->add_flag("--retry-failed", options->store.retry_failed,
@@ -44,11 +44,13 @@ void add_sweep_command(CLI::App& app) {
   command->add_option("--shard", options->shard,
                       "K/N: run one deterministic Nth of the configs (job arrays; combine the "
                       "parts with allocsim merge)");
-  command->add_option("--grace", options->grace_seconds,
-                      "seconds given to configs in flight after SIGTERM/SIGINT/SIGUSR1")
+  command
+      ->add_option("--grace", options->grace_seconds,
+                   "seconds given to configs in flight after SIGTERM/SIGINT/SIGUSR1")
       ->capture_default_str();
-  command->add_option("--progress", options->progress,
-                      "auto (line on a terminal, else log), line, log or none")
+  command
+      ->add_option("--progress", options->progress,
+                   "auto (line on a terminal, else log), line, log or none")
       ->check(CLI::IsMember({"auto", "line", "log", "none"}))
       ->capture_default_str();
   command->callback([options, dry_run] {

@@ -20,6 +20,26 @@ struct AxisIndex {
     const int n = points.size();
     for (int axis = 0; axis < points.dims(); ++axis) {
       auto& vals = values[axis];
+      if (n == 0) continue;
+      int lo = points.coord(0, axis), hi = lo;
+      for (int i = 1; i < n; ++i) {
+        lo = std::min(lo, points.coord(i, axis));
+        hi = std::max(hi, points.coord(i, axis));
+      }
+      if (static_cast<std::int64_t>(hi) - lo <= 4LL * n + 64) {
+        // Small range (integer grids): mark the values that occur, rank by a lookup table.
+        std::vector<std::int32_t> lookup(hi - lo + 1, -1);
+        for (int i = 0; i < n; ++i) lookup[points.coord(i, axis) - lo] = 0;
+        for (int v = 0; v <= hi - lo; ++v)
+          if (lookup[v] == 0) {
+            lookup[v] = static_cast<std::int32_t>(vals.size());
+            vals.push_back(v + lo);
+          }
+        auto& r = rank[axis];
+        r.resize(n);
+        for (int i = 0; i < n; ++i) r[i] = lookup[points.coord(i, axis) - lo];
+        continue;
+      }
       vals.resize(n);
       for (int i = 0; i < n; ++i) vals[i] = points.coord(i, axis);
       std::sort(vals.begin(), vals.end());

@@ -2,9 +2,11 @@
 #include "allocsim/geom/mc.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 #include "axis_index.hpp"
+#include "grid_index.hpp"
 
 namespace allocsim::geom {
 
@@ -23,7 +25,8 @@ int interval_distance(int x, int lo, int len, int ring) {
 
 class ShellScan {
  public:
-  ShellScan(const PointSet& points, int k) : points_(points), k_(k), index_(points) {
+  ShellScan(const PointSet& points, int k)
+      : points_(points), k_(k), index_(points), grid_(points) {
     const int d = points.dims();
     axis_dist_.resize(d);
     shell_.resize(points.size());
@@ -31,6 +34,50 @@ class ShellScan {
   }
 
   const AxisIndex& index() const { return index_; }
+
+  /// MC1x1 around `centre` by visiting L∞ shells of the occupancy grid: whole shells while
+  /// they fit, then the L1-nearest (then lowest index) of the last; abandoned as soon as the
+  /// cost exceeds the best. Same answers as evaluate() with a 1x1 box.
+  void evaluate_point(std::span<const int> centre) {
+    if (!grid_.usable()) {
+      ones_.assign(centre.size(), 1);
+      evaluate(centre, ones_);
+      return;
+    }
+    ++evaluated_;
+    const int d = points_.dims();
+    int limit = 0;
+    for (int axis = 0; axis < d; ++axis)
+      limit = std::max(limit, index_.values[axis].back() - index_.values[axis].front() +
+                                  std::abs(centre[axis] - index_.values[axis].front()));
+    chosen_.clear();
+    std::int64_t cost = 0;
+    for (int r = 0; static_cast<int>(chosen_.size()) < k_ && r <= limit; ++r) {
+      const std::int64_t need = k_ - static_cast<std::int64_t>(chosen_.size());
+      if (cost + need * r > best_cost_) return;  // the rest lies in shell r or beyond
+      partial_.clear();
+      grid_.at_linf(centre.data(), r, partial_);
+      if (static_cast<std::int64_t>(partial_.size()) <= need) {
+        cost += r * static_cast<std::int64_t>(partial_.size());
+        chosen_.insert(chosen_.end(), partial_.begin(), partial_.end());
+        continue;
+      }
+      cost += r * need;
+      std::sort(partial_.begin(), partial_.end(), [&](int a, int b) {
+        const auto da = points_.distance_to(a, centre), db = points_.distance_to(b, centre);
+        return da != db ? da < db : a < b;
+      });
+      chosen_.insert(chosen_.end(), partial_.begin(), partial_.begin() + need);
+    }
+    if (cost > best_cost_) return;
+    const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
+    if (cost < best_cost_ || sum < best_sum_) {
+      best_cost_ = cost;
+      best_sum_ = sum;
+      best_ = chosen_;
+      std::sort(best_.begin(), best_.end());
+    }
+  }
 
   /// Evaluates shell 0 = box with lowest corner `lo` and sides `len`.
   void evaluate(std::span<const int> lo, std::span<const int> len) {
@@ -101,10 +148,23 @@ class ShellScan {
     return s;
   }
 
+  /// MC1x1 only: the best has the least possible cost and sum for distinct points on a mesh, so
+  /// no later centre can replace it (results unchanged).
+  bool done() const { return best_cost_ <= least_cost_ && best_sum_ <= least_sum_; }
+  void enable_early_stop() {
+    if (points_.any_wrap() || points_.dims() > 2) return;
+    if (!grid_.usable() && !all_distinct(points_)) return;
+    least_cost_ = least_shell_cost(points_.dims(), k_);
+    least_sum_ = distinct_points_lower_bound(points_.dims(), k_);
+  }
+
  private:
   const PointSet& points_;
   int k_;
+  std::int64_t least_cost_ = -1, least_sum_ = -1;
   AxisIndex index_;
+  detail::GridIndex grid_;
+  std::vector<int> ones_;
   std::vector<std::vector<int>> axis_dist_;
   std::vector<std::int32_t> shell_, l1_, partial_keys_;
   std::vector<int> histogram_, chosen_, partial_, picked_, scratch_, best_;
@@ -166,7 +226,17 @@ Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape) {
 }
 
 Selection mc1x1(const PointSet& points, int k) {
-  return mc_shaped(points, k, std::vector<int>(points.dims(), 1));
+  if (k <= 0) return {};
+  if (k >= points.size()) return trivial(points, points.size());
+  ShellScan scan(points, k);
+  scan.enable_early_stop();
+  std::vector<int> centre(points.dims());
+  for (const int c : distinct_points(points)) {
+    for (int axis = 0; axis < points.dims(); ++axis) centre[axis] = points.coord(c, axis);
+    scan.evaluate_point(centre);
+    if (scan.done()) break;
+  }
+  return scan.result();
 }
 
 Selection mc1x1_over_grid(const PointSet& points, int k,
@@ -175,12 +245,14 @@ Selection mc1x1_over_grid(const PointSet& points, int k,
   if (k >= points.size()) return trivial(points, points.size());
   const int d = points.dims();
   ShellScan scan(points, k);
-  std::vector<int> pos(d, 0), lo(d), len(d, 1);
+  scan.enable_early_stop();
+  std::vector<int> pos(d, 0), lo(d);
   for (const auto& vals : axis_values)
     if (vals.empty()) return {};
   while (true) {
     for (int axis = 0; axis < d; ++axis) lo[axis] = axis_values[axis][pos[axis]];
-    scan.evaluate(lo, len);
+    scan.evaluate_point(lo);
+    if (scan.done()) break;
     int axis = 0;
     while (axis < d && ++pos[axis] == static_cast<int>(axis_values[axis].size())) pos[axis++] = 0;
     if (axis == d) break;

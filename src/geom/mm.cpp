@@ -2,9 +2,11 @@
 #include "allocsim/geom/mm.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 #include "axis_index.hpp"
+#include "grid_index.hpp"
 
 namespace allocsim::geom {
 
@@ -17,7 +19,8 @@ using detail::AxisIndex;
 class NearestScan {
  public:
   NearestScan(const PointSet& points, int k, std::vector<std::vector<int>> centre_values)
-      : points_(points), k_(k), index_(points), centre_values_(std::move(centre_values)) {
+      : points_(points), k_(k), index_(points), grid_(points),
+        centre_values_(std::move(centre_values)) {
     const int d = points.dims();
     tables_.resize(d);
     key_limit_ = 0;
@@ -35,28 +38,101 @@ class NearestScan {
       key_limit_ += worst;
     }
     keys_.resize(points.size());
+    // Early stop (results unchanged: only a strictly lower sum replaces the best).
+    if (!points.any_wrap() && points.dims() <= 2 && (grid_.usable() || all_distinct(points)))
+      stop_at_ = distinct_points_lower_bound(points.dims(), k);
   }
+
+  /// True when the best sum equals a proven lower bound: no later centre can replace it.
+  bool done() const { return best_sum_ <= stop_at_; }
 
   const AxisIndex& index() const { return index_; }
 
   /// Evaluates the centre with per-axis positions `pos` (into centre_values); keeps it if its
   /// sum is strictly lower than the best so far.
   void evaluate(std::span<const int> pos) {
-    const int n = points_.size(), d = points_.dims();
-    for (int i = 0; i < n; ++i) keys_[i] = 0;
-    for (int axis = 0; axis < d; ++axis) {
-      const auto& table = tables_[axis];
-      const std::size_t stride = index_.values[axis].size();
-      const int* row = table.data() + pos[axis] * stride;
-      const auto& rank = index_.rank[axis];
-      for (int i = 0; i < n; ++i) keys_[i] += row[rank[i]];
-    }
-    select_smallest_keys(keys_, k_, key_limit_, histogram_, chosen_);
-    const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
     ++evaluated_;
+    // Rings visit about k / density positions, each costlier than a scanned point.
+    if (grid_.usable() && 8LL * k_ <= points_.size()) {
+      select_by_rings(pos);
+    } else {
+      select_by_scan(pos);
+      // The scan lists the set in index order: the same set as the previous centre cannot be
+      // strictly better, so it is not scored again.
+      if (chosen_ == previous_) return;
+      previous_ = chosen_;
+    }
+    const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
     if (sum < best_sum_) {
       best_sum_ = sum;
       best_ = chosen_;
+      std::sort(best_.begin(), best_.end());
+    }
+  }
+
+  /// The k nearest by visiting L1 rings of the occupancy grid around the centre: whole rings
+  /// while they fit, then the lowest indices of the last ring (the same rule as the scan).
+  void select_by_rings(std::span<const int> pos) {
+    const int d = points_.dims();
+    centre_.resize(d);
+    int limit = 0;
+    for (int axis = 0; axis < d; ++axis) {
+      centre_[axis] = centre_values_[axis][pos[axis]];
+      limit += index_.values[axis].back() - index_.values[axis].front() +
+               std::abs(centre_[axis] - index_.values[axis].front());
+    }
+    chosen_.clear();
+    for (int r = 0; static_cast<int>(chosen_.size()) < k_ && r <= limit; ++r) {
+      ring_.clear();
+      grid_.at_l1(centre_.data(), r, ring_);
+      const std::size_t need = static_cast<std::size_t>(k_) - chosen_.size();
+      if (ring_.size() > need) {
+        std::sort(ring_.begin(), ring_.end());
+        ring_.resize(need);
+      }
+      chosen_.insert(chosen_.end(), ring_.begin(), ring_.end());
+    }
+  }
+
+  void select_by_scan(std::span<const int> pos) {
+    const int n = points_.size(), d = points_.dims();
+    const int* row0 = tables_[0].data() + pos[0] * index_.values[0].size();
+    const std::int32_t* rank0 = index_.rank[0].data();
+    if (d == 1) {
+      for (int i = 0; i < n; ++i) keys_[i] = row0[rank0[i]];
+    } else if (d == 2) {
+      const int* row1 = tables_[1].data() + pos[1] * index_.values[1].size();
+      const std::int32_t* rank1 = index_.rank[1].data();
+      for (int i = 0; i < n; ++i) keys_[i] = row0[rank0[i]] + row1[rank1[i]];
+    } else {
+      for (int i = 0; i < n; ++i) keys_[i] = 0;
+      for (int axis = 0; axis < d; ++axis) {
+        const int* row = tables_[axis].data() + pos[axis] * index_.values[axis].size();
+        const auto& rank = index_.rank[axis];
+        for (int i = 0; i < n; ++i) keys_[i] += row[rank[i]];
+      }
+    }
+    if (key_limit_ > 8 * n + 4096) {
+      select_smallest_keys(keys_, k_, key_limit_, histogram_, chosen_);
+      return;
+    }
+    // Counting selection (as select_smallest_keys): all keys below the threshold, then the
+    // lowest indices at the threshold.
+    histogram_.assign(key_limit_ + 1, 0);
+    for (int i = 0; i < n; ++i) ++histogram_[keys_[i]];
+    int below = 0, threshold = 0;
+    while (below + histogram_[threshold] < k_) below += histogram_[threshold++];
+    int at_threshold = k_ - below;
+    chosen_.resize(k_);
+    int* out = chosen_.data();
+    for (int i = 0; i < n; ++i) {
+      const int key = keys_[i];
+      if (key < threshold) {
+        *out++ = i;
+      } else if (key == threshold && at_threshold > 0) {
+        *out++ = i;
+        --at_threshold;
+      }
     }
   }
 
@@ -72,13 +148,16 @@ class NearestScan {
   const PointSet& points_;
   int k_;
   AxisIndex index_;
+  detail::GridIndex grid_;
   std::vector<std::vector<int>> centre_values_;
+  std::vector<int> centre_, ring_, previous_;
   std::vector<std::vector<int>> tables_;  // [axis][centre pos * distinct values + value rank]
   int key_limit_ = 0;
   std::vector<std::int32_t> keys_;
   std::vector<int> histogram_, chosen_, scratch_, best_;
   std::int64_t best_sum_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t evaluated_ = 0;
+  std::int64_t stop_at_ = -1;
 };
 
 Selection all_points(const PointSet& points) {
@@ -98,7 +177,7 @@ Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>>
   std::vector<int> pos(d, 0);
   while (true) {
     scan.evaluate(pos);
-    if (k == 1) break;  // every centre yields sum 0; the first wins the tie
+    if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
     int axis = 0;
     while (axis < d && ++pos[axis] == static_cast<int>(axis_values[axis].size())) pos[axis++] = 0;
     if (axis == d) break;
@@ -150,7 +229,7 @@ Selection gen_alg(const PointSet& points, int k) {
     if (duplicate[i]) continue;
     for (int axis = 0; axis < d; ++axis) pos[axis] = scan.index().rank[axis][i];
     scan.evaluate(pos);
-    if (k == 1) break;
+    if (k == 1 || scan.done()) break;
   }
   return scan.result();
 }

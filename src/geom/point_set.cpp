@@ -159,4 +159,51 @@ std::int64_t axis_window_lower_bound(const PointSet& points, int k) {
   return total;
 }
 
+std::int64_t distinct_points_lower_bound(int dims, int k) {
+  if (k <= 1) return 0;
+  const std::int64_t kk = k;
+  if (dims == 1) return (kk * kk * kk - kk) / 6;
+  if (dims != 2) return 0;
+  // Unconstrained optima on the 2D grid, k = 0..38 (bench_geom recomputes them).
+  static const std::int64_t kOptimum[] = {
+      0,    0,    1,    4,    8,    16,   25,   38,   54,   72,   96,   124,  152,
+      188,  227,  272,  318,  374,  433,  496,  563,  632,  716,  804,  895,  992,
+      1091, 1204, 1318, 1442, 1570, 1704, 1840, 1996, 2153, 2318, 2486, 2656, 2847};
+  constexpr int kKnown = 38;
+  if (k <= kKnown) return kOptimum[k];
+  // Average distance is nondecreasing in k: OPT(k) >= OPT(38) · C(k,2) / C(38,2), rounded up.
+  const std::int64_t numerator = kOptimum[kKnown] * pair_count(kk);
+  const std::int64_t denominator = pair_count(kKnown);
+  return (numerator + denominator - 1) / denominator;
+}
+
+std::int64_t least_shell_cost(int dims, int k) {
+  std::int64_t cost = 0, remaining = k;
+  for (std::int64_t r = 0; remaining > 0; ++r) {
+    std::int64_t outer = 1, inner = 1;
+    for (int axis = 0; axis < dims; ++axis) outer *= 2 * r + 1, inner *= 2 * r - 1;
+    const std::int64_t shell = r == 0 ? 1 : outer - inner;
+    const std::int64_t take = std::min(remaining, shell);
+    cost += r * take;
+    remaining -= take;
+  }
+  return cost;
+}
+
+bool all_distinct(const PointSet& points) {
+  const int n = points.size(), d = points.dims();
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  auto less = [&](int a, int b) {
+    for (int axis = 0; axis < d; ++axis)
+      if (points.coord(a, axis) != points.coord(b, axis))
+        return points.coord(a, axis) < points.coord(b, axis);
+    return false;
+  };
+  std::sort(order.begin(), order.end(), less);
+  for (int i = 1; i < n; ++i)
+    if (!less(order[i - 1], order[i])) return false;
+  return true;
+}
+
 }  // namespace allocsim::geom

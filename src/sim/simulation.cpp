@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "allocsim/alloc/curve.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/reader.hpp"
@@ -13,17 +14,6 @@
 namespace allocsim {
 
 namespace {
-
-/// Linear and ring span of a set of ranks in [0, total) (Leung et al., Cplant span metrics).
-std::pair<double, double> spans(std::vector<int>& ranks, int total) {
-  if (ranks.empty()) return {0, 0};
-  std::sort(ranks.begin(), ranks.end());
-  const double linear = ranks.back() - ranks.front() + 1;
-  int largest_gap = total - 1 - ranks.back() + ranks.front();  // the wrap-around gap
-  for (std::size_t i = 1; i < ranks.size(); ++i)
-    largest_gap = std::max(largest_gap, ranks[i] - ranks[i - 1] - 1);
-  return {linear, static_cast<double>(total - largest_gap)};
-}
 
 double mean_of(const std::vector<JobRecord>& records, double JobRecord::*field,
                bool (*include)(const JobRecord&) = nullptr) {
@@ -122,22 +112,28 @@ void Simulation::start(int job_index, Allocation allocation) {
   record.nodes = k;
   record.internal_fragmentation = k - job.procs;
   record.pieces = allocation.pieces;
-  if (k >= 2) record.avg_pairwise_hops = meter_.pairwise_sum(allocation.nodes) / (k * (k - 1) / 2);
+  if (k >= 2)
+    record.avg_pairwise_hops =
+        static_cast<double>(meter_.pairwise_sum(allocation.nodes)) / (k * (k - 1) / 2);
   record.components = meter_.components(allocation.nodes);
   const BoundingBox box = meter_.bounding_box(allocation.nodes);
   record.bbox_volume = static_cast<double>(box.volume);
   record.bbox_sides = static_cast<double>(box.sides_sum);
-  record.bbox_ratio = box.volume / static_cast<double>(meter_.smallest_box(allocation.nodes.size()));
-  const int cube_side = box.extents.empty() ? 0 : *std::max_element(box.extents.begin(), box.extents.end());
+  const int size = static_cast<int>(allocation.nodes.size());
+  record.bbox_ratio = record.bbox_volume / static_cast<double>(meter_.smallest_box(size));
+  // Bounding cube: the cube (capped by the machine's sides) around the longest box side.
+  const int cube_side =
+      box.extents.empty() ? 0 : *std::max_element(box.extents.begin(), box.extents.end());
   double cube = 1;
   for (int side : topology_.sides()) cube *= std::min(cube_side, side);
-  record.bounding_cube_ratio = cube / static_cast<double>(meter_.smallest_cube(allocation.nodes.size()));
+  record.bounding_cube_ratio = cube / static_cast<double>(meter_.smallest_cube(size));
   if (allocation.linear_span > 0) {
     record.linear_span = allocation.linear_span;
     record.ring_span = allocation.ring_span;
   } else {  // row order: ranks are node ids
-    std::vector<int> ranks(allocation.nodes.begin(), allocation.nodes.end());
-    std::tie(record.linear_span, record.ring_span) = spans(ranks, topology_.node_count());
+    const std::vector<int> ranks(allocation.nodes.begin(), allocation.nodes.end());
+    record.linear_span = linear_span(ranks);
+    record.ring_span = ring_span(ranks, topology_.node_count());
   }
   record.stretch = k > 0 ? record.linear_span / k : 0;
 

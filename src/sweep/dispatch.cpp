@@ -56,15 +56,15 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
     transport.send(w, {WorkerCommand::Kind::stop, 0});
     state.stop_sent = true;
   };
-  // Tasks queued per worker: enough to cover the master's longest sleep at the observed speed,
-  // but only one each near the end so the longest-first order keeps the tail short.
+  // Tasks queued per worker: one while configs take much longer than the master's sleeps (a
+  // queued task cannot move to a worker that becomes idle), more when they are short enough for
+  // a worker to run dry while the master sleeps; one each near the end, for a short tail.
   auto prefetch = [&]() -> std::size_t {
-    if (order.size() <= 2 * workers.size()) return 1;
-    if (results == 0) return 2;
+    if (order.size() <= 2 * workers.size() || results == 0) return 1;
     const double mean = seconds_sum / static_cast<double>(results);
     const double cover = 4e-6 * static_cast<double>(options.max_sleep.count());
-    const double depth = 1 + std::ceil(cover / std::max(mean, 1e-6));
-    return static_cast<std::size_t>(std::clamp(depth, 2.0, double(options.max_prefetch)));
+    const double depth = 1 + std::floor(cover / std::max(mean, 1e-6));
+    return static_cast<std::size_t>(std::clamp(depth, 1.0, double(options.max_prefetch)));
   };
 
   while (true) {

@@ -18,8 +18,10 @@ namespace {
 void overlay(Settings& merged, const Settings& values) {
   for (const auto& [key, value] : values) {
     auto it = std::find_if(merged.begin(), merged.end(), [&](auto& kv) { return kv.first == key; });
-    if (it != merged.end()) it->second = value;
-    else merged.emplace_back(key, value);
+    if (it != merged.end())
+      it->second = value;
+    else
+      merged.emplace_back(key, value);
   }
 }
 

@@ -10,9 +10,9 @@
 
 #include <toml++/toml.h>
 
-#include "fields.hpp"
 #include "allocsim/util/rng.hpp"
 #include "allocsim/util/spec.hpp"
+#include "fields.hpp"
 
 namespace allocsim::sweep {
 
@@ -38,8 +38,8 @@ namespace {
 /// Writes scaled integer `v` / 10^decimals as exact decimal text without trailing zeros.
 std::string scaled_text(long long v, int decimals) {
   const bool negative = v < 0;
-  unsigned long long magnitude = negative ? 0ULL - static_cast<unsigned long long>(v)
-                                          : static_cast<unsigned long long>(v);
+  unsigned long long magnitude =
+      negative ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
   std::string digits = std::to_string(magnitude);
   if (decimals > 0) {
     if (static_cast<int>(digits.size()) <= decimals)
@@ -182,15 +182,15 @@ class TomlReader {
         ok = v.kind == Value::Kind::boolean || text_with_placeholder;
         break;
     }
-    if (!ok)
-      problems.push_back({v.where, "'" + key + "' must be " + field_kind_text(field->kind)});
+    if (!ok) problems.push_back({v.where, "'" + key + "' must be " + field_kind_text(field->kind)});
   }
 
   /// A table of key = value pairs (base, include, group entry).
   Settings settings(const toml::table& table) {
     Settings result;
     for (const auto& [key, node] : ordered(table))
-      if (auto v = value(*node, std::string(key->str()))) result.emplace_back(std::string(key->str()), std::move(*v));
+      if (auto v = value(*node, std::string(key->str())))
+        result.emplace_back(std::string(key->str()), std::move(*v));
     return result;
   }
 
@@ -211,25 +211,35 @@ void read_experiment_table(const toml::table& table, TomlReader& reader, Experim
   for (const auto& [key, node] : TomlReader::ordered(table)) {
     const std::string k = std::string(key->str());
     if (k == "name") {
-      if (auto s = node->value_exact<std::string>()) e.name = *s;
-      else reader.problem(node->source(), "experiment name must be a string");
+      if (auto s = node->value_exact<std::string>())
+        e.name = *s;
+      else
+        reader.problem(node->source(), "experiment name must be a string");
     } else if (k == "description") {
       if (!node->is_string()) reader.problem(node->source(), "description must be a string");
     } else if (k == "seed") {
       auto i = node->value_exact<std::int64_t>();
-      if (i && *i >= 0) e.seed = static_cast<std::uint64_t>(*i);
-      else reader.problem(node->source(), "seed must be a non-negative integer");
+      if (i && *i >= 0)
+        e.seed = static_cast<std::uint64_t>(*i);
+      else
+        reader.problem(node->source(), "seed must be a non-negative integer");
     } else if (k == "replicates") {
       auto i = node->value_exact<std::int64_t>();
-      if (i && *i >= 1 && *i <= 100000) e.replicates = static_cast<int>(*i);
-      else reader.problem(node->source(), "replicates must be an integer from 1 to 100000");
+      if (i && *i >= 1 && *i <= 100000)
+        e.replicates = static_cast<int>(*i);
+      else
+        reader.problem(node->source(), "replicates must be an integer from 1 to 100000");
     } else if (k == "timeout") {
       auto d = node->value<double>();
-      if (d && *d >= 0 && node->is_number()) e.timeout_seconds = *d;
-      else reader.problem(node->source(), "timeout must be a number of seconds >= 0");
+      if (d && *d >= 0 && node->is_number())
+        e.timeout_seconds = *d;
+      else
+        reader.problem(node->source(), "timeout must be a number of seconds >= 0");
     } else if (k == "keep_jobs") {
-      if (auto b = node->value_exact<bool>()) e.keep_jobs = *b;
-      else reader.problem(node->source(), "keep_jobs must be true or false");
+      if (auto b = node->value_exact<bool>())
+        e.keep_jobs = *b;
+      else
+        reader.problem(node->source(), "keep_jobs must be true or false");
     } else {
       const std::string near =
           closest_match(k, {"name", "description", "seed", "replicates", "timeout", "keep_jobs"});
@@ -243,8 +253,8 @@ void read_sweep_table(const toml::table& table, TomlReader& reader, Experiment& 
   for (const auto& [key, node] : TomlReader::ordered(table)) {
     Axis axis;
     axis.name = std::string(key->str());
-    if (const auto* array = node->as_array(); array && !array->empty() &&
-                                               array->is_array_of_tables()) {
+    if (const auto* array = node->as_array();
+        array && !array->empty() && array->is_array_of_tables()) {
       for (const auto& item : *array) {  // group: keys varying together
         Settings s = reader.settings(*item.as_table());
         if (s.empty()) reader.problem(item.source(), "group entry of '" + axis.name + "' is empty");
@@ -266,7 +276,8 @@ void read_sweep_table(const toml::table& table, TomlReader& reader, Experiment& 
       for (const auto& [rkey, rnode] : TomlReader::ordered(*range)) {
         const auto number = rnode->value<double>();
         if (!rnode->is_number() || !number) {
-          reader.problem(rnode->source(), "range '" + std::string(rkey->str()) + "' must be a number");
+          reader.problem(rnode->source(),
+                         "range '" + std::string(rkey->str()) + "' must be a number");
         } else if (std::string(rkey->str()) == "from") {
           from = number;
         } else if (std::string(rkey->str()) == "to") {
@@ -279,9 +290,9 @@ void read_sweep_table(const toml::table& table, TomlReader& reader, Experiment& 
         }
       }
       if (!from || !to || !step) {
-        reader.problem(node->source(),
-                       "range '" + axis.name + "' needs from, to and step: {from = a, to = b, "
-                                               "step = s}");
+        reader.problem(node->source(), "range '" + axis.name +
+                                           "' needs from, to and step: {from = a, to = b, "
+                                           "step = s}");
       } else {
         try {
           for (auto& text : range_values(*from, *to, *step)) {
@@ -312,11 +323,16 @@ void read_exclude(const toml::table& table, TomlReader& reader, Experiment& e) {
   for (const auto& [key, node] : TomlReader::ordered(table)) {
     std::vector<std::string> globs;
     auto add = [&](const toml::node& item) {
-      if (auto s = item.value_exact<std::string>()) globs.push_back(*s);
-      else if (auto i = item.value_exact<std::int64_t>()) globs.push_back(std::to_string(*i));
-      else if (auto d = item.value_exact<double>()) globs.push_back(format_number(*d));
-      else if (auto b = item.value_exact<bool>()) globs.push_back(*b ? "true" : "false");
-      else reader.problem(item.source(), "exclude patterns must be strings, numbers or booleans");
+      if (auto s = item.value_exact<std::string>())
+        globs.push_back(*s);
+      else if (auto i = item.value_exact<std::int64_t>())
+        globs.push_back(std::to_string(*i));
+      else if (auto d = item.value_exact<double>())
+        globs.push_back(format_number(*d));
+      else if (auto b = item.value_exact<bool>())
+        globs.push_back(*b ? "true" : "false");
+      else
+        reader.problem(item.source(), "exclude patterns must be strings, numbers or booleans");
     };
     if (const auto* array = node->as_array()) {
       for (const auto& item : *array) add(item);
@@ -353,9 +369,9 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     root = toml::parse(text, source);
   } catch (const toml::parse_error& error) {
     const auto& at = error.source().begin;
-    throw ExperimentError({{source + ":" + std::to_string(at.line) + ":" +
-                                std::to_string(at.column),
-                            std::string(error.description())}});
+    throw ExperimentError(
+        {{source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column),
+          std::string(error.description())}});
   }
   TomlReader reader(source);
   for (const auto& [key, node] : TomlReader::ordered(root)) {
@@ -374,10 +390,10 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     } else {
       const std::string near =
           closest_match(k, {"experiment", "base", "sweep", "include", "exclude"});
-      reader.problem(key->source(),
-                     "unknown section '" + k + "' (expected [experiment], [base], [sweep], " +
-                         "[[include]], [[exclude]])" +
-                         (near.empty() ? "" : "; did you mean '" + near + "'?"));
+      reader.problem(key->source(), "unknown section '" + k +
+                                        "' (expected [experiment], [base], [sweep], " +
+                                        "[[include]], [[exclude]])" +
+                                        (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }
   }
   // Keys set by two axes would make the product ambiguous.

@@ -20,9 +20,12 @@ std::string parse_real(const Value& value, double& out) {
 }
 
 std::string parse_bool(const Value& value, bool& out) {
-  if (value.text == "true") out = true;
-  else if (value.text == "false") out = false;
-  else return "'" + value.text + "' is not true or false";
+  if (value.text == "true")
+    out = true;
+  else if (value.text == "false")
+    out = false;
+  else
+    return "'" + value.text + "' is not true or false";
   return {};
 }
 
@@ -71,10 +74,14 @@ const FieldSpec* find_field(std::string_view name) {
 
 std::string field_kind_text(FieldKind kind) {
   switch (kind) {
-    case FieldKind::text: return "a string";
-    case FieldKind::list: return "a list of strings";
-    case FieldKind::real: return "a number";
-    case FieldKind::boolean: return "true or false";
+    case FieldKind::text:
+      return "a string";
+    case FieldKind::list:
+      return "a list of strings";
+    case FieldKind::real:
+      return "a number";
+    case FieldKind::boolean:
+      return "true or false";
   }
   return "?";
 }
@@ -110,9 +117,8 @@ void scan_placeholders(std::string_view text, F&& f) {
 
 std::vector<std::string> placeholders(std::string_view text) {
   std::vector<std::string> names;
-  scan_placeholders(text, [&](std::string name, std::size_t, std::size_t) {
-    names.push_back(std::move(name));
-  });
+  scan_placeholders(
+      text, [&](std::string name, std::size_t, std::size_t) { names.push_back(std::move(name)); });
   return names;
 }
 
@@ -145,8 +151,8 @@ void check_variables(const Experiment& e, std::vector<Problem>& problems) {
       if (find_field(key) == nullptr &&
           std::none_of(defined.begin(), defined.end(), [&](auto& d) { return d.first == key; }))
         defined.emplace_back(key, value.where);
-      auto texts = value.kind == Value::Kind::list ? value.items
-                                                   : std::vector<std::string>{value.text};
+      auto texts =
+          value.kind == Value::Kind::list ? value.items : std::vector<std::string>{value.text};
       for (const auto& t : texts)
         for (auto& name : placeholders(t)) {
           used.insert(name);
@@ -178,16 +184,17 @@ void check_variables(const Experiment& e, std::vector<Problem>& problems) {
   }
   for (const auto& pattern : e.excludes)
     for (const auto& [key, globs] : pattern.globs) {
-      const bool known = find_field(key) != nullptr ||
+      const bool known =
+          find_field(key) != nullptr ||
           std::any_of(defined.begin(), defined.end(), [&](auto& d) { return d.first == key; });
       if (!known) {
         std::vector<std::string> names = field_names;
         for (auto& d : defined) names.push_back(d.first);
         const std::string near = closest_match(key, names);
-        problems.push_back({pattern.where, "[[exclude]] key '" + key +
-                                               "' is neither a config field nor a variable" +
-                                               (near.empty() ? "" : " (did you mean '" + near +
-                                                                        "'?)")});
+        problems.push_back(
+            {pattern.where, "[[exclude]] key '" + key +
+                                "' is neither a config field nor a variable" +
+                                (near.empty() ? "" : " (did you mean '" + near + "'?)")});
       }
     }
 }

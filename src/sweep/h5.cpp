@@ -45,16 +45,24 @@ Id string_type() {
 /// Compound type with one 8-byte slot per column; `file` picks the standard little-endian
 /// types stored in files, otherwise the native ones used in memory.
 Id compound_type(const std::vector<ColumnDef>& columns, bool file) {
-  Id type = checked(H5Tcreate(H5T_COMPOUND, 8 * std::max<std::size_t>(columns.size(), 1)),
-                    H5Tclose, "create a compound type");
+  Id type = checked(H5Tcreate(H5T_COMPOUND, 8 * std::max<std::size_t>(columns.size(), 1)), H5Tclose,
+                    "create a compound type");
   Id text = string_type();
   for (std::size_t i = 0; i < columns.size(); ++i) {
     hid_t member = -1;
     switch (columns[i].type) {
-      case ColumnType::u64: member = file ? H5T_STD_U64LE : H5T_NATIVE_UINT64; break;
-      case ColumnType::i64: member = file ? H5T_STD_I64LE : H5T_NATIVE_INT64; break;
-      case ColumnType::f64: member = file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE; break;
-      case ColumnType::text: member = text.get(); break;
+      case ColumnType::u64:
+        member = file ? H5T_STD_U64LE : H5T_NATIVE_UINT64;
+        break;
+      case ColumnType::i64:
+        member = file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
+        break;
+      case ColumnType::f64:
+        member = file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE;
+        break;
+      case ColumnType::text:
+        member = text.get();
+        break;
     }
     check(H5Tinsert(type.get(), columns[i].name.c_str(), 8 * i, member),
           "add column '" + columns[i].name + "'");
@@ -62,7 +70,9 @@ Id compound_type(const std::vector<ColumnDef>& columns, bool file) {
   return type;
 }
 
-void disable_error_printing() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+void disable_error_printing() {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
 
 }  // namespace
 
@@ -81,10 +91,17 @@ void Table::add_row(std::vector<Cell> cells) {
   if (cells.size() != columns_.size()) throw std::logic_error("row width mismatch");
   for (std::size_t i = 0; i < cells.size(); ++i) {
     switch (columns_[i].type) {
-      case ColumnType::u64: data_[i].u.push_back(std::get<std::uint64_t>(cells[i])); break;
-      case ColumnType::i64: data_[i].i.push_back(std::get<std::int64_t>(cells[i])); break;
-      case ColumnType::f64: data_[i].f.push_back(std::get<double>(cells[i])); break;
-      case ColumnType::text: data_[i].s.push_back(std::move(std::get<std::string>(cells[i])));
+      case ColumnType::u64:
+        data_[i].u.push_back(std::get<std::uint64_t>(cells[i]));
+        break;
+      case ColumnType::i64:
+        data_[i].i.push_back(std::get<std::int64_t>(cells[i]));
+        break;
+      case ColumnType::f64:
+        data_[i].f.push_back(std::get<double>(cells[i]));
+        break;
+      case ColumnType::text:
+        data_[i].s.push_back(std::move(std::get<std::string>(cells[i])));
     }
   }
   ++rows_;
@@ -92,20 +109,28 @@ void Table::add_row(std::vector<Cell> cells) {
 
 Table::Cell Table::cell(std::size_t row, std::size_t column) const {
   switch (columns_[column].type) {
-    case ColumnType::u64: return data_[column].u[row];
-    case ColumnType::i64: return data_[column].i[row];
-    case ColumnType::f64: return data_[column].f[row];
-    case ColumnType::text: return data_[column].s[row];
+    case ColumnType::u64:
+      return data_[column].u[row];
+    case ColumnType::i64:
+      return data_[column].i[row];
+    case ColumnType::f64:
+      return data_[column].f[row];
+    case ColumnType::text:
+      return data_[column].s[row];
   }
   return std::string();
 }
 
 double Table::number(std::size_t row, std::size_t column) const {
   switch (columns_[column].type) {
-    case ColumnType::u64: return static_cast<double>(data_[column].u[row]);
-    case ColumnType::i64: return static_cast<double>(data_[column].i[row]);
-    case ColumnType::f64: return data_[column].f[row];
-    case ColumnType::text: break;
+    case ColumnType::u64:
+      return static_cast<double>(data_[column].u[row]);
+    case ColumnType::i64:
+      return static_cast<double>(data_[column].i[row]);
+    case ColumnType::f64:
+      return data_[column].f[row];
+    case ColumnType::text:
+      break;
   }
   return std::nan("");
 }
@@ -122,10 +147,14 @@ std::int64_t Table::i64(std::size_t row, std::size_t column) const {
 
 std::string Table::display(std::size_t row, std::size_t column) const {
   switch (columns_[column].type) {
-    case ColumnType::u64: return std::to_string(data_[column].u[row]);
-    case ColumnType::i64: return std::to_string(data_[column].i[row]);
-    case ColumnType::f64: return format_number(data_[column].f[row]);
-    case ColumnType::text: return data_[column].s[row];
+    case ColumnType::u64:
+      return std::to_string(data_[column].u[row]);
+    case ColumnType::i64:
+      return std::to_string(data_[column].i[row]);
+    case ColumnType::f64:
+      return format_number(data_[column].f[row]);
+    case ColumnType::text:
+      return data_[column].s[row];
   }
   return {};
 }
@@ -137,10 +166,18 @@ Table Table::select(const std::vector<std::size_t>& rows) const {
     Column& to = out.data_[c];
     for (auto r : rows) {
       switch (columns_[c].type) {
-        case ColumnType::u64: to.u.push_back(from.u[r]); break;
-        case ColumnType::i64: to.i.push_back(from.i[r]); break;
-        case ColumnType::f64: to.f.push_back(from.f[r]); break;
-        case ColumnType::text: to.s.push_back(from.s[r]); break;
+        case ColumnType::u64:
+          to.u.push_back(from.u[r]);
+          break;
+        case ColumnType::i64:
+          to.i.push_back(from.i[r]);
+          break;
+        case ColumnType::f64:
+          to.f.push_back(from.f[r]);
+          break;
+        case ColumnType::text:
+          to.s.push_back(from.s[r]);
+          break;
       }
     }
   }
@@ -172,9 +209,13 @@ File::File(const std::string& path, Mode mode) : path_(path) {
   file_ = Id(id, H5Fclose);
 }
 
-void File::flush() { check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush " + path_); }
+void File::flush() {
+  check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush " + path_);
+}
 
-void File::close() { file_.reset(); }
+void File::close() {
+  file_.reset();
+}
 
 void File::set_attr(const std::string& name, const AttrValue& value) {
   const hid_t root = file_.get();
@@ -195,9 +236,9 @@ void File::set_attr(const std::string& name, const AttrValue& value) {
   } else {
     file_type = H5T_STD_U64LE, mem_type = H5T_NATIVE_UINT64, data = &std::get<std::uint64_t>(value);
   }
-  Id attr = checked(H5Acreate2(root, name.c_str(), file_type, space.get(), H5P_DEFAULT,
-                               H5P_DEFAULT),
-                    H5Aclose, "create attribute " + name);
+  Id attr =
+      checked(H5Acreate2(root, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+              H5Aclose, "create attribute " + name);
   check(H5Awrite(attr.get(), mem_type, data), "write attribute " + name);
 }
 
@@ -256,9 +297,9 @@ bool File::exists(const std::string& object_path) const {
 
 void File::create_group(const std::string& group_path) {
   if (exists(group_path)) return;
-  Id group = checked(H5Gcreate2(file_.get(), group_path.c_str(), H5P_DEFAULT, H5P_DEFAULT,
-                                H5P_DEFAULT),
-                     H5Gclose, "create group " + group_path);
+  Id group =
+      checked(H5Gcreate2(file_.get(), group_path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+              H5Gclose, "create group " + group_path);
 }
 
 std::vector<std::string> File::list(const std::string& group_path) const {
@@ -279,13 +320,12 @@ std::vector<std::string> File::list(const std::string& group_path) const {
   return names;
 }
 
-void File::copy_from(const File& source, const std::string& source_path,
-                     const std::string& path) {
+void File::copy_from(const File& source, const std::string& source_path, const std::string& path) {
   Id lcpl = checked(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "create link properties");
   check(H5Pset_create_intermediate_group(lcpl.get(), 1), "set intermediate groups");
-  check(H5Ocopy(source.id(), source_path.c_str(), file_.get(), path.c_str(), H5P_DEFAULT,
-                lcpl.get()),
-        "copy " + source_path + " from " + source.path());
+  check(
+      H5Ocopy(source.id(), source_path.c_str(), file_.get(), path.c_str(), H5P_DEFAULT, lcpl.get()),
+      "copy " + source_path + " from " + source.path());
 }
 
 void File::create_table(const std::string& path, const std::vector<ColumnDef>& columns,
@@ -319,9 +359,15 @@ void File::append_table(const std::string& path, const Table& rows) {
     for (std::size_t r = 0; r < rows.rows(); ++r) {
       unsigned char* slot = buffer.data() + (r * columns.size() + c) * 8;
       switch (columns[c].type) {
-        case ColumnType::u64: std::memcpy(slot, &data.u[r], 8); break;
-        case ColumnType::i64: std::memcpy(slot, &data.i[r], 8); break;
-        case ColumnType::f64: std::memcpy(slot, &data.f[r], 8); break;
+        case ColumnType::u64:
+          std::memcpy(slot, &data.u[r], 8);
+          break;
+        case ColumnType::i64:
+          std::memcpy(slot, &data.i[r], 8);
+          break;
+        case ColumnType::f64:
+          std::memcpy(slot, &data.f[r], 8);
+          break;
         case ColumnType::text: {
           const char* p = data.s[r].c_str();
           std::memcpy(slot, &p, sizeof p);
@@ -361,9 +407,14 @@ Table File::read_table(const std::string& path) const {
       case H5T_INTEGER:
         type = H5Tget_sign(member.get()) == H5T_SGN_NONE ? ColumnType::u64 : ColumnType::i64;
         break;
-      case H5T_FLOAT: type = ColumnType::f64; break;
-      case H5T_STRING: type = ColumnType::text; break;
-      default: throw std::runtime_error("HDF5: unsupported column '" + name + "' in " + path);
+      case H5T_FLOAT:
+        type = ColumnType::f64;
+        break;
+      case H5T_STRING:
+        type = ColumnType::text;
+        break;
+      default:
+        throw std::runtime_error("HDF5: unsupported column '" + name + "' in " + path);
     }
     columns.push_back({name, type});
   }
@@ -382,9 +433,15 @@ Table File::read_table(const std::string& path) const {
     for (std::size_t r = 0; r < rows; ++r) {
       const unsigned char* slot = buffer.data() + (r * columns.size() + c) * 8;
       switch (columns[c].type) {
-        case ColumnType::u64: data.u.push_back(0), std::memcpy(&data.u.back(), slot, 8); break;
-        case ColumnType::i64: data.i.push_back(0), std::memcpy(&data.i.back(), slot, 8); break;
-        case ColumnType::f64: data.f.push_back(0), std::memcpy(&data.f.back(), slot, 8); break;
+        case ColumnType::u64:
+          data.u.push_back(0), std::memcpy(&data.u.back(), slot, 8);
+          break;
+        case ColumnType::i64:
+          data.i.push_back(0), std::memcpy(&data.i.back(), slot, 8);
+          break;
+        case ColumnType::f64:
+          data.f.push_back(0), std::memcpy(&data.f.back(), slot, 8);
+          break;
         case ColumnType::text: {
           const char* p = nullptr;
           std::memcpy(&p, slot, sizeof p);

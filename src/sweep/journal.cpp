@@ -51,10 +51,14 @@ JournalHeader JournalHeader::decode(const std::string& text) {
     const auto eq = line.find('=');
     if (eq == std::string::npos) continue;
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
-    if (key == "experiment") h.experiment = value;
-    else if (key == "seed") h.seed = std::stoull(value);
-    else if (key == "fingerprint") h.fingerprint = std::stoull(value);
-    else if (key == "shard") h.shard = value;
+    if (key == "experiment")
+      h.experiment = value;
+    else if (key == "seed")
+      h.seed = std::stoull(value);
+    else if (key == "fingerprint")
+      h.fingerprint = std::stoull(value);
+    else if (key == "shard")
+      h.shard = value;
   }
   return h;
 }
@@ -82,7 +86,9 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
   return *this;
 }
 
-JournalWriter::~JournalWriter() { close(); }
+JournalWriter::~JournalWriter() {
+  close();
+}
 
 std::uint64_t JournalWriter::append(const ConfigOutcome& outcome) {
   return write_frame(kOutcomeFrame, encode_outcome(outcome));

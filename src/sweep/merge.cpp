@@ -46,7 +46,8 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
     infos.push_back(read_info(*files.back()));
     const FileInfo& info = infos.back();
     if (info.status == "running")
-      throw InputError("'" + path + "' is the live file of a sweep that did not finish cleanly: "
+      throw InputError("'" + path +
+                       "' is the live file of a sweep that did not finish cleanly: "
                        "run `allocsim sweep ... --resume` on it first");
     const FileInfo& first = infos.front();
     if (info.experiment != first.experiment || info.seed != first.seed ||
@@ -55,8 +56,8 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
                        "' is experiment '" + info.experiment + "' (seed " +
                        std::to_string(info.seed) + ", fingerprint " + id_hex(info.fingerprint) +
                        "), '" + inputs.front() + "' is '" + first.experiment + "' (seed " +
-                       std::to_string(first.seed) + ", fingerprint " +
-                       id_hex(first.fingerprint) + ")");
+                       std::to_string(first.seed) + ", fingerprint " + id_hex(first.fingerprint) +
+                       ")");
     configs.push_back(files.back()->read_table("/configs"));
     summaries.push_back(files.back()->read_table("/summary"));
     if (!same_layout(configs.back(), configs.front()) ||
@@ -109,22 +110,29 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
     }
     info.master_cpu_share =
         info.dispatch_seconds > 0 ? info.master_cpu_seconds / info.dispatch_seconds : 0;
-    h5::Table merged_configs(configs.front().columns()), merged_summary(summaries.front().columns());
+    h5::Table merged_configs(configs.front().columns()),
+        merged_summary(summaries.front().columns());
     for (const auto& [id, choice] : order) {
       const h5::Table& from = configs[choice.file];
       std::vector<h5::Table::Cell> cells;
-      for (std::size_t c = 0; c < from.columns().size(); ++c) cells.push_back(from.cell(choice.row, c));
+      for (std::size_t c = 0; c < from.columns().size(); ++c)
+        cells.push_back(from.cell(choice.row, c));
       merged_configs.add_row(std::move(cells));
       const std::string& status = from.text(choice.row, static_cast<std::size_t>(status_col));
-      if (status == "done") ++result.done;
-      else if (status == "failed") ++result.failed;
-      else if (status == "timed_out") ++result.timed_out;
-      else ++result.pending;
+      if (status == "done")
+        ++result.done;
+      else if (status == "failed")
+        ++result.failed;
+      else if (status == "timed_out")
+        ++result.timed_out;
+      else
+        ++result.pending;
       auto s = summary_row[choice.file].find(id);
       if (status == "done" && s != summary_row[choice.file].end()) {
         const h5::Table& sum = summaries[choice.file];
         std::vector<h5::Table::Cell> row;
-        for (std::size_t c = 0; c < sum.columns().size(); ++c) row.push_back(sum.cell(s->second, c));
+        for (std::size_t c = 0; c < sum.columns().size(); ++c)
+          row.push_back(sum.cell(s->second, c));
         merged_summary.add_row(std::move(row));
       }
       for (const char* group : {"/jobs/", "/decisions/"}) {

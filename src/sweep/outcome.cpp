@@ -13,17 +13,21 @@ namespace allocsim::sweep {
 
 const char* status_name(ConfigStatus status) {
   switch (status) {
-    case ConfigStatus::pending: return "pending";
-    case ConfigStatus::done: return "done";
-    case ConfigStatus::failed: return "failed";
-    case ConfigStatus::timed_out: return "timed_out";
+    case ConfigStatus::pending:
+      return "pending";
+    case ConfigStatus::done:
+      return "done";
+    case ConfigStatus::failed:
+      return "failed";
+    case ConfigStatus::timed_out:
+      return "timed_out";
   }
   return "?";
 }
 
 ConfigStatus parse_status(const std::string& name) {
-  for (auto s : {ConfigStatus::pending, ConfigStatus::done, ConfigStatus::failed,
-                 ConfigStatus::timed_out})
+  for (auto s :
+       {ConfigStatus::pending, ConfigStatus::done, ConfigStatus::failed, ConfigStatus::timed_out})
     if (name == status_name(s)) return s;
   throw InputError("unknown config status '" + name + "'");
 }

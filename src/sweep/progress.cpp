@@ -6,7 +6,11 @@
 namespace allocsim::sweep {
 
 Progress::Progress(std::int64_t total, std::int64_t already, bool terminal, std::FILE* out)
-    : total_(total), already_(already), terminal_(terminal), out_(out), start_(Clock::now()),
+    : total_(total),
+      already_(already),
+      terminal_(terminal),
+      out_(out),
+      start_(Clock::now()),
       last_print_(start_) {}
 
 std::string Progress::clock_text(double seconds) {
@@ -19,13 +23,12 @@ std::string Progress::clock_text(double seconds) {
 std::string Progress::line(std::int64_t finished, std::int64_t total, double rate, double eta,
                            std::int64_t failed) {
   const int width = static_cast<int>(std::to_string(total).size());
-  const double percent = total > 0 ? 100.0 * static_cast<double>(finished) /
-                                         static_cast<double>(total)
-                                   : 100.0;
+  const double percent =
+      total > 0 ? 100.0 * static_cast<double>(finished) / static_cast<double>(total) : 100.0;
   char buffer[160];
-  std::snprintf(buffer, sizeof buffer, "[%*lld/%lld] %.1f%%  %.1f cfg/s  ETA %s  failed %lld",
+  std::snprintf(buffer, sizeof buffer, "[%*lld/%lld] %.1f%%  %.*f cfg/s  ETA %s  failed %lld",
                 width, static_cast<long long>(finished), static_cast<long long>(total), percent,
-                rate, eta < 0 ? "?:??:??" : clock_text(eta).c_str(),
+                rate > 0 && rate < 1 ? 2 : 1, rate, eta < 0 ? "?:??:??" : clock_text(eta).c_str(),
                 static_cast<long long>(failed));
   return buffer;
 }

@@ -19,15 +19,16 @@ namespace {
 
 const std::set<std::string>& bookkeeping_columns() {
   static const std::set<std::string> names = {
-      "config_id", "index", "replicate", "status", "error", "wall_seconds", "rank",
-      "seed", "workload_seed", "label", "canonical", "diagnostics", "keep_jobs", "timeout"};
+      "config_id",    "index",       "replicate", "status",        "error",
+      "wall_seconds", "rank",        "seed",      "workload_seed", "label",
+      "canonical",    "diagnostics", "keep_jobs", "timeout"};
   return names;
 }
 
 std::vector<std::string> default_metrics(const Table& summary) {
   std::vector<std::string> metrics;
-  for (const char* name : {"utilization", "makespan", "mean_wait", "mean_bounded_slowdown",
-                           "mean_pairwise_hops"})
+  for (const char* name :
+       {"utilization", "makespan", "mean_wait", "mean_bounded_slowdown", "mean_pairwise_hops"})
     if (summary.find(name) >= 0) metrics.push_back(name);
   return metrics;
 }
@@ -49,10 +50,18 @@ std::string json_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buffer[8];

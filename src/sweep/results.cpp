@@ -19,24 +19,34 @@ namespace {
 /// Fixed /configs columns before the free variables, and after them.
 const std::vector<ColumnDef>& leading_config_columns() {
   static const std::vector<ColumnDef> columns = {
-      {"config_id", ColumnType::u64},     {"index", ColumnType::i64},
-      {"replicate", ColumnType::i64},     {"status", ColumnType::text},
-      {"error", ColumnType::text},        {"wall_seconds", ColumnType::f64},
-      {"rank", ColumnType::i64},          {"machine", ColumnType::text},
-      {"trace", ColumnType::text},        {"sched", ColumnType::text},
-      {"alloc", ColumnType::text},        {"transforms", ColumnType::text},
-      {"runtime_model", ColumnType::text}, {"bsd_threshold", ColumnType::f64},
-      {"estimate_factor", ColumnType::f64}, {"strict", ColumnType::i64},
-      {"keep_jobs", ColumnType::i64},     {"timeout", ColumnType::f64},
-      {"decisions", ColumnType::text},    {"seed", ColumnType::u64},
+      {"config_id", ColumnType::u64},
+      {"index", ColumnType::i64},
+      {"replicate", ColumnType::i64},
+      {"status", ColumnType::text},
+      {"error", ColumnType::text},
+      {"wall_seconds", ColumnType::f64},
+      {"rank", ColumnType::i64},
+      {"machine", ColumnType::text},
+      {"trace", ColumnType::text},
+      {"sched", ColumnType::text},
+      {"alloc", ColumnType::text},
+      {"transforms", ColumnType::text},
+      {"runtime_model", ColumnType::text},
+      {"bsd_threshold", ColumnType::f64},
+      {"estimate_factor", ColumnType::f64},
+      {"strict", ColumnType::i64},
+      {"keep_jobs", ColumnType::i64},
+      {"timeout", ColumnType::f64},
+      {"decisions", ColumnType::text},
+      {"seed", ColumnType::u64},
       {"workload_seed", ColumnType::u64},
   };
   return columns;
 }
 const std::vector<ColumnDef>& trailing_config_columns() {
-  static const std::vector<ColumnDef> columns = {
-      {"label", ColumnType::text}, {"canonical", ColumnType::text},
-      {"diagnostics", ColumnType::text}};
+  static const std::vector<ColumnDef> columns = {{"label", ColumnType::text},
+                                                 {"canonical", ColumnType::text},
+                                                 {"diagnostics", ColumnType::text}};
   return columns;
 }
 
@@ -274,7 +284,9 @@ void ResultWriter::flush() {
   file_.flush();
 }
 
-void ResultWriter::set_info(const FileInfo& info) { write_info(file_, info); }
+void ResultWriter::set_info(const FileInfo& info) {
+  write_info(file_, info);
+}
 
 void ResultWriter::close() {
   flush();
@@ -344,8 +356,8 @@ std::vector<ConfigOutcome> read_outcomes(const std::string& path) {
       if (file.exists("/decisions/" + hex)) {
         const Table d = file.read_table("/decisions/" + hex);
         for (std::size_t j = 0; j < d.rows(); ++j)
-          o.result.decisions.push_back({d.text(j, 0), d.number(j, 1), d.number(j, 2),
-                                        d.number(j, 3), d.number(j, 4)});
+          o.result.decisions.push_back(
+              {d.text(j, 0), d.number(j, 1), d.number(j, 2), d.number(j, 3), d.number(j, 4)});
       }
     }
     outcomes.push_back(std::move(o));

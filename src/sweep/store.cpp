@@ -14,8 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 void check_same_sweep(const std::string& what, const std::string& experiment, std::uint64_t seed,
@@ -25,9 +24,8 @@ void check_same_sweep(const std::string& what, const std::string& experiment, st
            (sh.empty() ? "" : ", shard " + sh);
   };
   if (experiment != info.experiment || seed != info.seed || shard != info.shard)
-    throw InputError("cannot resume: " + what + " belongs to " +
-                     describe(experiment, seed, shard) + ", not " +
-                     describe(info.experiment, info.seed, info.shard));
+    throw InputError("cannot resume: " + what + " belongs to " + describe(experiment, seed, shard) +
+                     ", not " + describe(info.experiment, info.seed, info.shard));
 }
 }  // namespace
 
@@ -51,7 +49,8 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
 
   // Check what an earlier run left before touching anything.
   JournalContents contents;
-  const bool from_journal = resume && have_journal, from_file = resume && !have_journal && have_file;
+  const bool from_journal = resume && have_journal,
+             from_file = resume && !have_journal && have_file;
   if (from_journal) {
     contents = scan_journal(journal);
     if (contents.has_header)
@@ -103,7 +102,8 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
     log << "resume: " << resumed_ << " configs already finished, "
         << static_cast<std::int64_t>(members_.size()) - resumed_ << " to run"
         << (retried ? ", " + std::to_string(retried) + " failed ones to retry" : "")
-        << (dropped ? "; " + std::to_string(dropped) + " results of configs no longer in the "
+        << (dropped ? "; " + std::to_string(dropped) +
+                          " results of configs no longer in the "
                           "experiment are dropped"
                     : "")
         << "\n";
@@ -160,10 +160,14 @@ FileInfo ResultStore::finish(FileInfo info) {
   info.done = info.failed = info.timed_out = info.pending = 0;
   for (auto index : members_) {
     auto it = recorded_.find(expansion_->configs[static_cast<std::size_t>(index)].id);
-    if (it == recorded_.end()) ++info.pending;
-    else if (it->second.status == ConfigStatus::done) ++info.done;
-    else if (it->second.status == ConfigStatus::timed_out) ++info.timed_out;
-    else ++info.failed;
+    if (it == recorded_.end())
+      ++info.pending;
+    else if (it->second.status == ConfigStatus::done)
+      ++info.done;
+    else if (it->second.status == ConfigStatus::timed_out)
+      ++info.timed_out;
+    else
+      ++info.failed;
   }
   if (info.status.empty() || info.status == "running")
     info.status = info.pending == 0 ? "complete" : "interrupted";
@@ -174,8 +178,10 @@ FileInfo ResultStore::finish(FileInfo info) {
     for (auto index : members_) {
       const ConfigEntry& entry = expansion_->configs[static_cast<std::size_t>(index)];
       auto it = recorded_.find(entry.id);
-      if (it == recorded_.end()) writer.add_pending(entry);
-      else writer.add(entry, read_journal_outcome(journal, it->second.offset));
+      if (it == recorded_.end())
+        writer.add_pending(entry);
+      else
+        writer.add(entry, read_journal_outcome(journal, it->second.offset));
       if (writer.buffered() >= 512) writer.flush();
     }
     writer.close();

@@ -54,7 +54,8 @@ Prepared prepare(const SweepOptions& options) {
   }
   if (!problems.empty()) throw ExperimentError(std::move(problems));
   for (const auto& entry : p.expansion.configs)
-    if (p.shard_n == 0 || in_shard(entry.id, p.shard_k, p.shard_n)) p.members.push_back(entry.index);
+    if (p.shard_n == 0 || in_shard(entry.id, p.shard_k, p.shard_n))
+      p.members.push_back(entry.index);
   return p;
 }
 
@@ -89,8 +90,8 @@ double cpu_seconds(bool thread_only) {
 }
 
 void print_problems(const ExperimentError& error, std::ostream& err) {
-  err << error.problems().size()
-      << (error.problems().size() == 1 ? " problem" : " problems") << "; the sweep does not start:\n";
+  err << error.problems().size() << (error.problems().size() == 1 ? " problem" : " problems")
+      << "; the sweep does not start:\n";
   for (const auto& p : error.problems()) err << "  " << p.where << ": " << p.message << "\n";
 }
 
@@ -114,10 +115,14 @@ int run_worker(const SweepOptions& options, const boost::mpi::communicator& worl
   boost::mpi::broadcast(world, source, 0);
   boost::mpi::broadcast(world, base_dir, 0);
   boost::mpi::broadcast(world, trace_dir, 0);
+  unsigned long long fingerprint = 0;
+  boost::mpi::broadcast(world, fingerprint, 0);
   Expansion expansion;
   std::string setup_error;
   try {
     expansion = expand(parse_experiment(text, source, base_dir));
+    if (expansion.fingerprint != fingerprint)
+      setup_error = "this rank expands the experiment into other configs than the master";
   } catch (const std::exception& error) {
     setup_error = error.what();
   }
@@ -195,8 +200,8 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     info.seed = p.experiment.seed;
     info.fingerprint = p.expansion.fingerprint;
     info.total_configs = static_cast<std::int64_t>(p.expansion.configs.size());
-    info.shard = options.shard.empty() ? "" : std::to_string(p.shard_k) + "/" +
-                                                  std::to_string(p.shard_n);
+    info.shard =
+        options.shard.empty() ? "" : std::to_string(p.shard_k) + "/" + std::to_string(p.shard_n);
     info.file_configs = static_cast<std::int64_t>(p.members.size());
     info.host = host_name();
     info.ranks = world.size();
@@ -222,6 +227,8 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   boost::mpi::broadcast(world, source, 0);
   boost::mpi::broadcast(world, base_dir, 0);
   boost::mpi::broadcast(world, trace_dir, 0);
+  unsigned long long fingerprint = p.expansion.fingerprint;
+  boost::mpi::broadcast(world, fingerprint, 0);
 
   // Longest estimated cost first; ties in index order.
   std::vector<std::int64_t> todo = store->todo();
@@ -230,17 +237,22 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
            p.validation.costs[static_cast<std::size_t>(b)];
   });
   const bool one_rank = world.size() == 1;
-  const bool terminal = options.progress == "line" ||
-                        (options.progress == "auto" && isatty(fileno(stderr)));
+  // The updating line goes to a terminal: stderr, or stdout (under mpirun only stdout is a
+  // pseudo-terminal). Otherwise (batch logs) progress lines go to stderr with the messages.
+  const bool stderr_tty = isatty(fileno(stderr)) != 0, stdout_tty = isatty(fileno(stdout)) != 0;
+  const bool terminal =
+      options.progress == "line" || (options.progress == "auto" && (stderr_tty || stdout_tty));
+  std::FILE* progress_out = terminal && !stderr_tty && stdout_tty ? stdout : stderr;
   log << "sweep '" << p.experiment.name << "': " << store->members() << " configs"
-      << (info.shard.empty() ? "" : " (shard " + info.shard + " of " +
-                                        std::to_string(info.total_configs) + ")")
+      << (info.shard.empty()
+              ? ""
+              : " (shard " + info.shard + " of " + std::to_string(info.total_configs) + ")")
       << ", " << todo.size() << " to run on " << (one_rank ? 1 : world.size() - 1)
       << (one_rank || world.size() == 2 ? " worker" : " workers") << "; master pid " << getpid()
       << "; results in " << output_path(options, p.experiment) << std::endl;
 
   Progress progress(store->members(), store->finished(), terminal,
-                    options.progress == "none" ? nullptr : stderr);
+                    options.progress == "none" ? nullptr : progress_out);
   ConfigRunner local_runner =
       make_runner(options, p.expansion.configs, p.experiment.base_dir, options.trace_dir);
   std::unique_ptr<Transport> transport;
@@ -256,7 +268,9 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
 
   int stop_signal = 0;
   DispatchCallbacks callbacks;
-  callbacks.on_outcome = [&](const ConfigOutcome& outcome) {
+  callbacks.on_outcome = [&](ConfigOutcome outcome) {
+    // The master's expansion names the config (a worker that failed to set up cannot).
+    outcome.config_id = p.expansion.configs.at(static_cast<std::size_t>(outcome.index)).id;
     store->record(outcome);
     progress.update(store->finished(), store->failed());
   };
@@ -265,8 +279,8 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     if (stop_signal == 0) return false;
     if (terminal) log << "\n";
     log << "received signal " << stop_signal << " (" << strsignal(stop_signal)
-        << "): no new configs; waiting up to " << options.grace_seconds
-        << " s for those in flight" << std::endl;
+        << "): no new configs; waiting up to " << options.grace_seconds << " s for those in flight"
+        << std::endl;
     return true;
   };
   callbacks.tick = [&] {
@@ -290,19 +304,25 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   info.master_cpu_seconds = cpu;
   info.master_cpu_share = wall > 0 ? cpu / wall : 0;
   info.master_cpu_scope = one_rank ? "thread" : "process";
-  info.status = end == DispatchEnd::complete ? "complete" : "interrupted";
-  const FileInfo written = store->finish(info);
+  const FileInfo written = store->finish(info);  // status: complete when nothing is pending
+  const double rate =
+      wall > 0 ? static_cast<double>(store->finished() - store->resumed()) / wall : 0.0;
   char line[256];
   std::snprintf(line, sizeof line,
-                "%lld done, %lld failed, %lld timed out, %lld pending; %.1f s, %.1f cfg/s, "
+                "%lld done, %lld failed, %lld timed out, %lld pending; %.1f s, %.*f cfg/s, "
                 "master CPU %.1f%%",
                 static_cast<long long>(written.done), static_cast<long long>(written.failed),
-                static_cast<long long>(written.timed_out),
-                static_cast<long long>(written.pending), wall,
-                wall > 0 ? static_cast<double>(store->finished() - store->resumed()) / wall : 0.0,
-                100 * info.master_cpu_share);
+                static_cast<long long>(written.timed_out), static_cast<long long>(written.pending),
+                wall,
+                rate >= 100 ? 0
+                : rate >= 1 ? 1
+                            : 3,
+                rate, 100 * info.master_cpu_share);
   log << line << "; results in " << output_path(options, p.experiment) << "\n";
-  if (end == DispatchEnd::complete) return kExitOk;
+  if (written.failed + written.timed_out > 0)
+    log << "errors of the failed configs: allocsim report " << output_path(options, p.experiment)
+        << "\n";
+  if (written.pending == 0 && end != DispatchEnd::abandoned) return kExitOk;
   log << "interrupted; rerun with --resume" << std::endl;
   if (end == DispatchEnd::abandoned) {
     // Work still running past the grace period: the file is closed, end everything now.

@@ -44,8 +44,10 @@ double estimate_cost(const RunConfig& config, std::int64_t jobs, int machine_nod
   const std::string sched = config.sched.substr(0, config.sched.find(':'));
   const std::string alloc = config.alloc.substr(0, config.alloc.find(':'));
   double weight = 1;
-  if (sched == "conservative") weight *= 4;
-  else if (sched == "easy") weight *= 2;
+  if (sched == "conservative")
+    weight *= 4;
+  else if (sched == "easy")
+    weight *= 2;
   if (alloc != "flat" && alloc != "random" && alloc != "sortedfreelist") weight *= 3;
   weight *= 1.0 + static_cast<double>(config.decisions.size());
   return static_cast<double>(std::max<std::int64_t>(jobs, 1)) *
@@ -68,7 +70,8 @@ std::int64_t count_job_lines(const std::string& path) {
 std::int64_t synthetic_jobs(const std::string& trace) {
   const AlgoSpec spec = AlgoSpec::parse(trace);
   if (spec.name != "synthetic")
-    throw InputError("unknown workload '" + spec.name + "' (a trace path, a NAME or synthetic:...)");
+    throw InputError("unknown workload '" + spec.name +
+                     "' (a trace path, a NAME or synthetic:...)");
   const Params params(synthetic_params(), spec.params, "synthetic workload");
   return params.has("jobs") ? params.integer("jobs") : 0;
 }
@@ -134,8 +137,10 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
       if (auto e = checked("transform", t, transform_registry())) report(*e);
     std::vector<std::string> decision_ok;
     for (const auto& d : c.decisions) {
-      if (auto e = checked("alloc", d, allocator_registry())) report("decisions: " + *e);
-      else decision_ok.push_back(d);
+      if (auto e = checked("alloc", d, allocator_registry()))
+        report("decisions: " + *e);
+      else
+        decision_ok.push_back(d);
     }
     // Allocator / machine compatibility (the factory throws InputError when unsupported).
     if (topology) {
@@ -157,7 +162,8 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
       }
     }
     // Workload.
-    const std::string workload_key = c.trace.rfind("synthetic", 0) == 0 ? c.trace : "file:" + c.trace;
+    const std::string workload_key =
+        c.trace.rfind("synthetic", 0) == 0 ? c.trace : "file:" + c.trace;
     auto wit = workloads.find(workload_key);
     if (wit == workloads.end()) {
       std::pair<std::int64_t, std::string> info{0, ""};
@@ -171,8 +177,7 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
     }
     if (!wit->second.second.empty()) report(wit->second.second);
     v.jobs.push_back(wit->second.first);
-    v.costs.push_back(
-        estimate_cost(c, wit->second.first, topology ? topology->node_count() : 1));
+    v.costs.push_back(estimate_cost(c, wit->second.first, topology ? topology->node_count() : 1));
     if (!field_problem && !entry.problem.empty()) problems.add(where, entry.problem);
   }
   problems.append_to(v.problems);

@@ -7,10 +7,30 @@
 #include <fstream>
 #include <sstream>
 
-#include "allocsim/alloc/basic.hpp"
 #include "allocsim/util/error.hpp"
 
 namespace allocsim {
+
+std::vector<NodeId> snake_order(const Topology& topology) {
+  const int dims = topology.dims();
+  std::vector<NodeId> order(topology.node_count());
+  std::vector<int> digits(dims), coords(dims);
+  for (NodeId rank = 0; rank < topology.node_count(); ++rank) {
+    NodeId rest = rank;
+    for (int axis = 0; axis < dims; ++axis) {
+      digits[axis] = rest % topology.side(axis);
+      rest /= topology.side(axis);
+    }
+    // Boustrophedon: an axis runs backwards when the higher coordinates sum to an odd number.
+    int higher_sum = 0;
+    for (int axis = dims - 1; axis >= 0; --axis) {
+      coords[axis] = (higher_sum % 2) ? topology.side(axis) - 1 - digits[axis] : digits[axis];
+      higher_sum += coords[axis];
+    }
+    order[rank] = topology.id(coords);
+  }
+  return order;
+}
 
 namespace {
 

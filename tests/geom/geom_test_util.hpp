@@ -18,8 +18,10 @@ inline PointSet random_points(Rng& rng, int dims, int n, int side, std::vector<i
   return points;
 }
 
-/// n distinct points of a side^dims grid (a random subset of a mesh's processors).
-inline PointSet random_free_grid(Rng& rng, int dims, int side, int n) {
+/// n distinct points of a side^dims grid (a random subset of a mesh's processors);
+/// n must not exceed side^dims.
+inline PointSet random_free_grid(Rng& rng, int dims, int side, int n,
+                                 std::vector<int> rings = {}) {
   std::vector<std::vector<int>> all;
   std::vector<int> p(dims, 0);
   while (true) {
@@ -33,7 +35,7 @@ inline PointSet random_free_grid(Rng& rng, int dims, int side, int n) {
     std::swap(all[i], all[j]);
   }
   all.resize(n);
-  return PointSet::from_rows(all);
+  return PointSet::from_rows(all, std::move(rings));
 }
 
 /// Every point of a width x height grid, x fastest.

@@ -58,11 +58,14 @@ TEST(MC1x1, HandMadeShells) {
 
 TEST(MC1x1, MatchesDefinitionOnRandomInstances) {
   Rng rng(31);
-  for (int trial = 0; trial < 120; ++trial) {
+  for (int trial = 0; trial < 240; ++trial) {
     const int dims = 1 + trial % 3;
+    const int side = dims == 1 ? 20 : dims == 2 ? 6 : 4;
     std::vector<int> rings;
-    if (trial % 5 == 4) rings.assign(dims, 6);
-    const PointSet points = testing::random_points(rng, dims, 13, 6, rings);
+    if (trial % 8 >= 6) rings.assign(dims, side);
+    // Odd trials: distinct points (the occupancy-grid path), even: multisets (the scan path).
+    const PointSet points = trial % 2 ? testing::random_free_grid(rng, dims, side, 13, rings)
+                                      : testing::random_points(rng, dims, 13, side, rings);
     const int k = 2 + static_cast<int>(rng.uniform_int(0, 9));
     const Selection fast = mc1x1(points, k);
     const auto [cost, sum] = naive_mc1x1(points, k);
@@ -72,7 +75,7 @@ TEST(MC1x1, MatchesDefinitionOnRandomInstances) {
     // With every grid position as centre the cost can only improve; sums stay valid.
     std::vector<std::vector<int>> box(dims);
     for (auto& values : box)
-      for (int c = 0; c < 6; ++c) values.push_back(c);
+      for (int c = 0; c < side; ++c) values.push_back(c);
     const Selection boxed = mc1x1_over_grid(points, k, box);
     EXPECT_EQ(pairwise_sum_brute(points, boxed.indices), boxed.sum);
     (void)cost;

@@ -73,11 +73,14 @@ TEST(ManhattanMedian, KNearestBreaksTiesByIndex) {
 
 TEST(ManhattanMedian, MatchesDefinitionOnRandomInstances) {
   Rng rng(3);
-  for (int trial = 0; trial < 120; ++trial) {
+  for (int trial = 0; trial < 240; ++trial) {
     const int dims = 1 + trial % 3;
+    const int side = dims == 1 ? 20 : dims == 2 ? 7 : 4;
     std::vector<int> rings;
-    if (trial % 4 == 3) rings.assign(dims, 7);
-    const PointSet points = testing::random_points(rng, dims, 14, 7, rings);
+    if (trial % 8 >= 6) rings.assign(dims, side);
+    // Odd trials: distinct points (free processors; the occupancy-grid path), even: multisets.
+    const PointSet points = trial % 2 ? testing::random_free_grid(rng, dims, side, 14, rings)
+                                      : testing::random_points(rng, dims, 14, side, rings);
     const int k = 2 + static_cast<int>(rng.uniform_int(0, 10));
     const Selection fast = manhattan_median(points, k);
     const Selection slow = naive_nearest(points, k, intersections(points));
@@ -87,7 +90,7 @@ TEST(ManhattanMedian, MatchesDefinitionOnRandomInstances) {
     // Every machine position as centre: never worse than the intersections.
     std::vector<std::vector<int>> box(dims);
     for (auto& values : box)
-      for (int c = 0; c < 7; ++c) values.push_back(c);
+      for (int c = 0; c < side; ++c) values.push_back(c);
     const Selection boxed = nearest_best_over_grid(points, k, box);
     EXPECT_EQ(boxed.sum, naive_nearest(points, k, box).sum);
   }

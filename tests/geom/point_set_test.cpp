@@ -85,6 +85,36 @@ TEST(AxisWindowLowerBound, NeverAboveTheOptimumAndExactIn1D) {
   }
 }
 
+TEST(DistinctPointsLowerBound, IsTheUnconstrainedOptimumAndValid) {
+  // 1D: k consecutive integers. 2D: the exact optimum on a large empty grid.
+  for (int k = 1; k <= 12; ++k) {
+    std::vector<std::vector<int>> line;
+    for (int x = 0; x < 20; ++x) line.push_back({x});
+    EXPECT_EQ(distinct_points_lower_bound(1, k), exact_optimum(PointSet::from_rows(line), k).sum);
+    EXPECT_EQ(distinct_points_lower_bound(2, k), exact_optimum(testing::full_grid(14, 14), k).sum);
+  }
+  // Valid (never above the optimum) for random distinct points, also beyond the table.
+  Rng rng(13);
+  for (int trial = 0; trial < 30; ++trial) {
+    const PointSet points = testing::random_free_grid(rng, 2, 9, 30);
+    const int k = 2 + static_cast<int>(rng.uniform_int(0, 10));
+    EXPECT_LE(distinct_points_lower_bound(2, k), exact_optimum(points, k).sum);
+  }
+  EXPECT_GE(distinct_points_lower_bound(2, 39), distinct_points_lower_bound(2, 38));
+  EXPECT_LE(distinct_points_lower_bound(2, 39), 3040);  // bench_geom's best set for k = 39
+  EXPECT_EQ(distinct_points_lower_bound(3, 8), 0);
+}
+
+TEST(LeastShellCost, FillsInnerShellsFirst) {
+  EXPECT_EQ(least_shell_cost(2, 1), 0);
+  EXPECT_EQ(least_shell_cost(2, 9), 8);
+  EXPECT_EQ(least_shell_cost(2, 10), 10);
+  EXPECT_EQ(least_shell_cost(1, 3), 2);
+  EXPECT_EQ(least_shell_cost(3, 27), 26);
+  EXPECT_TRUE(all_distinct(testing::full_grid(3, 3)));
+  EXPECT_FALSE(all_distinct(PointSet::from_rows({{1, 2}, {0, 0}, {1, 2}})));
+}
+
 TEST(Solve, ParsesDurationsAndMethods) {
   EXPECT_DOUBLE_EQ(parse_duration_seconds("10s"), 10);
   EXPECT_DOUBLE_EQ(parse_duration_seconds("500ms"), 0.5);

@@ -67,7 +67,7 @@ elapsed = time.time() - started
 text = "".join(lines)
 t.check(code == 3, f"exit status {code}, expected 3:\n{text}")
 t.check("interrupted; rerun with --resume" in text, "missing resume hint:\n" + text)
-t.check(elapsed < 20, f"took {elapsed:.1f} s to stop")
+t.check(elapsed < 30, f"took {elapsed:.1f} s to stop (grace 0.5 s)")
 info = t.attrs(output)
 t.check(info["status"] == "interrupted" and info["pending"] == 2, f"{info}")
 print("SIGTERM: clean exit, message, readable file, resume completes")

@@ -149,7 +149,7 @@ TEST(Progress, BatchModePrintsEveryFivePercentAtMostOnceASecond) {
   std::FILE* out = open_memstream(&buffer, &size);
   const auto t0 = Progress::Clock::now();
   Progress progress(100, 0, false, out);
-  progress.update(1, 0, t0);                                 // first line
+  progress.update(1, 0, t0);                                   // first line
   progress.update(2, 0, t0 + std::chrono::milliseconds(500));  // too soon
   progress.update(6, 0, t0 + std::chrono::seconds(2));         // new 5 % step
   progress.update(7, 0, t0 + std::chrono::seconds(4));         // same step, < 10 s

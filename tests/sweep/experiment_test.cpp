@@ -11,7 +11,9 @@
 namespace allocsim::sweep {
 namespace {
 
-Experiment parse(const std::string& text) { return parse_experiment(text, "test.toml", "/data"); }
+Experiment parse(const std::string& text) {
+  return parse_experiment(text, "test.toml", "/data");
+}
 
 std::vector<std::string> problems_of(const std::string& text) {
   try {
@@ -211,8 +213,9 @@ allocator = "mbs"
   EXPECT_TRUE(contains(problems, "unknown key 'sede' in [experiment] (did you mean 'seed'?)"));
   EXPECT_TRUE(contains(problems, "replicates must be"));
   EXPECT_TRUE(contains(problems, "'machine' must be a string"));
-  EXPECT_TRUE(contains(problems, "'shed' is not a config field and no value uses {shed} (did you "
-                                 "mean 'sched'?)"));
+  EXPECT_TRUE(contains(problems,
+                       "'shed' is not a config field and no value uses {shed} (did you "
+                       "mean 'sched'?)"));
   EXPECT_TRUE(contains(problems, "{lod} names no variable"));
   EXPECT_TRUE(contains(problems, "axis 'alloc' has no values"));
   EXPECT_TRUE(contains(problems, "needs from, to and step"));

@@ -2,9 +2,9 @@
 // (issue 3, item 5).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "allocsim/metrics/records.hpp"
 #include "allocsim/sweep/journal.hpp"
@@ -141,8 +141,9 @@ TEST(Journal, KillAtEveryByteLeavesTheCompleteFramesOnly) {
     while (complete < frame_ends.size() && frame_ends[complete] <= length) ++complete;
     ASSERT_EQ(contents.frames.size(), complete) << "length " << length;
     EXPECT_EQ(contents.has_header, length >= full.frames[0].offset) << "length " << length;
-    EXPECT_EQ(contents.valid_bytes, complete == 0 ? (contents.has_header ? full.frames[0].offset : 0)
-                                                  : frame_ends[complete - 1]);
+    EXPECT_EQ(contents.valid_bytes, complete == 0
+                                        ? (contents.has_header ? full.frames[0].offset : 0)
+                                        : frame_ends[complete - 1]);
   }
 }
 

@@ -295,9 +295,9 @@ TEST(Report, GroupsVaryingColumnsAndAverages) {
   const h5::Table r = report_table(t, options);
   ASSERT_EQ(r.rows(), 2u);
   EXPECT_EQ(r.text(0, 0), "flat");
-  EXPECT_EQ(r.i64(0, 1), 2);                   // configs
-  EXPECT_DOUBLE_EQ(r.number(0, 3), 0.5);       // (0.25 + 0.75) / 2
-  EXPECT_DOUBLE_EQ(r.number(1, 4), 200);       // random: makespan 200
+  EXPECT_EQ(r.i64(0, 1), 2);              // configs
+  EXPECT_DOUBLE_EQ(r.number(0, 3), 0.5);  // (0.25 + 0.75) / 2
+  EXPECT_DOUBLE_EQ(r.number(1, 4), 200);  // random: makespan 200
   EXPECT_EQ(format_report(r, "csv"),
             "alloc,configs,failed,utilization,makespan\nflat,2,0,0.5,200\nrandom,1,0,0.5,200\n");
   const std::string json = format_report(r, "json");

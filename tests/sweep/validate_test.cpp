@@ -36,8 +36,8 @@ alloc = ["flat", "mbs"]
                              &x);
   EXPECT_TRUE(v.problems.empty()) << all(v);
   ASSERT_EQ(v.jobs.size(), 4u);
-  EXPECT_EQ(v.jobs[0], 300);  // job lines of the SWF file
-  EXPECT_EQ(v.jobs[2], 50);   // the synthetic spec's jobs
+  EXPECT_EQ(v.jobs[0], 300);          // job lines of the SWF file
+  EXPECT_EQ(v.jobs[2], 50);           // the synthetic spec's jobs
   EXPECT_GT(v.costs[1], v.costs[0]);  // a shape-searching allocator costs more than flat
   EXPECT_EQ(v.workloads, 2);
   EXPECT_EQ(v.machines, 1);

@@ -55,7 +55,9 @@ TEST(Transforms, ReplicateIsSeededAndKeepsOrder) {
   ASSERT_EQ(a.jobs.size(), 9u);
   for (std::size_t i = 0; i < a.jobs.size(); ++i) {
     EXPECT_EQ(a.jobs[i].submit, b.jobs[i].submit);
-    if (i) EXPECT_LE(a.jobs[i - 1].submit, a.jobs[i].submit);
+    if (i) {
+      EXPECT_LE(a.jobs[i - 1].submit, a.jobs[i].submit);
+    }
   }
 }
 

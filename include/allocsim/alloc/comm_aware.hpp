@@ -16,6 +16,9 @@ namespace allocsim {
 void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entries);
 
 /// One allocator class for the whole family; the method selects the solver.
+/// Answers are cached per free set: schedulers ask again and again between events (EASY tries
+/// every waiting job at each pass), and the solvers are deterministic pure choices, so a repeat
+/// question (same free processors, same size and shape) gets the stored answer.
 class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
  public:
   enum class Method { mm, genalg, mc1x1, mc, mm_inc, greedy_optimal, ptas };
@@ -47,10 +50,19 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
   geom::Selection choose(const geom::PointSet& points, int k, const Job& job);
   std::vector<std::vector<int>> all_positions() const;
 
+  struct CachedAnswer {
+    int procs = 0, shape_a = 0, shape_b = 0;
+    bool fell_back = false;
+    geom::Selection selection;
+  };
+
   Options options_;
   std::vector<int> sides_, rings_;
   std::int64_t fallbacks_ = 0;
+  bool fell_back_ = false;  // set by choose()
   geom::Selection last_;
+  std::vector<NodeId> cache_free_;     // the free set the cached answers belong to
+  std::vector<CachedAnswer> cache_;
 };
 
 }  // namespace allocsim

@@ -62,9 +62,9 @@ void worker_loop(WorkerChannel& channel, const std::function<ConfigOutcome(std::
                  int worker);
 
 struct DispatchOptions {
-  double grace_seconds = 60;                       ///< after a stop request
-  std::chrono::microseconds max_sleep{5000};       ///< master's longest idle sleep
-  int max_prefetch = 64;                           ///< tasks queued per worker at most
+  double grace_seconds = 60;                  ///< after a stop request
+  std::chrono::microseconds max_sleep{5000};  ///< master's longest idle sleep
+  int max_prefetch = 64;                      ///< tasks queued per worker at most
 };
 
 struct DispatchCallbacks {

@@ -46,8 +46,8 @@ using Settings = std::vector<std::pair<std::string, Value>>;
 /// (an array of tables, e.g. each trace with its own machine).
 struct Axis {
   std::string name;
-  std::vector<Settings> values;    ///< each value sets one key (list/range) or several (group)
-  std::vector<std::string> labels; ///< short text of each value, for config labels
+  std::vector<Settings> values;     ///< each value sets one key (list/range) or several (group)
+  std::vector<std::string> labels;  ///< short text of each value, for config labels
 };
 
 /// An [[exclude]] pattern: a config is dropped when every key matches one of its globs.
@@ -88,15 +88,15 @@ std::string format_number(double value);
 
 /// One configuration of an expanded experiment.
 struct ConfigEntry {
-  std::int64_t index = 0;     ///< position in the full expansion (stable order of the file)
+  std::int64_t index = 0;  ///< position in the full expansion (stable order of the file)
   int replicate = 0;
-  std::uint64_t id = 0;       ///< stable_hash(canonical + replicate); 0 when it has problems
-  std::string canonical;      ///< RunConfig::canonical() with seed 0 and no timeout
-  RunConfig config;           ///< trace as written; seed = mix_seed(experiment seed, id),
-                              ///< workload_seed = workload_seed(experiment seed, replicate)
+  std::uint64_t id = 0;   ///< stable_hash(canonical + replicate); 0 when it has problems
+  std::string canonical;  ///< RunConfig::canonical() with seed 0 and no timeout
+  RunConfig config;       ///< trace as written; seed = mix_seed(experiment seed, id),
+                          ///< workload_seed = workload_seed(experiment seed, replicate)
   std::vector<std::pair<std::string, std::string>> variables;  ///< free variables' values
-  std::string label;          ///< "alloc=flat sched=easy load=0.5 rep=1"
-  std::string problem;        ///< why canonical() failed (validation reports it), else empty
+  std::string label;    ///< "alloc=flat sched=easy load=0.5 rep=1"
+  std::string problem;  ///< why canonical() failed (validation reports it), else empty
 };
 
 /// The full expansion of an experiment.

@@ -18,10 +18,10 @@ namespace allocsim::sweep {
 
 /// Identifies the sweep a journal or result file belongs to.
 struct JournalHeader {
-  std::string experiment;      ///< experiment name
+  std::string experiment;  ///< experiment name
   std::uint64_t seed = 0;
   std::uint64_t fingerprint = 0;
-  std::string shard;           ///< "K/N" or empty
+  std::string shard;  ///< "K/N" or empty
 
   std::string encode() const;
   static JournalHeader decode(const std::string& text);

@@ -9,9 +9,9 @@
 namespace allocsim::sweep {
 
 struct MergeSummary {
-  std::int64_t configs = 0;   ///< rows in the merged /configs
+  std::int64_t configs = 0;  ///< rows in the merged /configs
   std::int64_t done = 0, failed = 0, timed_out = 0, pending = 0;
-  std::int64_t missing = 0;   ///< configs of the experiment in none of the inputs
+  std::int64_t missing = 0;  ///< configs of the experiment in none of the inputs
 };
 
 /// Merges `inputs` into `output` (overwritten). A config present in several inputs keeps its

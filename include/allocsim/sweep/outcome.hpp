@@ -21,10 +21,10 @@ struct ConfigOutcome {
   std::uint64_t config_id = 0;
   std::int64_t index = -1;  ///< position in the expansion
   ConfigStatus status = ConfigStatus::pending;
-  std::string error;        ///< exception text for failed / timed_out
+  std::string error;  ///< exception text for failed / timed_out
   double wall_seconds = 0;
-  int rank = 0;             ///< MPI rank that ran it (0 = the master itself)
-  RunResult result;         ///< summary (and jobs / decisions) when done
+  int rank = 0;      ///< MPI rank that ran it (0 = the master itself)
+  RunResult result;  ///< summary (and jobs / decisions) when done
 };
 
 /// Binary encoding (Boost binary archive without header) of an outcome, and back.

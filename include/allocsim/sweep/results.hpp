@@ -20,15 +20,15 @@ namespace allocsim::sweep {
 /// Provenance and bookkeeping stored as root attributes.
 struct FileInfo {
   std::string format = "allocsim-sweep/1";
-  std::string version;          ///< ALLOCSIM_VERSION (project version + git describe)
-  std::string experiment;       ///< experiment name
+  std::string version;     ///< ALLOCSIM_VERSION (project version + git describe)
+  std::string experiment;  ///< experiment name
   std::string experiment_file;
   std::string experiment_text;
   std::uint64_t seed = 0;
-  std::uint64_t fingerprint = 0;  ///< Expansion::fingerprint: "same experiment"
-  std::int64_t total_configs = 0; ///< configs of the whole experiment
-  std::string shard;              ///< "K/N", or empty for a whole sweep or a merge
-  std::int64_t file_configs = 0;  ///< configs this file is responsible for
+  std::uint64_t fingerprint = 0;   ///< Expansion::fingerprint: "same experiment"
+  std::int64_t total_configs = 0;  ///< configs of the whole experiment
+  std::string shard;               ///< "K/N", or empty for a whole sweep or a merge
+  std::int64_t file_configs = 0;   ///< configs this file is responsible for
   std::string host;
   std::int64_t ranks = 0;
   std::string start_time, end_time;  ///< ISO 8601 UTC

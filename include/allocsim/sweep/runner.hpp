@@ -26,9 +26,8 @@ SimulateFn core_simulate();
 class ConfigRunner {
  public:
   /// `configs` must outlive the runner. `base_dir` resolves relative traces, `trace_dir` NAMEs.
-  ConfigRunner(const std::vector<ConfigEntry>& configs, std::string base_dir,
-               std::string trace_dir, LoadFn load = core_load(),
-               SimulateFn simulate = core_simulate());
+  ConfigRunner(const std::vector<ConfigEntry>& configs, std::string base_dir, std::string trace_dir,
+               LoadFn load = core_load(), SimulateFn simulate = core_simulate());
 
   /// Runs config `index` and reports how it ended; never throws for a config's own failure.
   ConfigOutcome run(std::int64_t index, int rank);

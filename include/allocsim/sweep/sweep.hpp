@@ -18,13 +18,13 @@ enum SweepExit : int { kExitOk = 0, kExitError = 1, kExitBadInput = 2, kExitInte
 
 struct SweepOptions {
   std::string experiment_path;
-  std::string output;            ///< result file; default "<experiment name>.h5"
+  std::string output;  ///< result file; default "<experiment name>.h5"
   StoreOptions store;
-  std::string shard;             ///< "K/N" or empty
-  double grace_seconds = 60;     ///< after SIGTERM/SIGINT: time left to in-flight configs
-  std::string trace_dir;         ///< where trace NAMEs are looked up ($ALLOCSIM_TRACE_DIR)
-  std::string progress = "auto"; ///< auto | line | log | none
-  LoadFn load;                   ///< empty = the core's (tests inject fakes)
+  std::string shard;              ///< "K/N" or empty
+  double grace_seconds = 60;      ///< after SIGTERM/SIGINT: time left to in-flight configs
+  std::string trace_dir;          ///< where trace NAMEs are looked up ($ALLOCSIM_TRACE_DIR)
+  std::string progress = "auto";  ///< auto | line | log | none
+  LoadFn load;                    ///< empty = the core's (tests inject fakes)
   SimulateFn simulate;
 };
 

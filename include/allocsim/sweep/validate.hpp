@@ -18,9 +18,9 @@ std::string resolve_trace(const std::string& trace, const std::string& base_dir,
 
 /// Result of validating an expansion.
 struct Validation {
-  std::vector<Problem> problems;    ///< empty = the sweep may start
-  std::vector<double> costs;        ///< estimated relative cost per config (index order)
-  std::vector<std::int64_t> jobs;   ///< estimated jobs simulated per config
+  std::vector<Problem> problems;   ///< empty = the sweep may start
+  std::vector<double> costs;       ///< estimated relative cost per config (index order)
+  std::vector<std::int64_t> jobs;  ///< estimated jobs simulated per config
   std::int64_t workloads = 0, machines = 0;
   /// Multi-line summary: config count, excluded/duplicates, workloads, estimated work.
   std::string summary(const Expansion& expansion) const;

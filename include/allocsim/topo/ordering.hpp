@@ -38,6 +38,9 @@ std::vector<NodeId> row_order(const Topology& topology);
 /// published curve allocators behaved on non-square meshes. Throws InputError when the cube needs
 /// more than 62 index bits.
 std::vector<NodeId> hilbert_order(const Topology& topology);
+/// Boustrophedon (snake) order in every dimension: an axis runs backwards when the higher
+/// coordinates sum to an odd number, so consecutive nodes are always neighbours.
+std::vector<NodeId> snake_order(const Topology& topology);
 
 /// Generalized Hilbert curve for boxes of any side lengths (Červený and Zzyzek, "A Generalized
 /// 2D and 3D Hilbert Curve", 2025, Algorithms 1-3: the "Gilbert++" recursions for 2D and 3D).

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# One named case of the allocsim command-line tests. Usage: cli_test.sh CASE ALLOCSIM DATA_DIR
+set -uo pipefail
+case_name=$1 allocsim=$2 data=$3
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+fail() { echo "FAIL: $*"; echo "--- stdout"; head -c 3000 "$out"; echo "--- stderr"; cat "$err"; exit 1; }
+need_traces() {
+  if [ -z "${ALLOCSIM_TRACE_DIR:-}" ]; then echo "SKIP: ALLOCSIM_TRACE_DIR not set"; exit 77; fi
+}
+
+case $case_name in
+  nasa_json)
+    need_traces
+    "$allocsim" run --machine mesh:16x8 --trace NASA-iPSC-1993-3.1-cln --sched easy \
+      --alloc sortedfreelist:order=snake --format json >"$out" 2>"$err" || fail "exit $?"
+    /usr/bin/python3 - "$out" <<'PY' || fail "json content"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert set(doc) == {"config", "summary", "diagnostics"}, doc.keys()
+s = doc["summary"]
+assert s["jobs"] == 18239, s["jobs"]
+for key in ["makespan", "utilization", "offered_load", "mean_wait", "p95_wait", "mean_response",
+            "mean_bounded_slowdown", "mean_pairwise_hops", "mean_components", "external_fragmentation"]:
+    assert key in s, key
+assert s["makespan"] == 7949022, s["makespan"]   # equals the SST reference run
+PY
+    ;;
+  sdsc_dropped)
+    need_traces
+    "$allocsim" run --machine mesh:16x8 --trace SDSC-SP2-1998-4.2-cln --sched easy \
+      --alloc sortedfreelist:order=snake --format json >"$out" 2>"$err" || fail "exit $?"
+    grep -q '"runtime < 0 (dropped)": {"count": 5671' "$out" || fail "dropped jobs by reason"
+    grep -q '"jobs": 54044' "$out" || fail "job count"
+    ;;
+  strict_malformed)
+    "$allocsim" run --machine mesh:4x4 --trace "$data/malformed.swf" --strict >"$out" 2>"$err" &&
+      fail "--strict accepted a malformed file"
+    [ "$(wc -l <"$err")" -eq 1 ] || fail "error is not one line"
+    grep -q 'malformed.swf:4: expected 18 fields, found 17' "$err" || fail "file:line missing"
+    "$allocsim" run --machine mesh:4x4 --trace "$data/malformed.swf" >"$out" 2>"$err" ||
+      fail "non-strict run failed"
+    grep -q 'malformed line (skipped): 2 (lines 4 5)' "$out" || fail "skip count missing"
+    ;;
+  unknown_names)
+    "$allocsim" run --machine mesh:4x4 --trace "$data/small.swf" --alloc sortedfreelst >"$out" 2>"$err" &&
+      fail "unknown allocator accepted"
+    grep -q "did you mean 'sortedfreelist'" "$err" || fail "no closest match"
+    "$allocsim" run --machine cube:4 --trace "$data/small.swf" >"$out" 2>"$err" && fail "bad machine accepted"
+    grep -q "accepted forms" "$err" || fail "no accepted forms"
+    "$allocsim" run --machine mesh:4x4 --trace "$data/small.swf" --sched easy:ordr=fifo >"$out" 2>"$err" &&
+      fail "unknown key accepted"
+    grep -q "did you mean 'order'" "$err" || fail "no key suggestion"
+    ;;
+  list)
+    "$allocsim" list >"$out" 2>"$err" || fail "exit $?"
+    for word in allocators: schedulers: topologies: transforms: sortedfreelist easy conservative cplant target_load; do
+      grep -q -- "$word" "$out" || fail "list lacks $word"
+    done
+    "$allocsim" list schedulrs >"$out" 2>"$err" && fail "unknown family accepted"
+    grep -q "did you mean 'schedulers'" "$err" || fail "no family suggestion"
+    ;;
+  version)
+    "$allocsim" --version >"$out" 2>"$err" || fail "exit $?"
+    grep -q '^allocsim ' "$out" || fail "version text"
+    ;;
+  jobs_csv)
+    csv=$(mktemp)
+    "$allocsim" run --machine mesh:4x4 --trace "$data/small.swf" --sched fcfs --alloc flat \
+      --jobs-out "$csv" >"$out" 2>"$err" || fail "exit $?"
+    head -1 "$csv" | grep -q '^job_id,submit,start,end,wait,procs,runtime,estimate,bounded_slowdown,avg_pairwise_hops,components' ||
+      fail "csv header: $(head -1 "$csv")"
+    # small.swf keeps jobs 1, 2, 6 (job 5 needs 100 > 16 processors: dropped and counted).
+    [ "$(tail -n +2 "$csv" | cut -d, -f1 | tr '\n' ' ')" = "1 2 6 " ] || fail "csv rows: $(cat "$csv")"
+    grep -q 'processors > machine size 16 (dropped): 1' "$out" || fail "oversized job not counted"
+    rm -f "$csv"
+    ;;
+  *) fail "unknown case $case_name" ;;
+esac
+echo "PASS: $case_name"
