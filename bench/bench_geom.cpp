@@ -67,8 +67,7 @@ void print_unconstrained_table(double seconds_per_k, int max_k) {
     total += result.seconds;
     std::printf("%4d %8lld %10.4f %7s %12lld %10.3f\n", k, static_cast<long long>(result.sum),
                 static_cast<double>(result.sum) / static_cast<double>(pair_count(k)),
-                result.proven ? "yes" : "no", static_cast<long long>(result.nodes),
-                result.seconds);
+                result.proven ? "yes" : "no", static_cast<long long>(result.nodes), result.seconds);
     std::fflush(stdout);
     if (!result.proven) {
       std::printf("k = %d not proven within %.0f s (best %lld, lower bound %lld); stopping.\n", k,

@@ -46,16 +46,22 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
   using geom::Selection;
   auto mm_variant = [&]() -> Selection {
     switch (options_.centres) {
-      case Centres::free: return geom::gen_alg(points, k);
-      case Centres::all: return geom::nearest_best_over_grid(points, k, all_positions());
-      case Centres::intersections: break;
+      case Centres::free:
+        return geom::gen_alg(points, k);
+      case Centres::all:
+        return geom::nearest_best_over_grid(points, k, all_positions());
+      case Centres::intersections:
+        break;
     }
     return geom::manhattan_median(points, k);
   };
   switch (options_.method) {
-    case Method::mm: return mm_variant();
-    case Method::genalg: return geom::gen_alg(points, k);
-    case Method::mm_inc: return geom::improve_by_swaps(points, mm_variant());
+    case Method::mm:
+      return mm_variant();
+    case Method::genalg:
+      return geom::gen_alg(points, k);
+    case Method::mm_inc:
+      return geom::improve_by_swaps(points, mm_variant());
     case Method::mc1x1:
       if (options_.centres == Centres::all)
         return geom::mc1x1_over_grid(points, k, all_positions());
@@ -140,7 +146,9 @@ ParamSpec centres_param(const std::string& fallback, std::vector<std::string> ch
 
 std::vector<ParamSpec> budget_params(const std::string& nodes) {
   return {{"nodes", ParamKind::integer, nodes, "search nodes per allocation (0 = unlimited)", {}},
-          {"budget_ms", ParamKind::real, "0",
+          {"budget_ms",
+           ParamKind::real,
+           "0",
            "wall-clock budget per allocation in ms (0 = none; makes runs machine-dependent)",
            {}}};
 }
@@ -199,7 +207,9 @@ void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& 
   entries.push_back({"mc",
                      "MC (Mache-Lo-Windisch): shells around a submesh of the job's requested "
                      "shape",
-                     {{"fallback", ParamKind::choice, "square",
+                     {{"fallback",
+                       ParamKind::choice,
+                       "square",
                        "shell 0 for jobs without a shape: near-square box or 1x1",
                        {"square", "1x1"}}},
                      make_factory(Method::mc)});

@@ -60,8 +60,8 @@ std::vector<std::vector<int>> read_rows(const std::string& file, bool same_lengt
     auto values = parse_line(line, file, number);
     if (values.empty()) continue;
     if (same_length && !rows.empty() && values.size() != rows.front().size())
-      throw InputError(file + ":" + std::to_string(number) + ": " +
-                       std::to_string(values.size()) + " coordinates, but the first point has " +
+      throw InputError(file + ":" + std::to_string(number) + ": " + std::to_string(values.size()) +
+                       " coordinates, but the first point has " +
                        std::to_string(rows.front().size()));
     rows.push_back(std::move(values));
   }
@@ -93,7 +93,8 @@ void draw(const geom::PointSet& points, const std::vector<int>& chosen, std::ost
   }
   if (x1 - x0 >= 100 || y1 - y0 >= 60) return;
   std::vector<std::string> grid(y1 - y0 + 1, std::string(x1 - x0 + 1, ' '));
-  for (int i = 0; i < points.size(); ++i) grid[points.coord(i, 1) - y0][points.coord(i, 0) - x0] = '.';
+  for (int i = 0; i < points.size(); ++i)
+    grid[points.coord(i, 1) - y0][points.coord(i, 0) - x0] = '.';
   for (const int i : chosen) grid[points.coord(i, 1) - y0][points.coord(i, 0) - x0] = '#';
   for (auto row = grid.rbegin(); row != grid.rend(); ++row) out << "  " << *row << '\n';
 }
@@ -101,8 +102,7 @@ void draw(const geom::PointSet& points, const std::vector<int>& chosen, std::ost
 void run_optimum(const OptimumArgs& args) {
   if (args.points_file.empty() == args.machine.empty())
     throw InputError("give exactly one of --points FILE and --machine SPEC");
-  if (!args.busy_file.empty() && args.machine.empty())
-    throw InputError("--busy needs --machine");
+  if (!args.busy_file.empty() && args.machine.empty()) throw InputError("--busy needs --machine");
   if (args.k < 0) throw InputError("-k must not be negative");
   geom::PointSet points;
   std::vector<NodeId> node_of;  // machine mode: point -> node id
@@ -125,8 +125,8 @@ void run_optimum(const OptimumArgs& args) {
               throw InputError("busy coordinate outside " + topology.spec());
           node = topology.id(row);
         } else {
-          throw InputError("busy lines must hold a node id or " +
-                           std::to_string(topology.dims()) + " coordinates");
+          throw InputError("busy lines must hold a node id or " + std::to_string(topology.dims()) +
+                           " coordinates");
         }
         if (node < 0 || node >= topology.node_count())
           throw InputError("busy node " + std::to_string(node) + " outside " + topology.spec());
@@ -203,8 +203,9 @@ void add_optimum_command(CLI::App& app) {
   command->add_option("--busy", args->busy_file,
                       "file of busy nodes with --machine: a node id or coordinates per line");
   command->add_option("-k", args->k, "number of points to choose")->required();
-  command->add_option("--method", args->method,
-                      "exact | ptas:m=4 | mm | genalg | mc1x1 | mc:shape=AxB | mm-inc")
+  command
+      ->add_option("--method", args->method,
+                   "exact | ptas:m=4 | mm | genalg | mc1x1 | mc:shape=AxB | mm-inc")
       ->capture_default_str();
   command->add_option("--budget", args->budget, "time budget of exact and ptas, e.g. 10s, 500ms")
       ->capture_default_str();

@@ -29,7 +29,25 @@ void print_text(const RunConfig& config, const RunResult& result) {
   for (const auto& column : summary_columns())
     std::cout << "  " << std::left << std::setw(30) << column.name << ' '
               << result.summary.*column.member << '\n';
+  if (!result.decisions.empty()) {
+    std::cout << "\ndecisions (situation " << config.alloc
+              << "): mean sum of pairwise distances per placement\n";
+    for (const auto& row : result.decisions)
+      std::cout << "  " << std::left << std::setw(40) << row.decision << ' '
+                << row.mean_pairwise_sum << "  (" << row.refusals << " refusals)\n";
+  }
   std::cout << "\ndiagnostics:\n" << result.diagnostics.report();
+}
+
+std::string decisions_json(const std::vector<DecisionRow>& rows) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    out += std::string(i ? ", " : "") + "{\"decision\": " + json_string(rows[i].decision) +
+           ", \"mean_pairwise_sum\": " + json_number(rows[i].mean_pairwise_sum) +
+           ", \"mean_avg_pairwise\": " + json_number(rows[i].mean_avg_pairwise) +
+           ", \"jobs\": " + json_number(rows[i].jobs) +
+           ", \"refusals\": " + json_number(rows[i].refusals) + "}";
+  return out + "]";
 }
 
 void run(const RunOptions& options) {
@@ -44,7 +62,9 @@ void run(const RunOptions& options) {
   if (options.format == "json") {
     std::cout << "{\"config\": " << json_string(config.canonical())
               << ", \"summary\": " << summary_json(result.summary)
-              << ", \"diagnostics\": " << diagnostics_json(result.diagnostics) << "}\n";
+              << ", \"diagnostics\": " << diagnostics_json(result.diagnostics);
+    if (!result.decisions.empty()) std::cout << ", \"decisions\": " << decisions_json(result.decisions);
+    std::cout << "}\n";
   } else {
     print_text(config, result);
   }
@@ -79,6 +99,9 @@ void add_run_command(CLI::App& app) {
                       "estimate = factor x runtime for jobs without a requested time")
       ->capture_default_str();
   command->add_option("--timeout", c.timeout_seconds, "wall-clock limit in seconds (0 = none)");
+  command->add_option("--decisions", c.decisions,
+                      "situation/decision experiment: allocators asked at every placement of "
+                      "--alloc (repeatable)");
   command->add_flag("--strict", c.strict, "malformed trace lines are errors, not counted skips");
   command->add_option("--jobs-out", options->jobs_out, "write one CSV row per job");
   command->add_option("--format", options->format, "text | json")

@@ -13,7 +13,7 @@ namespace allocsim::geom::detail {
 /// Per axis: the sorted distinct coordinate values and, for every point, the position of its
 /// coordinate among them.
 struct AxisIndex {
-  std::vector<std::vector<int>> values;       // [axis][rank] -> coordinate
+  std::vector<std::vector<int>> values;         // [axis][rank] -> coordinate
   std::vector<std::vector<std::int32_t>> rank;  // [axis][point] -> rank
 
   explicit AxisIndex(const PointSet& points) : values(points.dims()), rank(points.dims()) {

@@ -67,8 +67,14 @@ class Search {
  public:
   Search(const Prepared& prep, int k, const std::vector<std::int64_t>& doll, BudgetClock& clock,
          std::int64_t upper)
-      : prep_(prep), pts_(prep.points), n_(pts_.size()), d_(pts_.dims()), k_(k), doll_(doll),
-        clock_(clock), ub_(upper) {
+      : prep_(prep),
+        pts_(prep.points),
+        n_(pts_.size()),
+        d_(pts_.dims()),
+        k_(k),
+        doll_(doll),
+        clock_(clock),
+        ub_(upper) {
     f_.assign(n_, 0);
     fa_.assign(static_cast<std::size_t>(n_) * d_, 0);
     sites_ = static_cast<int>(prep.site_begin.size()) - 1;
@@ -91,8 +97,10 @@ class Search {
       std::partial_sort(dist.begin(), dist.begin() + take, dist.end());
       std::int64_t acc = 0;
       for (int j = 1; j < k_; ++j) {
-        if (j <= take) acc += dist[j - 1];
-        else acc = kInf;
+        if (j <= take)
+          acc += dist[j - 1];
+        else
+          acc = kInf;
         star_[static_cast<std::size_t>(p) * k_ + j] = acc;
       }
     }
@@ -352,7 +360,8 @@ Selection solve(const PointSet& points, int k, const ExactOptions& options, Budg
     result.proven = true;
     result.lower_bound = result.sum;
   } else {
-    result.lower_bound = std::min(result.sum, std::max(root, search.aborted() ? search.abort_bound() : 0));
+    result.lower_bound =
+        std::min(result.sum, std::max(root, search.aborted() ? search.abort_bound() : 0));
   }
   return result;
 }
@@ -361,7 +370,8 @@ Selection solve(const PointSet& points, int k, const ExactOptions& options, Budg
 
 int max_optimal_width(int k, std::int64_t upper) {
   std::vector<std::int64_t> costs;
-  for (int left = 1; left < k; ++left) costs.push_back(static_cast<std::int64_t>(left) * (k - left));
+  for (int left = 1; left < k; ++left)
+    costs.push_back(static_cast<std::int64_t>(left) * (k - left));
   std::sort(costs.begin(), costs.end());
   int width = 1;
   std::int64_t total = 0;

@@ -25,8 +25,7 @@ int interval_distance(int x, int lo, int len, int ring) {
 
 class ShellScan {
  public:
-  ShellScan(const PointSet& points, int k)
-      : points_(points), k_(k), index_(points), grid_(points) {
+  ShellScan(const PointSet& points, int k) : points_(points), k_(k), index_(points), grid_(points) {
     const int d = points.dims();
     axis_dist_.resize(d);
     shell_.resize(points.size());

@@ -19,7 +19,10 @@ using detail::AxisIndex;
 class NearestScan {
  public:
   NearestScan(const PointSet& points, int k, std::vector<std::vector<int>> centre_values)
-      : points_(points), k_(k), index_(points), grid_(points),
+      : points_(points),
+        k_(k),
+        index_(points),
+        grid_(points),
         centre_values_(std::move(centre_values)) {
     const int d = points.dims();
     tables_.resize(d);

@@ -43,13 +43,15 @@ bool PointSet::any_wrap() const {
 
 std::int64_t PointSet::distance(int i, int j) const {
   std::int64_t total = 0;
-  for (int axis = 0; axis < dims_; ++axis) total += axis_distance(axis, coord(i, axis), coord(j, axis));
+  for (int axis = 0; axis < dims_; ++axis)
+    total += axis_distance(axis, coord(i, axis), coord(j, axis));
   return total;
 }
 
 std::int64_t PointSet::distance_to(int i, std::span<const int> location) const {
   std::int64_t total = 0;
-  for (int axis = 0; axis < dims_; ++axis) total += axis_distance(axis, coord(i, axis), location[axis]);
+  for (int axis = 0; axis < dims_; ++axis)
+    total += axis_distance(axis, coord(i, axis), location[axis]);
   return total;
 }
 
@@ -70,8 +72,8 @@ std::int64_t sorted_axis_pair_sum(std::span<const int> values, int ring) {
     while (split + 1 < n && 2LL * (values[split + 1] - values[i]) <= ring) ++split;
     const std::int64_t near = split - i, far = n - 1 - split;
     total += prefix[split + 1] - prefix[i + 1] - values[i] * near;
-    total += static_cast<std::int64_t>(ring) * far - (prefix[n] - prefix[split + 1]) +
-             values[i] * far;
+    total +=
+        static_cast<std::int64_t>(ring) * far - (prefix[n] - prefix[split + 1]) + values[i] * far;
   }
   return total;
 }

@@ -29,9 +29,8 @@ class Ptas {
     for (int axis = 0; axis < d_; ++axis) {
       std::vector<int> order(n_);
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return points.coord(a, axis) < points.coord(b, axis);
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return points.coord(a, axis) < points.coord(b, axis); });
       rank_[axis].resize(n_);
       for (int r = 0; r < n_; ++r) rank_[axis][order[r]] = r;
     }
@@ -151,8 +150,7 @@ class Ptas {
     std::fill(suffix_cap_.begin(), suffix_cap_.end(), 0);
     for (int t = cells_ - 1; t >= 0; --t) {
       for (int axis = 0; axis < d_; ++axis)
-        for (int i = 0; i < m_; ++i)
-          cap(t, axis, i) = cap(t + 1, axis, i);
+        for (int i = 0; i < m_; ++i) cap(t, axis, i) = cap(t + 1, axis, i);
       for (int axis = 0; axis < d_; ++axis)
         cap(t, axis, slab(t, axis)) += static_cast<int>(cell_points_[t].size());
     }
@@ -170,7 +168,9 @@ class Ptas {
       value += static_cast<std::int64_t>(weights_[slab(cell, axis)]) * pts_.coord(p, axis);
     return value;
   }
-  int slab(int cell, int axis) const { return cell_slab_[static_cast<std::size_t>(cell) * d_ + axis]; }
+  int slab(int cell, int axis) const {
+    return cell_slab_[static_cast<std::size_t>(cell) * d_ + axis];
+  }
   int& cap(int cell, int axis, int i) {
     return suffix_cap_[(static_cast<std::size_t>(cell) * d_ + axis) * m_ + i];
   }
@@ -265,7 +265,8 @@ Selection ptas(const PointSet& points, int k, int m, const Budget& budget, bool*
   result.lower_bound = axis_window_lower_bound(points, k);
   if (result.proven && factor > 0)
     result.lower_bound = std::max<std::int64_t>(
-        result.lower_bound, static_cast<std::int64_t>(std::floor(static_cast<double>(result.sum) * factor)));
+        result.lower_bound,
+        static_cast<std::int64_t>(std::floor(static_cast<double>(result.sum) * factor)));
   result.lower_bound = std::min(result.lower_bound, result.sum);
   return result;
 }

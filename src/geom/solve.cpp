@@ -34,44 +34,50 @@ std::vector<int> parse_shape(const std::string& text) {
 
 std::vector<RegistryEntry<SolverFn>> solver_entries() {
   std::vector<RegistryEntry<SolverFn>> entries;
-  entries.push_back({"exact", "proven optimum by branch and bound (budgeted)", {},
+  entries.push_back({"exact",
+                     "proven optimum by branch and bound (budgeted)",
+                     {},
                      [](const PointSet& p, int k, const Params&, const Budget& budget) {
                        ExactOptions options;
                        options.budget = budget;
                        return exact_optimum(p, k, options);
                      }});
   entries.push_back(
-      {"ptas", "Bender et al.'s PTAS with m slabs per axis (budgeted)",
+      {"ptas",
+       "Bender et al.'s PTAS with m slabs per axis (budgeted)",
        {{"m", ParamKind::integer, "3", "slabs per axis (guarantee needs m >= 5)", {}}},
        [](const PointSet& p, int k, const Params& params, const Budget& budget) {
          const long long m = params.integer("m");
          if (m < 1 || m > 64) throw InputError("ptas needs 1 <= m <= 64");
          return ptas(p, k, static_cast<int>(m), budget);
        }});
-  entries.push_back({"mm", "Manhattan Median: best of the k nearest around grid intersections",
+  entries.push_back({"mm",
+                     "Manhattan Median: best of the k nearest around grid intersections",
                      {},
                      [](const PointSet& p, int k, const Params&, const Budget&) {
                        return manhattan_median(p, k);
                      }});
-  entries.push_back({"genalg", "Gen-Alg: best of the k nearest around an input point", {},
-                     [](const PointSet& p, int k, const Params&, const Budget&) {
-                       return gen_alg(p, k);
-                     }});
-  entries.push_back({"mc1x1", "MC1x1: least sum of L-inf shell numbers around an input point",
-                     {},
-                     [](const PointSet& p, int k, const Params&, const Budget&) {
-                       return mc1x1(p, k);
+  entries.push_back(
+      {"genalg",
+       "Gen-Alg: best of the k nearest around an input point",
+       {},
+       [](const PointSet& p, int k, const Params&, const Budget&) { return gen_alg(p, k); }});
+  entries.push_back(
+      {"mc1x1",
+       "MC1x1: least sum of L-inf shell numbers around an input point",
+       {},
+       [](const PointSet& p, int k, const Params&, const Budget&) { return mc1x1(p, k); }});
+  entries.push_back({"mc",
+                     "MC: shells around a box of the given shape",
+                     {{"shape", ParamKind::text, "1", "shell-0 sides, e.g. 2x3", {}}},
+                     [](const PointSet& p, int k, const Params& params, const Budget&) {
+                       return mc_shaped(p, k, parse_shape(params.text("shape")));
                      }});
   entries.push_back(
-      {"mc", "MC: shells around a box of the given shape",
-       {{"shape", ParamKind::text, "1", "shell-0 sides, e.g. 2x3", {}}},
-       [](const PointSet& p, int k, const Params& params, const Budget&) {
-         return mc_shaped(p, k, parse_shape(params.text("shape")));
-       }});
-  entries.push_back({"mm-inc", "MM followed by improving swaps", {},
-                     [](const PointSet& p, int k, const Params&, const Budget&) {
-                       return mm_inc(p, k);
-                     }});
+      {"mm-inc",
+       "MM followed by improving swaps",
+       {},
+       [](const PointSet& p, int k, const Params&, const Budget&) { return mm_inc(p, k); }});
   return entries;
 }
 
@@ -90,8 +96,7 @@ Selection solve(const std::string& method, const PointSet& points, int k, const 
   auto [entry, params] = solver_registry().resolve(method);
   const auto start = std::chrono::steady_clock::now();
   Selection result = entry->factory(points, k, params, budget);
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (entry->name != "exact" && entry->name != "ptas") {
     result.proven = false;
     result.lower_bound = std::min(result.sum, axis_window_lower_bound(points, k));
@@ -109,10 +114,14 @@ double parse_duration_seconds(const std::string& text) {
   }
   const std::string unit = text.substr(used);
   double scale = 0;
-  if (unit.empty() || unit == "s") scale = 1;
-  else if (unit == "ms") scale = 1e-3;
-  else if (unit == "m" || unit == "min") scale = 60;
-  else if (unit == "h") scale = 3600;
+  if (unit.empty() || unit == "s")
+    scale = 1;
+  else if (unit == "ms")
+    scale = 1e-3;
+  else if (unit == "m" || unit == "min")
+    scale = 60;
+  else if (unit == "h")
+    scale = 3600;
   if (scale == 0 || value < 0)
     throw InputError("bad duration '" + text + "' (expected e.g. 10s, 500ms, 2m)");
   return value * scale;

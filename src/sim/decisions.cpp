@@ -33,8 +33,8 @@ void DecisionRecorder::before_commit(const Job& job, const MachineView& machine,
     const std::int64_t sum = pairwise_hop_sum(*topology_, answer->nodes);
     const std::int64_t k = static_cast<std::int64_t>(answer->nodes.size());
     decider.sum_total += static_cast<double>(sum);
-    decider.avg_total += k >= 2 ? static_cast<double>(sum) / static_cast<double>(k * (k - 1) / 2)
-                                : 0.0;
+    decider.avg_total +=
+        k >= 2 ? static_cast<double>(sum) / static_cast<double>(k * (k - 1) / 2) : 0.0;
     ++decider.answered;
   }
   for (auto& decider : deciders_) decider.allocator->commit(chosen);

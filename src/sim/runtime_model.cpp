@@ -23,7 +23,8 @@ class DispersalRuntime final : public RuntimeModel {
                  const Topology& topology) const override {
     const auto k = static_cast<double>(allocation.nodes.size());
     if (k < 2) return job.runtime;
-    const double average = pairwise_hop_sum(topology, allocation.nodes) / (k * (k - 1) / 2);
+    const double average =
+        static_cast<double>(pairwise_hop_sum(topology, allocation.nodes)) / (k * (k - 1) / 2);
     return job.runtime * (1 + alpha_ * std::max(0.0, average - 1));
   }
 

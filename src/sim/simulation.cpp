@@ -7,6 +7,7 @@
 
 #include "allocsim/alloc/curve.hpp"
 #include "allocsim/sched/scheduler.hpp"
+#include "allocsim/sim/decisions.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/reader.hpp"
 #include "allocsim/workload/transform.hpp"
@@ -44,8 +45,11 @@ Simulation::Simulation(const RunConfig& config, Workload workload)
     auto [entry, params] = runtime_model_registry().resolve(config.runtime_model);
     runtime_model_ = entry->factory(params);
   }
-  if (!config.decisions.empty())
-    throw InputError("the situation/decision experiment is not available in this build");
+  if (!config.decisions.empty()) {
+    decision_recorder_ = std::make_unique<DecisionRecorder>(
+        config.decisions, topology_, mix_seed(config.seed, stable_hash("decisions")));
+    add_observer(decision_recorder_.get());
+  }
 
   const int nodes = topology_.node_count();
   drop_oversized(workload_, nodes);
@@ -252,7 +256,9 @@ RunResult Simulation::summarize() {
     s.mean_stretch = mean_of(records_, &JobRecord::stretch);
   }
   s.external_fragmentation = static_cast<double>(external_fragmentation_);
-  s.allocator_fallbacks = static_cast<double>(fallbacks_);
+  s.allocator_fallbacks = static_cast<double>(allocator_->fallbacks());
+  if (decision_recorder_)
+    result.decisions = decision_recorder_->rows();
   if (config_.keep_jobs) result.jobs = std::move(records_);
   result.diagnostics = workload_.diagnostics;
   return result;

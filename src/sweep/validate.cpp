@@ -1,6 +1,7 @@
 // Validation of an expanded experiment against the registries (issue 3, item 2).
 #include "allocsim/sweep/validate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -74,6 +75,23 @@ std::int64_t synthetic_jobs(const std::string& trace) {
                      "' (a trace path, a NAME or synthetic:...)");
   const Params params(synthetic_params(), spec.params, "synthetic workload");
   return params.has("jobs") ? params.integer("jobs") : 0;
+}
+
+/// Jobs left after the transforms that change the count (truncate, replicate).
+std::int64_t jobs_after_transforms(std::int64_t jobs, const std::vector<std::string>& transforms) {
+  for (const auto& spec : transforms) {
+    try {
+      const auto [entry, params] = transform_registry().resolve(spec);
+      if (entry->name == "truncate" && params.has("max_jobs"))
+        jobs = std::clamp<std::int64_t>(jobs - (params.has("skip") ? params.integer("skip") : 0), 0,
+                                        params.integer("max_jobs"));
+      else if (entry->name == "replicate" && params.has("copies"))
+        jobs *= std::max<long long>(params.integer("copies"), 1);
+    } catch (const std::exception&) {
+      // reported by the name check
+    }
+  }
+  return jobs;
 }
 
 template <class Registry>
@@ -176,8 +194,9 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
       wit = workloads.emplace(workload_key, info).first;
     }
     if (!wit->second.second.empty()) report(wit->second.second);
-    v.jobs.push_back(wit->second.first);
-    v.costs.push_back(estimate_cost(c, wit->second.first, topology ? topology->node_count() : 1));
+    const std::int64_t jobs = jobs_after_transforms(wit->second.first, c.transforms);
+    v.jobs.push_back(jobs);
+    v.costs.push_back(estimate_cost(c, jobs, topology ? topology->node_count() : 1));
     if (!field_problem && !entry.problem.empty()) problems.add(where, entry.problem);
   }
   problems.append_to(v.problems);

@@ -77,11 +77,11 @@ TEST(CommAwareAllocators, AreTheSolversOnFreeCoordinates) {
     EXPECT_EQ(inc->nodes, machine.nodes_of(geom::mm_inc(points, k)));
     EXPECT_LE(pairwise_hop_sum(machine.topology, inc->nodes),
               pairwise_hop_sum(machine.topology, mm->nodes));
-    auto free_centres = make_allocator("mm:centers=free", machine.topology)
-                            ->allocate(job, machine.view());
+    auto free_centres =
+        make_allocator("mm:centers=free", machine.topology)->allocate(job, machine.view());
     EXPECT_EQ(free_centres->nodes, genalg->nodes);
-    auto everywhere = make_allocator("mc1x1:centers=all", machine.topology)
-                          ->allocate(job, machine.view());
+    auto everywhere =
+        make_allocator("mc1x1:centers=all", machine.topology)->allocate(job, machine.view());
     EXPECT_EQ(static_cast<int>(everywhere->nodes.size()), k);
     for (const NodeId node : everywhere->nodes) EXPECT_FALSE(machine.busy[node]);
   }

@@ -20,8 +20,7 @@ inline PointSet random_points(Rng& rng, int dims, int n, int side, std::vector<i
 
 /// n distinct points of a side^dims grid (a random subset of a mesh's processors);
 /// n must not exceed side^dims.
-inline PointSet random_free_grid(Rng& rng, int dims, int side, int n,
-                                 std::vector<int> rings = {}) {
+inline PointSet random_free_grid(Rng& rng, int dims, int side, int n, std::vector<int> rings = {}) {
   std::vector<std::vector<int>> all;
   std::vector<int> p(dims, 0);
   while (true) {

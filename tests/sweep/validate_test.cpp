@@ -46,6 +46,18 @@ alloc = ["flat", "mbs"]
   EXPECT_NE(summary.find("700 simulated jobs"), std::string::npos) << summary;
 }
 
+TEST(Validate, EstimateFollowsTransformsThatChangeTheJobCount) {
+  const Validation v = check(R"(
+[base]
+machine = "mesh:8x8"
+trace = "synthetic:jobs=100"
+[sweep]
+transforms = [[], ["truncate:max_jobs=30"], ["truncate:max_jobs=500,skip=80"], ["replicate:copies=3"]]
+)");
+  EXPECT_TRUE(v.problems.empty()) << all(v);
+  EXPECT_EQ(v.jobs, (std::vector<std::int64_t>{100, 30, 20, 300}));
+}
+
 TEST(Validate, ThreeDifferentMistakesAreAllReported) {
   const Validation v = check(R"(
 [base]

@@ -61,6 +61,9 @@ class Allocator {
   virtual int nodes_needed(const Job& job) const { return job.procs; }
   /// True when allocate() may refuse although nodes_needed() nodes are free (shape constraints).
   virtual bool contiguous_only() const { return false; }
+  /// How often the allocator gave up on its own method and used a fallback (budgeted exact
+  /// and PTAS allocators); reported as the run's allocator_fallbacks.
+  virtual std::int64_t fallbacks() const { return 0; }
   /// A deep copy with the same state (for backfilling look-ahead and decision experiments).
   virtual std::unique_ptr<Allocator> clone() const = 0;
 };

@@ -30,8 +30,8 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
     Method method = Method::mm;
     Centres centres = Centres::intersections;
     int ptas_m = 3;
-    geom::Budget budget;         ///< greedy-optimal, ptas
-    bool square_fallback = true; ///< mc: jobs without a shape get a near-cube shape (else 1x1)
+    geom::Budget budget;          ///< greedy-optimal, ptas
+    bool square_fallback = true;  ///< mc: jobs without a shape get a near-cube shape (else 1x1)
   };
 
   CommAwareAllocator(const Options& options, const Topology& topology);
@@ -40,7 +40,7 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
 
   /// allocate() calls in which greedy-optimal or ptas exhausted its budget and answered with
   /// MM+Inc instead (for RunSummary::allocator_fallbacks; the Simulation reads it).
-  std::int64_t fallbacks() const { return fallbacks_; }
+  std::int64_t fallbacks() const override { return fallbacks_; }
   /// Solver result of the last allocate() call (indices refer to the free processors then).
   const geom::Selection& last_selection() const { return last_; }
   /// The near-cube shell-0 shape MC uses for a job of k processors without a requested shape.
@@ -61,7 +61,7 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
   std::int64_t fallbacks_ = 0;
   bool fell_back_ = false;  // set by choose()
   geom::Selection last_;
-  std::vector<NodeId> cache_free_;     // the free set the cached answers belong to
+  std::vector<NodeId> cache_free_;  // the free set the cached answers belong to
   std::vector<CachedAnswer> cache_;
 };
 

@@ -20,15 +20,16 @@ class PointSet {
   /// An empty set of `dims`-dimensional points; `rings` is empty (all lines) or one per axis.
   explicit PointSet(int dims, std::vector<int> rings = {});
   /// One row per point, all of the same length.
-  static PointSet from_rows(const std::vector<std::vector<int>>& rows,
-                            std::vector<int> rings = {});
+  static PointSet from_rows(const std::vector<std::vector<int>>& rows, std::vector<int> rings = {});
 
   void add(std::span<const int> point);
   void reserve(int points) { coords_.reserve(static_cast<std::size_t>(points) * dims_); }
   int dims() const { return dims_; }
   int size() const { return dims_ == 0 ? 0 : static_cast<int>(coords_.size()) / dims_; }
   int coord(int point, int axis) const { return coords_[point * dims_ + axis]; }
-  std::span<const int> point(int i) const { return {coords_.data() + i * dims_, std::size_t(dims_)}; }
+  std::span<const int> point(int i) const {
+    return {coords_.data() + i * dims_, std::size_t(dims_)};
+  }
   std::vector<int> row(int i) const { return {point(i).begin(), point(i).end()}; }
   int ring(int axis) const { return rings_[axis]; }
   bool wraps(int axis) const { return rings_[axis] > 0; }
@@ -64,14 +65,14 @@ std::int64_t sorted_axis_pair_sum(std::span<const int> values, int ring);
 /// What a solver returns. `indices` are positions in the input PointSet, ascending.
 struct Selection {
   std::vector<int> indices;
-  std::int64_t sum = 0;          ///< sum of pairwise distances of the chosen points
+  std::int64_t sum = 0;  ///< sum of pairwise distances of the chosen points
   /// A proven lower bound on the optimum: equal to `sum` when exact proved optimality; for the
   /// PTAS, sum × (1 − 1/(m−2) − 2/(m−1)) when its enumeration completed; otherwise a cheap bound.
   std::int64_t lower_bound = 0;
   /// exact: optimality proven; ptas: the guarantee holds (enumeration complete); heuristics: false.
   bool proven = false;
-  std::int64_t nodes = 0;        ///< search nodes / configurations examined
-  double seconds = 0;            ///< wall time of the solver
+  std::int64_t nodes = 0;  ///< search nodes / configurations examined
+  double seconds = 0;      ///< wall time of the solver
 };
 
 /// Work limit of the budgeted solvers (exact, ptas). Zero means unlimited. A node budget gives
@@ -129,6 +130,8 @@ std::int64_t least_shell_cost(int dims, int k);
 bool all_distinct(const PointSet& points);
 
 /// Number of unordered pairs among k points.
-inline std::int64_t pair_count(std::int64_t k) { return k * (k - 1) / 2; }
+inline std::int64_t pair_count(std::int64_t k) {
+  return k * (k - 1) / 2;
+}
 
 }  // namespace allocsim::geom

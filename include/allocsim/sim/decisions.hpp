@@ -25,8 +25,7 @@ class DecisionRecorder : public PlacementObserver {
                    std::uint64_t seed);
   ~DecisionRecorder() override;
 
-  void before_commit(const Job& job, const MachineView& machine,
-                     const Allocation& chosen) override;
+  void before_commit(const Job& job, const MachineView& machine, const Allocation& chosen) override;
   void after_release(const Allocation& allocation) override;
 
   /// One row per decision spec, in the given order. A placement where a decision allocator had

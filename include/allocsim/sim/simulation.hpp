@@ -17,6 +17,7 @@
 namespace allocsim {
 
 class Scheduler;
+class DecisionRecorder;
 
 /// A job that is running: where, since when, and when it will end (actual and estimated).
 struct RunningJob {
@@ -71,8 +72,6 @@ class Simulation {
   void start(int job_index, Allocation allocation);
 
   void add_observer(PlacementObserver* observer) { observers_.push_back(observer); }
-  /// Counter an allocator may bump (e.g. budget fallbacks); reported as allocator_fallbacks.
-  void count_fallback() { ++fallbacks_; }
 
  private:
   void finish(int running_index);
@@ -99,8 +98,9 @@ class Simulation {
   std::vector<JobRecord> records_;
   std::vector<char> fragmentation_seen_;
   std::int64_t external_fragmentation_ = 0;
-  std::int64_t fallbacks_ = 0;
   std::vector<PlacementObserver*> observers_;
+  /// The situation/decision experiment's recorder, when RunConfig::decisions is set.
+  std::unique_ptr<DecisionRecorder> decision_recorder_;
   std::chrono::steady_clock::time_point started_;
 };
 

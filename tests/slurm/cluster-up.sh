@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Brings up a one-node Slurm cluster on 127.0.0.1 whose state, logs, sockets and PID files all
+# live in WORK (issue 8). Usage: cluster-up.sh WORK
+#
+# - installs slurmctld, slurmd, slurm-client and munge when missing (root only; apt-get update
+#   first only when the plain install fails);
+# - creates /etc/munge/munge.key when missing and starts a private munged (socket in WORK);
+# - writes WORK/etc/slurm.conf (free TCP ports, so two test runs on one host do not collide);
+# - starts munged, slurmctld and slurmd in the background, each recorded in WORK/pids/NAME.pid,
+#   and waits until the node is idle;
+# - writes WORK/env, to be sourced: SLURM_CONF and the Open MPI settings jobs need.
+#
+# Exit status: 0 up; 77 Slurm cannot be installed or started here (reason on stdout; the
+# daemons already started are stopped again); 1 usage error. Stop with cluster-down.sh WORK,
+# which stops exactly the processes named in WORK/pids.
+set -uo pipefail
+
+WORK=${1:?usage: cluster-up.sh WORK}
+HERE=$(cd "$(dirname "$0")" && pwd)
+PACKAGES=(slurmctld slurmd slurm-client munge)
+
+skip() {
+  echo "SKIP: $*"
+  "$HERE/cluster-down.sh" "$WORK" >/dev/null 2>&1
+  exit 77
+}
+log() { echo "[cluster-up $(date +%T)] $*"; }
+
+# ---- packages --------------------------------------------------------------------------------
+missing=()
+for package in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  [ "$(id -u)" -eq 0 ] || skip "${missing[*]} not installed and not root to install them"
+  command -v apt-get >/dev/null || skip "${missing[*]} not installed and no apt-get"
+  log "installing ${missing[*]}"
+  apt_install() {
+    # The image's policy-rc.d keeps the packages' services from starting: we start our own.
+    DEBIAN_FRONTEND=noninteractive timeout 150 apt-get install -y -qq --no-install-recommends \
+      -o DPkg::Lock::Timeout=60 "${missing[@]}" >"$WORK/apt.log" 2>&1
+  }
+  if ! apt_install; then
+    log "install failed; apt-get update and retry"
+    timeout 90 apt-get update -qq >>"$WORK/apt.log" 2>&1
+    apt_install || skip "cannot install ${missing[*]}: $(tail -n 3 "$WORK/apt.log" | tr '\n' ' ')"
+  fi
+fi
+for tool in munged slurmctld slurmd sbatch squeue scontrol srun; do
+  command -v "$tool" >/dev/null || skip "$tool not found after installing ${PACKAGES[*]}"
+done
+[ "$(id -u)" -eq 0 ] || skip "the test cluster runs its daemons as root (SlurmUser=root)"
+
+# ---- munge -----------------------------------------------------------------------------------
+KEY=/etc/munge/munge.key
+if [ ! -s "$KEY" ]; then
+  log "creating $KEY"
+  mkdir -p /etc/munge
+  if command -v mungekey >/dev/null; then
+    mungekey --create --keyfile="$KEY" --force >/dev/null 2>&1 ||
+      skip "mungekey could not create $KEY"
+  else
+    dd if=/dev/urandom of="$KEY" bs=1024 count=1 status=none || skip "cannot write $KEY"
+  fi
+  if getent passwd munge >/dev/null; then chown munge:munge "$KEY"; fi
+  chmod 0400 "$KEY"
+fi
+# Debian's munged runs as user munge (it refuses a key it does not own); our private munged
+# runs as the key's owner, with its socket, PID, seed and log files in WORK/munge.
+mkdir -p "$WORK/munge" "$WORK/pids" "$WORK/log" "$WORK/etc" "$WORK/state" "$WORK/spool"
+chmod 0755 "$WORK" "$WORK/munge"
+KEY_OWNER=$(stat -c %U "$KEY")
+chown "$KEY_OWNER" "$WORK/munge"
+MUNGE_SOCKET=$WORK/munge/munge.socket.2
+# /run/munge is where Debian's munge keeps its default PID and socket; munged checks it exists
+# even when told other paths, and there is no systemd here to create it.
+mkdir -p /run/munge && chown "$KEY_OWNER" /run/munge 2>/dev/null
+start_daemon() {  # NAME LOG COMMAND...: runs COMMAND in the foreground of a background job
+  local name=$1 logfile=$2
+  shift 2
+  # setsid: ctest's or a terminal's signals to the process group do not reach the daemon
+  # before cluster-down.sh stops it; no inherited stdio, so ctest never waits on its pipes.
+  setsid "$@" </dev/null >>"$logfile" 2>&1 &
+  echo $! >"$WORK/pids/$name.pid"
+}
+if [ "$KEY_OWNER" = root ]; then
+  start_daemon munged "$WORK/log/munged.out" munged --foreground --socket="$MUNGE_SOCKET" \
+    --key-file="$KEY" --log-file="$WORK/munge/munged.log" --seed-file="$WORK/munge/munged.seed" \
+    --pid-file="$WORK/munge/munged.pid"
+else
+  start_daemon munged "$WORK/log/munged.out" setpriv --reuid="$KEY_OWNER" --regid="$(stat -c %G "$KEY")" \
+    --init-groups munged --foreground \
+    --socket="$MUNGE_SOCKET" --key-file="$KEY" --log-file="$WORK/munge/munged.log" \
+    --seed-file="$WORK/munge/munged.seed" --pid-file="$WORK/munge/munged.pid"
+fi
+for _ in $(seq 100); do
+  [ -S "$MUNGE_SOCKET" ] && munge --socket="$MUNGE_SOCKET" -n </dev/null 2>/dev/null |
+    unmunge --socket="$MUNGE_SOCKET" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+munge --socket="$MUNGE_SOCKET" -n </dev/null 2>/dev/null |
+  unmunge --socket="$MUNGE_SOCKET" >/dev/null 2>&1 ||
+  skip "munged did not start: $(tail -n 3 "$WORK/log/munged.out" "$WORK/munge/munged.log" 2>/dev/null | tr '\n' ' ')"
+log "munged up ($MUNGE_SOCKET)"
+
+# ---- slurm.conf ------------------------------------------------------------------------------
+read -r CTLD_PORT SLURMD_PORT < <(/usr/bin/python3 - <<'PY'
+import socket
+sockets = [socket.socket() for _ in range(2)]
+for s in sockets:
+    s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in sockets))
+PY
+)
+[ -n "${SLURMD_PORT:-}" ] || skip "no free TCP port on 127.0.0.1"
+HOST=$(hostname -s)
+CPUS=${SLURM_TEST_CPUS:-8}
+cat >"$WORK/etc/slurm.conf" <<EOF
+# One node on 127.0.0.1, written by tests/slurm/cluster-up.sh (issue 8).
+ClusterName=allocsim-test
+SlurmctldHost=$HOST(127.0.0.1)
+SlurmctldPort=$CTLD_PORT
+SlurmdPort=$SLURMD_PORT
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+# cred_expire also sets how long a requeued job waits before it may start again (default 120 s).
+AuthInfo=socket=$MUNGE_SOCKET,cred_expire=10
+StateSaveLocation=$WORK/state
+SlurmdSpoolDir=$WORK/spool/%n
+SlurmctldPidFile=$WORK/state/slurmctld.pid
+SlurmdPidFile=$WORK/spool/slurmd.pid
+SlurmctldLogFile=$WORK/log/slurmctld.log
+SlurmdLogFile=$WORK/log/slurmd.log
+SlurmctldDebug=debug2
+SlurmdDebug=info
+# No cgroups, no accounting (wait with squeue / scontrol show job, not sacct).
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SwitchType=switch/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+# Debian's Open MPI has PMIx but no PMI-1/2.
+MpiDefault=pmix
+# More CPUs than the machine's cores, so that a few small jobs run side by side.
+SlurmdParameters=config_overrides
+SchedulerType=sched/backfill
+ReturnToService=2
+KillWait=5
+MinJobAge=600
+InactiveLimit=0
+Waittime=0
+NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS Sockets=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=1000 State=UNKNOWN
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+export SLURM_CONF=$WORK/etc/slurm.conf
+
+# ---- daemons ---------------------------------------------------------------------------------
+start_daemon slurmctld "$WORK/log/slurmctld.out" slurmctld -D -i -f "$SLURM_CONF"
+start_daemon slurmd "$WORK/log/slurmd.out" slurmd -D -f "$SLURM_CONF" -N "$HOST"
+state=""
+for _ in $(seq 300); do
+  state=$(sinfo -h -n "$HOST" -o %T 2>/dev/null)
+  [ "$state" = idle ] && break
+  for name in slurmctld slurmd; do
+    kill -0 "$(cat "$WORK/pids/$name.pid")" 2>/dev/null ||
+      skip "$name exited at start-up: $(tail -n 5 "$WORK/log/$name.out" "$WORK/log/$name.log" 2>/dev/null | tr '\n' ' ')"
+  done
+  sleep 0.1
+done
+[ "$state" = idle ] || skip "node $HOST not idle after 30 s (state '${state}'): $(tail -n 5 "$WORK/log/slurmd.log" 2>/dev/null | tr '\n' ' ')"
+log "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $HOST idle with $CPUS CPUs"
+
+cat >"$WORK/env" <<EOF
+export SLURM_CONF=$SLURM_CONF
+# Open MPI as root, and all of its traffic on the loopback interface.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+export PMIX_MCA_ptl_tcp_if_include=lo
+EOF
+exit 0
