@@ -139,9 +139,11 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job, const Mac
 namespace {
 
 ParamSpec centres_param(const std::string& fallback, std::vector<std::string> choices) {
-  return {"centers", ParamKind::choice, fallback,
-          "candidate centres: MM's intersections, the free processors, or every position",
-          std::move(choices)};
+  const std::string help =
+      choices.size() == 3
+          ? "candidate centres: MM's intersections, the free processors, or every position"
+          : "candidate centres: the free processors, or every position";
+  return {"centers", ParamKind::choice, fallback, help, std::move(choices)};
 }
 
 std::vector<ParamSpec> budget_params(const std::string& nodes) {

@@ -326,7 +326,7 @@ Selection solve(const PointSet& points, int k, const ExactOptions& options, Budg
 
   // Russian doll: optima (or proven bounds) for fewer points on the same set.
   std::vector<std::int64_t> doll(k + 1, 0);
-  if (!points.any_wrap() && points.dims() <= 2 && prep.site_begin.size() == keep.size() + 1)
+  if (!points.any_wrap() && points.dims() <= 3 && prep.site_begin.size() == keep.size() + 1)
     for (int r = 0; r < k; ++r) doll[r] = distinct_points_lower_bound(points.dims(), r);
   const int known = static_cast<int>(options.known_bounds.size());
   for (int r = 0; r < std::min(known, k); ++r) doll[r] = std::max(doll[r], options.known_bounds[r]);

@@ -151,7 +151,7 @@ class ShellScan {
   /// no later centre can replace it (results unchanged).
   bool done() const { return best_cost_ <= least_cost_ && best_sum_ <= least_sum_; }
   void enable_early_stop() {
-    if (points_.any_wrap() || points_.dims() > 2) return;
+    if (points_.any_wrap() || points_.dims() > 3) return;
     if (!grid_.usable() && !all_distinct(points_)) return;
     least_cost_ = least_shell_cost(points_.dims(), k_);
     least_sum_ = distinct_points_lower_bound(points_.dims(), k_);

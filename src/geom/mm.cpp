@@ -42,7 +42,7 @@ class NearestScan {
     }
     keys_.resize(points.size());
     // Early stop (results unchanged: only a strictly lower sum replaces the best).
-    if (!points.any_wrap() && points.dims() <= 2 && (grid_.usable() || all_distinct(points)))
+    if (!points.any_wrap() && points.dims() <= 3 && (grid_.usable() || all_distinct(points)))
       stop_at_ = distinct_points_lower_bound(points.dims(), k);
   }
 

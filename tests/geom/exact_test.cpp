@@ -69,6 +69,23 @@ TEST(Exact, PublishedUnconstrainedSumsOnAnEmptyMesh) {
   }
 }
 
+TEST(Exact, PublishedUnconstrainedSumsInThreeDimensions) {
+  // OEIS A290190 (optimal 3D n-towns), k = 2 … 10, on an empty 4x4x4 mesh.
+  const std::vector<std::int64_t> published{1, 4, 8, 16, 25, 36, 48, 68, 89};
+  PointSet cube(3);
+  for (int z = 0; z < 4; ++z)
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 4; ++x) {
+        const int p[3] = {x, y, z};
+        cube.add(p);
+      }
+  for (int k = 2; k <= 10; ++k) {
+    const Selection exact = exact_optimum(cube, k);
+    ASSERT_TRUE(exact.proven) << "k = " << k;
+    EXPECT_EQ(exact.sum, published[k - 2]) << "k = " << k;
+  }
+}
+
 TEST(Exact, BudgetGivesBestFoundAndAValidLowerBound) {
   const PointSet mesh = testing::full_grid(12, 12);
   ExactOptions options;

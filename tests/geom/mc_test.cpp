@@ -82,6 +82,22 @@ TEST(MC1x1, MatchesDefinitionOnRandomInstances) {
   }
 }
 
+TEST(MC1x1, ShellsPathMatchesDefinition) {
+  // Many free processors and small k: L∞ shells of the grid around each centre.
+  Rng rng(6);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int dims = 2 + trial % 2;
+    const int side = dims == 2 ? 10 : 5;
+    std::vector<int> rings;
+    if (trial % 4 >= 2) rings.assign(dims, side);
+    const PointSet points = testing::random_free_grid(rng, dims, side, 64, rings);
+    const int k = 2 + static_cast<int>(rng.uniform_int(0, 6));
+    const Selection fast = mc1x1(points, k);
+    EXPECT_EQ(fast.sum, naive_mc1x1(points, k).second) << "trial " << trial;
+    EXPECT_EQ(pairwise_sum_brute(points, fast.indices), fast.sum);
+  }
+}
+
 TEST(MC1x1, WithinTwoMinusTwoOverKTimesDOfOptimum) {
   Rng rng(37);
   for (int trial = 0; trial < 60; ++trial) {

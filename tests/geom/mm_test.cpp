@@ -96,6 +96,23 @@ TEST(ManhattanMedian, MatchesDefinitionOnRandomInstances) {
   }
 }
 
+TEST(ManhattanMedian, RingsPathMatchesDefinition) {
+  // Many free processors and small k: the nearest points are found by L1 rings of the grid.
+  Rng rng(4);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int dims = 2 + trial % 2;
+    const int side = dims == 2 ? 10 : 5;
+    std::vector<int> rings;
+    if (trial % 4 >= 2) rings.assign(dims, side);
+    const PointSet points = testing::random_free_grid(rng, dims, side, 64, rings);
+    const int k = 2 + static_cast<int>(rng.uniform_int(0, 6));
+    const Selection fast = manhattan_median(points, k);
+    const Selection slow = naive_nearest(points, k, intersections(points));
+    EXPECT_EQ(fast.sum, slow.sum) << "trial " << trial;
+    EXPECT_EQ(fast.indices, slow.indices) << "trial " << trial;
+  }
+}
+
 TEST(GenAlg, IsMMWithPointCentres) {
   Rng rng(5);
   for (int trial = 0; trial < 60; ++trial) {

@@ -100,9 +100,10 @@ TEST(DistinctPointsLowerBound, IsTheUnconstrainedOptimumAndValid) {
     const int k = 2 + static_cast<int>(rng.uniform_int(0, 10));
     EXPECT_LE(distinct_points_lower_bound(2, k), exact_optimum(points, k).sum);
   }
-  EXPECT_GE(distinct_points_lower_bound(2, 39), distinct_points_lower_bound(2, 38));
-  EXPECT_LE(distinct_points_lower_bound(2, 39), 3040);  // bench_geom's best set for k = 39
-  EXPECT_EQ(distinct_points_lower_bound(3, 8), 0);
+  EXPECT_EQ(distinct_points_lower_bound(2, 39), 3040);  // Demaine et al. 2011, Table 1
+  EXPECT_GE(distinct_points_lower_bound(2, 50), distinct_points_lower_bound(2, 49));
+  EXPECT_EQ(distinct_points_lower_bound(3, 8), 48);  // the 2x2x2 cube
+  EXPECT_EQ(distinct_points_lower_bound(4, 8), 0);
 }
 
 TEST(LeastShellCost, FillsInnerShellsFirst) {

@@ -63,7 +63,7 @@ for environ in /proc/[0-9]*/environ; do
   pid=${environ#/proc/}
   pid=${pid%/environ}
   [[ "$ancestors" == *" $pid "* ]] && continue
-  env_text=$(tr '\0' '\n' <"$environ" 2>/dev/null) || continue
+  env_text=$({ tr '\0' '\n' <"$environ"; } 2>/dev/null) || continue
   grep -qxF "SLURM_CONF=$CONF" <<<"$env_text" || continue
   comm=$(cat "/proc/$pid/comm" 2>/dev/null)
   if [ "$comm" = slurmstepd ] || grep -q '^SLURM_JOB_ID=' <<<"$env_text"; then

@@ -129,11 +129,13 @@ CredType=cred/munge
 # cred_expire also sets how long a requeued job waits before it may start again (default 120 s).
 AuthInfo=socket=$MUNGE_SOCKET,cred_expire=10
 StateSaveLocation=$WORK/state
-SlurmdSpoolDir=$WORK/spool/%n
+SlurmdSpoolDir=$WORK/spool
 SlurmctldPidFile=$WORK/state/slurmctld.pid
-SlurmdPidFile=$WORK/spool/slurmd.pid
+SlurmdPidFile=$WORK/state/slurmd.pid
 SlurmctldLogFile=$WORK/log/slurmctld.log
 SlurmdLogFile=$WORK/log/slurmd.log
+# debug2: the log then shows each time-limit check ("Testing job time limits", every 30 s),
+# which the test uses to time its --signal job.
 SlurmctldDebug=debug2
 SlurmdDebug=info
 # No cgroups, no accounting (wait with squeue / scontrol show job, not sacct).
@@ -150,6 +152,10 @@ MpiDefault=pmix
 # More CPUs than the machine's cores, so that a few small jobs run side by side.
 SlurmdParameters=config_overrides
 SchedulerType=sched/backfill
+# Look at pending jobs every second (defaults: 60 s and 30 s), so that a requeued job starts as
+# soon as its begin time has come.
+SchedulerParameters=sched_interval=1,bf_interval=1
+MailProg=/bin/true
 ReturnToService=2
 KillWait=5
 MinJobAge=600

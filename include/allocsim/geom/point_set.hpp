@@ -119,10 +119,10 @@ std::int64_t axis_window_lower_bound(const PointSet& points, int k);
 
 /// A proven lower bound on the sum of pairwise L1 distances of k distinct integer points in
 /// `dims` dimensions (no ring axes): the unconstrained optimum. d = 1: (k³ − k)/6; d = 2: the
-/// table proven by exact_optimum for k ≤ 38 (k ≤ 10 as published by Bender et al., Figure 2),
-/// beyond it OPT(38)·C(k,2)/C(38,2) (the optimal average distance never decreases with k:
-/// dropping the point with the largest distance sum keeps the average at most the same);
-/// other d: 0.
+/// published optima for k ≤ 49 (Bender et al. Figure 2 for k ≤ 10; Demaine et al. 2011 beyond;
+/// exact_optimum proves the same for k ≤ 38); d = 3: k ≤ 13 (OEIS A290190); beyond a table,
+/// OPT(K)·C(k,2)/C(K,2) (the optimal average distance never decreases with k: dropping the
+/// point with the largest distance sum keeps the average at most the same); other d: 0.
 std::int64_t distinct_points_lower_bound(int dims, int k);
 /// The least MC1x1 cost (sum of L∞ shell numbers) of k distinct points in Z^d around a point.
 std::int64_t least_shell_cost(int dims, int k);

@@ -1,0 +1,366 @@
+"""Submits the project's jobs/ scripts to the one-node cluster of cluster-up.sh and checks their
+results (issue 8). Run by slurm_test.sh, which starts and stops the cluster; SLURM_CONF and the
+Open MPI settings come from the environment it sources.
+
+The scripts are submitted unchanged: only paths (arguments, ALLOCSIM) and sizes (sbatch options,
+ALLOCSIM_GRACE) are passed in. Three scenarios, with the exact commands of jobs/README.md:
+  1. jobs/sweep.sbatch on a small experiment: every config done, /summary and /configs equal to
+     `mpirun -np 3 allocsim sweep` of the same experiment, and run by 3 MPI ranks under srun;
+  2. jobs/submit-array.sh (jobs/sweep-array.sbatch + jobs/merge.sbatch with afterany): the merge
+     runs after the shards and its file equals the single job's;
+  3. jobs/sweep.sbatch with --time=1 --signal=TERM@59 on a longer experiment: Slurm's time-limit
+     warning interrupts it, the script requeues itself, the requeued job resumes and ends
+     complete and equal to an mpirun run.
+"""
+import argparse
+import datetime
+import os
+import re
+import subprocess
+import sys
+import time
+
+import h5py
+import pandas as pd
+
+# Final job states (squeue / scontrol show job); a requeued job passes through PENDING again.
+FINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY",
+         "BOOT_FAIL", "DEADLINE", "PREEMPTED"}
+TIMING_COLUMNS = ["wall_seconds", "rank"]  # differ between runs by nature
+
+SMALL = """\
+# 12 tiny configs: the single job, the shards and the merge (tests/slurm, issue 8).
+[experiment]
+name = "slurm-small"
+seed = 8
+[base]
+machine = "mesh:8x8"
+trace = "synthetic:jobs=300,arrival=exp:20,runtime=exp:300,size=uniform:1,24"
+[sweep]
+alloc = ["flat", "random", "mbs", "mc1x1"]
+sched = ["fcfs", "easy", "conservative"]
+"""
+
+# About 1 s per config on one core: long enough for Slurm's signal to land mid-sweep.
+SLOW = """\
+# 12 configs of about a second each: the time-limit job (tests/slurm, issue 8).
+[experiment]
+name = "slurm-timelimit"
+seed = 9
+replicates = 4
+[base]
+machine = "mesh:16x16"
+sched = "easy"
+trace = "synthetic:jobs=6000,arrival=exp:10,runtime=exp:600,size=uniform:1,64"
+[sweep]
+alloc = ["mc1x1", "mbs", "random"]
+"""
+
+STARTED = time.time()
+
+
+def log(message):
+    print(f"[slurm-test {time.time() - STARTED:6.1f}s] {message}", flush=True)
+
+
+def fail(message):
+    print(f"FAIL: {message}", flush=True)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def run(args, cwd=None, timeout=60, check_exit=True):
+    result = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if check_exit and result.returncode != 0:
+        fail(f"{' '.join(map(str, args))} exited {result.returncode}\n"
+             f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+    return result
+
+
+# ---- Slurm ---------------------------------------------------------------------------------
+
+def sbatch(args, cwd):
+    """`sbatch --parsable ARGS` in CWD (the job's working directory); returns the job id."""
+    out = run(["sbatch", "--parsable", *args], cwd=cwd).stdout.strip()
+    check(re.fullmatch(r"\d+(;\S+)?", out), f"sbatch printed {out!r}")
+    return out.split(";")[0]
+
+
+def jobs(job_id):
+    """`scontrol show job -o ID` as dicts (one per array task), keyed by field name."""
+    result = run(["scontrol", "show", "job", "-o", job_id], check_exit=False)
+    records = []
+    for line in result.stdout.splitlines():
+        record = {}
+        for field in re.findall(r"(\w+)=(\S*)", line):
+            record.setdefault(field[0], field[1])
+        if record:
+            records.append(record)
+    return records
+
+
+def wait_final(job_ids, what, timeout=60, array_tasks=None):
+    """Waits until every job (every array task) is in a final state; returns their records."""
+    deadline = time.time() + timeout
+    while True:
+        records = [r for job_id in job_ids for r in jobs(job_id)]
+        if array_tasks is not None:
+            # An array shows a single pending record until its tasks are split off.
+            tasks = [r for r in records if r.get("ArrayTaskId", "").isdigit()]
+            done = len(tasks) == array_tasks and all(r["JobState"] in FINAL for r in tasks)
+            records = tasks
+        else:
+            done = records and all(r["JobState"] in FINAL for r in records)
+        if done:
+            return records
+        if time.time() > deadline:
+            states = [(r.get("JobId"), r.get("ArrayTaskId"), r.get("JobState"), r.get("Reason"))
+                      for r in records]
+            fail(f"{what}: jobs {job_ids} not finished after {timeout} s: {states}")
+        time.sleep(0.25)
+
+
+def expect_completed(records, what, logs):
+    for r in records:
+        if r["JobState"] != "COMPLETED" or r["ExitCode"] != "0:0":
+            text = "\n".join(f"--- {p}\n{read(p)}" for p in logs)
+            fail(f"{what}: job {r['JobId']} {r['JobState']} exit {r['ExitCode']} "
+                 f"({r.get('Reason')})\n{text}")
+
+
+def read(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError as error:
+        return f"({error})"
+
+
+def slurm_time(text):
+    return datetime.datetime.fromisoformat(text).timestamp()
+
+
+def next_limit_check(ctld_log, lead):
+    """When slurmctld next tests time limits, at least LEAD seconds from now.
+
+    slurmctld tests time limits (and sends --signal warnings) every 30 s in its background
+    thread, not at the exact second asked for; its debug2 log shows each test. The first
+    comes 30 s after start-up ("Running as primary controller"), each next one 30-31 s later.
+    """
+    base = None
+    stamp = re.compile(r"^\[(\S+)\] (?:debug2: Testing job time limits|Running as primary)")
+    for line in read(ctld_log).splitlines():
+        match = stamp.match(line)
+        if match:
+            base = slurm_time(match.group(1))
+    if base is None:
+        return None
+    when = base + 30.05
+    while when < time.time() + lead:
+        when += 30.05
+    return when
+
+
+# ---- result files --------------------------------------------------------------------------
+
+def table(path, name):
+    with h5py.File(path, "r") as f:
+        frame = pd.DataFrame(f[name][()])
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            frame[column] = frame[column].str.decode("utf-8")
+    return frame
+
+
+def attrs(path):
+    with h5py.File(path, "r") as f:
+        return {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
+
+
+def expect_complete(path, configs, what):
+    check(os.path.exists(path), f"{what}: no result file {path}")
+    info = attrs(path)
+    check(info.get("status") == "complete", f"{what}: status {info.get('status')}")
+    statuses = table(path, "configs")["status"].value_counts().to_dict()
+    check(statuses == {"done": configs}, f"{what}: config statuses {statuses}, "
+          f"expected all {configs} done")
+    return info
+
+
+def expect_equal(path, reference, what):
+    """/summary and /configs (timing columns aside) equal, row for row, by config id."""
+    for name, drop in (("summary", []), ("configs", TIMING_COLUMNS)):
+        a = table(path, name).drop(columns=drop).sort_values("config_id").reset_index(drop=True)
+        b = table(reference, name).drop(columns=drop).sort_values("config_id")
+        b = b.reset_index(drop=True)
+        check(list(a.columns) == list(b.columns), f"{what}: /{name} columns differ")
+        check(a.equals(b), f"{what}: /{name} differs from {reference}:\n{a.compare(b)}")
+
+
+# ---- scenarios -----------------------------------------------------------------------------
+
+class Test:
+    def __init__(self, args):
+        self.allocsim = os.path.abspath(args.allocsim)
+        self.jobs = os.path.join(os.path.abspath(args.source), "jobs")
+        self.mpirun = args.mpirun
+        self.work = os.path.abspath(args.work)
+        self.ctld_log = os.path.join(self.work, "log", "slurmctld.log")
+        os.environ["ALLOCSIM"] = self.allocsim  # sbatch exports the environment to the jobs
+        os.environ.pop("ALLOCSIM_TRACE_DIR", None)
+        self.small = self.write("exp/small.toml", SMALL)
+        self.slow = self.write("exp/slow.toml", SLOW)
+
+    def path(self, *parts):
+        return os.path.join(self.work, *parts)
+
+    def folder(self, name):
+        os.makedirs(self.path(name), exist_ok=True)
+        return self.path(name)
+
+    def write(self, name, text):
+        os.makedirs(os.path.dirname(self.path(name)), exist_ok=True)
+        with open(self.path(name), "w") as f:
+            f.write(text)
+        return self.path(name)
+
+    def reference(self, experiment, name):
+        """`mpirun -np 3 allocsim sweep` of EXPERIMENT, outside Slurm."""
+        output = self.path("reference", name)
+        os.makedirs(os.path.dirname(output), exist_ok=True)
+        run([self.mpirun, "--oversubscribe", "-np", "3", self.allocsim, "sweep", experiment,
+             "-o", output, "--progress", "none"], timeout=90)
+        return output
+
+    def single_job(self, reference):
+        """Scenario 1: one MPI job of 3 ranks (master + 2 workers) under srun."""
+        cwd = self.folder("single")
+        job = sbatch(["--ntasks=3", "--time=5", os.path.join(self.jobs, "sweep.sbatch"),
+                      self.small, "single.h5"], cwd)
+        log(f"sweep.sbatch: job {job}")
+        logfile = os.path.join(cwd, f"allocsim-sweep-{job}.log")
+        expect_completed(wait_final([job], "sweep.sbatch"), "sweep.sbatch", [logfile])
+        result = os.path.join(cwd, "single.h5")
+        info = expect_complete(result, 12, "sweep.sbatch")
+        check(info["ranks"] == 3, f"sweep.sbatch: {info['ranks']} MPI ranks, expected 3 (srun "
+              "started singletons? check MpiDefault=pmix)")
+        ranks = set(table(result, "configs")["rank"])
+        check(ranks <= {1, 2}, f"sweep.sbatch: configs ran on ranks {ranks}")
+        expect_equal(result, reference, "sweep.sbatch vs mpirun")
+        check("no problems found" in read(logfile), "sweep.sbatch: no --dry-run output in log")
+        log(f"sweep.sbatch: 12 configs done on ranks {sorted(ranks)}, equal to mpirun")
+        return result
+
+    def array_and_merge(self, single):
+        """Scenario 2: 3 shards as an array, merged by a job that depends on it (afterany)."""
+        cwd = self.folder("array")
+        out = run([os.path.join(self.jobs, "submit-array.sh"), self.small, "3", "parts",
+                   "merged.h5", "--ntasks=2", "--time=5"], cwd=cwd).stdout
+        match = re.search(r"array job (\d+) \(3 shards\), merge job (\d+)", out)
+        check(match, f"submit-array.sh printed {out!r}")
+        array, merge = match.groups()
+        log(f"submit-array.sh: array job {array}, merge job {merge}")
+        pending = jobs(merge)[0]
+        check(pending["JobState"] != "PENDING" or f"afterany:{array}" in pending["Dependency"],
+              f"merge job {merge} waits without an afterany dependency: {pending}")
+        tasks = wait_final([array], "sweep-array.sbatch", array_tasks=3)
+        logs = [os.path.join(cwd, f"allocsim-shard-{array}_{r['ArrayTaskId']}.log")
+                for r in tasks]
+        expect_completed(tasks, "sweep-array.sbatch", logs)
+        merged = wait_final([merge], "merge.sbatch")
+        merge_log = os.path.join(cwd, f"allocsim-merge-{merge}.log")
+        expect_completed(merged, "merge.sbatch", [merge_log])
+        last_shard_end = max(slurm_time(r["EndTime"]) for r in tasks)
+        check(slurm_time(merged[0]["StartTime"]) >= last_shard_end,
+              f"merge started {merged[0]['StartTime']} before the last shard ended")
+        ids = []
+        for k in (1, 2, 3):
+            part = os.path.join(cwd, "parts", f"part{k}.h5")
+            info = attrs(part)
+            check(info.get("shard") == f"{k}/3" and info.get("status") == "complete",
+                  f"part{k}.h5: shard {info.get('shard')} status {info.get('status')}")
+            ids.append(set(table(part, "configs")["config_id"]))
+        check(sum(map(len, ids)) == 12 and len(set.union(*ids)) == 12,
+              f"shards overlap or miss configs: {[len(s) for s in ids]}")
+        result = os.path.join(cwd, "merged.h5")
+        expect_complete(result, 12, "merge.sbatch")
+        expect_equal(result, single, "merged shards vs sweep.sbatch")
+        check("12 done" in read(merge_log), f"merge.sbatch printed no report:\n{read(merge_log)}")
+        log(f"array {array}: shards of {[len(s) for s in ids]} configs; merge {merge} equal to "
+            "the single job")
+
+    def submit_time_limited(self, lead):
+        """Scenario 3, part 1: submit so that slurmctld's next time-limit test (which sends the
+        --signal warning, due at once with TERM@59 in a 1-minute job) comes LEAD s later."""
+        when = next_limit_check(self.ctld_log, lead + 1)
+        if when is None:
+            log("no time-limit test in the slurmctld log: submitting without timing it")
+        else:
+            pause = when - lead - time.time()
+            log(f"waiting {pause:.1f} s: slurmctld tests time limits in {pause + lead:.1f} s")
+            time.sleep(max(0.0, pause))
+        cwd = self.folder("timelimit")
+        # A grace period well inside the minute, sizes as for a real run otherwise.
+        os.environ["ALLOCSIM_GRACE"] = "20"
+        try:
+            job = sbatch(["--ntasks=2", "--time=1", "--signal=TERM@59",
+                          os.path.join(self.jobs, "sweep.sbatch"), self.slow, "timelimit.h5"], cwd)
+        finally:
+            del os.environ["ALLOCSIM_GRACE"]
+        log(f"sweep.sbatch --time=1 --signal=TERM@59: job {job}")
+        return job
+
+    def check_time_limited(self, job, reference):
+        """Scenario 3, part 2: interrupted, requeued by the script, resumed, complete, equal."""
+        cwd = self.path("timelimit")
+        logfile = os.path.join(cwd, f"allocsim-sweep-{job}.log")
+        deadline = time.time() + 75
+        while True:
+            records = wait_final([job], "time-limited sweep.sbatch",
+                                 timeout=max(1, deadline - time.time()))
+            # A job that requeues itself is briefly COMPLETED/FAILED before it is PENDING again.
+            time.sleep(0.5)
+            again = jobs(job)
+            if again and again[0]["JobState"] in FINAL:
+                records = again
+                break
+        text = read(logfile)
+        expect_completed(records, "time-limited sweep.sbatch", [logfile])
+        restarts = int(records[0].get("Restarts", "0"))
+        check(restarts >= 1 and "interrupted: requeueing job" in text,
+              f"the job was never interrupted and requeued (restarts {restarts}): the time-limit "
+              f"signal came too late?\n{text}")
+        check("interrupted; rerun with --resume" in text, f"no interruption message:\n{text}")
+        check(f"(restart {restarts})" in text, f"no restart {restarts} start line:\n{text}")
+        result = os.path.join(cwd, "timelimit.h5")
+        expect_complete(result, 12, "time-limited sweep.sbatch")
+        expect_equal(result, reference, "interrupted, requeued and resumed vs mpirun")
+        check(not os.path.exists(result + ".journal"), "journal left beside the finished file")
+        log(f"time limit: job {job} interrupted by the signal, requeued {restarts} time(s), "
+            "resumed: complete and equal to mpirun")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--allocsim", required=True)
+    parser.add_argument("--source", required=True, help="the repository (for jobs/)")
+    parser.add_argument("--mpirun", required=True)
+    parser.add_argument("--work", required=True)
+    test = Test(parser.parse_args())
+
+    small_reference = test.reference(test.small, "small.h5")
+    single = test.single_job(small_reference)
+    test.array_and_merge(single)
+    slow_reference = test.reference(test.slow, "slow.h5")
+    log("mpirun references written")
+    job = test.submit_time_limited(lead=6)
+    test.check_time_limited(job, slow_reference)
+    log("all Slurm scenarios passed")
+
+
+if __name__ == "__main__":
+    main()
