@@ -1,7 +1,10 @@
-// Simulated jobs per second for the NASA iPSC/860 trace with EASY + sorted free list (snake) on
-// mesh:16x8, parsing included and excluded (issue target: whole trace, parsing included,
-// < 0.09 s; the SST scheduler simulator needs 9.2 s for the same run on this machine).
-// Needs $ALLOCSIM_TRACE_DIR. Run: build/bench/bench_core --benchmark_repetitions=5
+// Whole-trace simulation speed (needs $ALLOCSIM_TRACE_DIR):
+// - NASA iPSC/860 with EASY + sorted free list (snake) on mesh:16x8, parsing included and
+//   excluded (target: < 0.09 s with parsing; SST's scheduler simulator needs 9.2 s here);
+// - NASA iPSC/860 on mesh:16x8 and LLNL T3D on mesh:16x16 with EASY and the communication-aware
+//   allocators mm and mc1x1 (targets: <= 0.25 s and <= 2 s; SST needs 22-24 s for iPSC).
+// Peak memory of one run: `allocsim run ... ` prints it (resources line).
+// Run: build/bench/bench_core --benchmark_repetitions=5 --benchmark_report_aggregates_only
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -50,8 +53,30 @@ void NasaParseOnly(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(load_workload(nasa_config(), trace_dir()));
 }
 
+/// Whole trace with parsing: arguments select trace/machine (0 = NASA mesh:16x8, 1 = T3D
+/// mesh:16x16 with runtimes as estimates) and allocator (0 = mm, 1 = mc1x1).
+void CommAwareWholeTrace(benchmark::State& state) {
+  if (trace_dir().empty()) return state.SkipWithError("ALLOCSIM_TRACE_DIR not set");
+  RunConfig config = nasa_config();
+  if (state.range(0) == 1) {
+    config.machine = "mesh:16x16";
+    config.trace = "LLNL-T3D-1996-2.premas-4col";
+    config.estimate_factor = 1;
+  }
+  config.alloc = state.range(1) == 0 ? "mm" : "mc1x1";
+  state.SetLabel(config.trace + " " + config.machine + " easy " + config.alloc);
+  double jobs = 0;
+  for (auto _ : state) jobs = simulate(config, trace_dir()).summary.jobs;
+  state.counters["jobs"] = jobs;
+}
+
 }  // namespace
 
+BENCHMARK(CommAwareWholeTrace)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 BENCHMARK(NasaEasySnakeWithParsing)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(NasaEasySnakeWithoutParsing)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(NasaParseOnly)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -1,4 +1,7 @@
 // `allocsim run`: one simulation, summary as text or JSON, optional per-job CSV.
+#include <sys/resource.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -24,7 +27,14 @@ struct RunOptions {
   std::string format = "text";
 };
 
-void print_text(const RunConfig& config, const RunResult& result) {
+/// Peak resident memory of this process in MB (Linux reports ru_maxrss in KiB).
+double peak_memory_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+void print_text(const RunConfig& config, const RunResult& result, double seconds) {
   std::cout << "config: " << config.canonical() << "\n\nsummary:\n";
   for (const auto& column : summary_columns())
     std::cout << "  " << std::left << std::setw(30) << column.name << ' '
@@ -37,6 +47,8 @@ void print_text(const RunConfig& config, const RunResult& result) {
                 << row.mean_pairwise_sum << "  (" << row.refusals << " refusals)\n";
   }
   std::cout << "\ndiagnostics:\n" << result.diagnostics.report();
+  std::cout << "\nresources: " << seconds << " s wall (reading included), peak memory "
+            << peak_memory_mb() << " MB\n";
 }
 
 std::string decisions_json(const std::vector<DecisionRow>& rows) {
@@ -53,7 +65,10 @@ std::string decisions_json(const std::vector<DecisionRow>& rows) {
 void run(const RunOptions& options) {
   RunConfig config = options.config;
   config.keep_jobs = !options.jobs_out.empty();
+  const auto started = std::chrono::steady_clock::now();
   const RunResult result = simulate(config, trace_dir_from_env());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!options.jobs_out.empty()) {
     std::ofstream out(options.jobs_out);
     if (!out) throw InputError("cannot write --jobs-out file '" + options.jobs_out + "'");
@@ -64,9 +79,10 @@ void run(const RunOptions& options) {
               << ", \"summary\": " << summary_json(result.summary)
               << ", \"diagnostics\": " << diagnostics_json(result.diagnostics);
     if (!result.decisions.empty()) std::cout << ", \"decisions\": " << decisions_json(result.decisions);
-    std::cout << "}\n";
+    std::cout << ", \"resources\": {\"wall_seconds\": " << json_number(seconds)
+              << ", \"peak_memory_mb\": " << json_number(peak_memory_mb()) << "}}\n";
   } else {
-    print_text(config, result);
+    print_text(config, result, seconds);
   }
 }
 

@@ -27,6 +27,12 @@ Reservation Planner::reserve(int job_index) const {
   return {};  // cannot start even on an empty machine (the simulation drops such jobs)
 }
 
+bool Planner::may_keep_reservation(const Reservation& reservation, int candidate) const {
+  const Job& job = sim_->jobs()[candidate];
+  return shaped_ || sim_->now() + job.estimate <= reservation.start ||
+         sim_->allocator().nodes_needed(job) <= reservation.spare_nodes;
+}
+
 bool Planner::keeps_reservation(int head, const Reservation& reservation, int candidate,
                                 const Allocation& allocation) const {
   const Job& job = sim_->jobs()[candidate];

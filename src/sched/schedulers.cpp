@@ -63,6 +63,7 @@ class EasyScheduler final : public Scheduler {
     const int head = queue[head_position];
     Reservation reservation = planner.reserve(head);
     for (std::size_t i = head_position + 1; i < queue.size() && sim.free_count() > 0; ++i) {
+      if (!planner.may_keep_reservation(reservation, queue[i])) continue;  // skip the allocator
       auto allocation = sim.try_allocate(queue[i]);
       if (!allocation || !planner.keeps_reservation(head, reservation, queue[i], *allocation))
         continue;

@@ -25,6 +25,9 @@ class Planner {
 
   /// Earliest start of `job_index` given only the running jobs.
   Reservation reserve(int job_index) const;
+  /// Necessary condition of keeps_reservation() that needs no allocation: lets the scheduler
+  /// skip asking a costly allocator about a job that could not be backfilled anyway.
+  bool may_keep_reservation(const Reservation& reservation, int candidate) const;
   /// True if starting `candidate` now with `allocation` keeps `head`'s reservation.
   bool keeps_reservation(int head, const Reservation& reservation, int candidate,
                          const Allocation& allocation) const;
