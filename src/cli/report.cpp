@@ -14,6 +14,7 @@ struct ReportArgs {
   std::string path;
   sweep::ReportOptions options;
   bool columns = false;
+  bool decisions = false;
 };
 
 void report(const ReportArgs& args) {
@@ -30,6 +31,14 @@ void report(const ReportArgs& args) {
     for (const auto& c : tables.summary.columns())
       if (c.name != "config_id") std::cout << ' ' << c.name;
     std::cout << '\n';
+    return;
+  }
+  if (args.decisions) {
+    std::cout << "mean sum of pairwise distances of each decision allocator's answer, over the "
+                 "placements made by the situation allocator\n\n"
+              << sweep::format_report(
+                     sweep::decision_matrix(args.path, tables, args.options.group_by),
+                     args.options.format);
     return;
   }
   const sweep::h5::Table table = sweep::report_table(tables, args.options);
@@ -79,6 +88,8 @@ void add_report_command(CLI::App& app) {
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
   command->add_flag("--columns", args->columns, "list the columns usable above");
+  command->add_flag("--decisions", args->decisions,
+                    "situation/decision matrix (rows: --group-by columns, default alloc)");
   command->callback([args] { report(*args); });
 }
 

@@ -1,6 +1,7 @@
 // `allocsim report`: group, average and format sweep results (issue 3, item 8).
 #include "allocsim/sweep/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -8,6 +9,7 @@
 
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/spec.hpp"
+#include "output.hpp"
 
 namespace allocsim::sweep {
 
@@ -46,33 +48,13 @@ std::size_t column_of(const Table& table, const std::string& name, const std::st
   throw InputError(message.str());
 }
 
-std::string json_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
+/// Two-sided 95 % Student t quantile for `df` degrees of freedom (normal beyond 30).
+double t_quantile_975(std::int64_t df) {
+  static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  return df <= 30 ? table[df - 1] : 1.960;
 }
 
 std::string csv_field(const std::string& text) {
@@ -145,7 +127,7 @@ Table report_table(const ResultTables& tables, const ReportOptions& options) {
   struct Group {
     std::size_t first_row = 0;
     std::int64_t done = 0, failed = 0;
-    std::vector<double> sums;
+    std::vector<double> sums, squares;
   };
   std::vector<Group> groups;
   std::map<std::vector<std::string>, std::size_t> group_of;
@@ -153,31 +135,96 @@ Table report_table(const ResultTables& tables, const ReportOptions& options) {
     std::vector<std::string> key;
     for (auto c : group_columns) key.push_back(configs.display(r, c));
     auto [it, inserted] = group_of.try_emplace(key, groups.size());
-    if (inserted) groups.push_back({r, 0, 0, std::vector<double>(metrics.size(), 0.0)});
+    if (inserted)
+      groups.push_back({r, 0, 0, std::vector<double>(metrics.size(), 0.0),
+                        std::vector<double>(metrics.size(), 0.0)});
     Group& g = groups[it->second];
     const std::string& status = configs.text(r, status_col);
     if (status == "failed" || status == "timed_out") ++g.failed;
     auto s = summary_row.find(configs.u64(r, id_col));
     if (status != "done" || s == summary_row.end()) continue;
     ++g.done;
-    for (std::size_t m = 0; m < metrics.size(); ++m)
-      g.sums[m] += summary.number(s->second, metric_columns[m]);
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      const double value = summary.number(s->second, metric_columns[m]);
+      g.sums[m] += value;
+      g.squares[m] += value * value;
+    }
   }
+  // With replicates, groups also get the half-width of a 95 % confidence interval of each
+  // mean across their configs: t(0.975, n-1) * s / sqrt(n).
+  bool with_ci = false;
+  if (const int replicate = configs.find("replicate"); replicate >= 0)
+    for (std::size_t r = 0; r < configs.rows(); ++r)
+      with_ci |= configs.number(r, static_cast<std::size_t>(replicate)) > 0;
 
   std::vector<ColumnDef> columns;
   for (std::size_t i = 0; i < group_by.size(); ++i)
     columns.push_back({group_by[i], configs.columns()[group_columns[i]].type});
   columns.push_back({"configs", ColumnType::i64});
   columns.push_back({"failed", ColumnType::i64});
-  for (const auto& m : metrics) columns.push_back({m, ColumnType::f64});
+  for (const auto& m : metrics) {
+    columns.push_back({m, ColumnType::f64});
+    if (with_ci) columns.push_back({m + "_ci95", ColumnType::f64});
+  }
   Table out(columns);
   for (const auto& g : groups) {
     std::vector<Table::Cell> row;
     for (auto c : group_columns) row.push_back(configs.cell(g.first_row, c));
     row.emplace_back(g.done);
     row.emplace_back(g.failed);
-    for (double sum : g.sums)
-      row.emplace_back(g.done > 0 ? sum / static_cast<double>(g.done) : std::nan(""));
+    const auto n = static_cast<double>(g.done);
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      const double mean = g.done > 0 ? g.sums[m] / n : std::nan("");
+      row.emplace_back(mean);
+      if (!with_ci) continue;
+      const double variance =
+          g.done > 1 ? std::max(0.0, (g.squares[m] - n * mean * mean) / (n - 1)) : std::nan("");
+      row.emplace_back(g.done > 1 ? t_quantile_975(g.done - 1) * std::sqrt(variance / n)
+                                  : std::nan(""));
+    }
+    out.add_row(std::move(row));
+  }
+  return out;
+}
+
+Table decision_matrix(const std::string& path, const ResultTables& tables,
+                      const std::vector<std::string>& row_by) {
+  const Table& configs = tables.configs;
+  std::vector<std::string> config_names;
+  for (const auto& c : configs.columns()) config_names.push_back(c.name);
+  std::vector<std::size_t> row_columns;
+  for (const auto& name : row_by.empty() ? std::vector<std::string>{"alloc"} : row_by)
+    row_columns.push_back(column_of(configs, name, "row column", config_names));
+  const std::size_t id_col = column_of(configs, "config_id", "column", config_names);
+  const h5::File file(path, h5::File::Mode::read);
+  std::vector<std::string> decisions;  // columns, in order of first appearance
+  std::vector<std::pair<std::string, std::map<std::string, double>>> rows;
+  for (std::size_t r = 0; r < configs.rows(); ++r) {
+    const std::string object = "/decisions/" + id_hex(configs.u64(r, id_col));
+    if (!file.exists(object)) continue;
+    const Table answers = file.read_table(object);
+    const auto name_col = static_cast<std::size_t>(answers.find("decision"));
+    const auto sum_col = static_cast<std::size_t>(answers.find("mean_pairwise_sum"));
+    std::string label;
+    for (auto c : row_columns) label += (label.empty() ? "" : " ") + configs.display(r, c);
+    rows.emplace_back(label, std::map<std::string, double>{});
+    for (std::size_t a = 0; a < answers.rows(); ++a) {
+      const std::string& decision = answers.text(a, name_col);
+      if (std::find(decisions.begin(), decisions.end(), decision) == decisions.end())
+        decisions.push_back(decision);
+      rows.back().second[decision] = answers.number(a, sum_col);
+    }
+  }
+  if (rows.empty()) throw InputError("'" + path + "' has no /decisions tables (no config set `decisions`)");
+  std::vector<ColumnDef> columns{{"situation \\ decision", ColumnType::text}};
+  for (const auto& d : decisions) columns.push_back({d, ColumnType::f64});
+  Table out(columns);
+  for (const auto& [label, values] : rows) {
+    std::vector<Table::Cell> row{label};
+    for (const auto& d : decisions) {
+      auto found = values.find(d);
+      row.emplace_back(found == values.end() ? std::nan("") : found->second);
+    }
     out.add_row(std::move(row));
   }
   return out;
@@ -202,9 +249,9 @@ std::string format_report(const Table& table, const std::string& format) {
     for (std::size_t r = 0; r < table.rows(); ++r) {
       out << (r ? ",\n " : "\n ") << "{";
       for (std::size_t c = 0; c < columns.size(); ++c) {
-        out << (c ? ", " : "") << "\"" << json_escape(columns[c].name) << "\": ";
+        out << (c ? ", " : "") << cli::json_string(columns[c].name) << ": ";
         if (columns[c].type == ColumnType::text) {
-          out << "\"" << json_escape(table.text(r, c)) << "\"";
+          out << cli::json_string(table.text(r, c));
         } else if (columns[c].type == ColumnType::f64 && !std::isfinite(table.number(r, c))) {
           out << "null";
         } else {

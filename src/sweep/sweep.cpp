@@ -74,6 +74,19 @@ std::string host_name() {
   return buffer;
 }
 
+/// True when the parent process (mpirun or its daemon) has a terminal as stdout or stderr:
+/// mpirun gives every rank a pseudo-terminal as stdout, even when its own output is a file.
+bool parent_writes_to_terminal() {
+  for (const char* fd : {"1", "2"}) {
+    std::error_code ec;
+    const auto target =
+        std::filesystem::read_symlink("/proc/" + std::to_string(getppid()) + "/fd/" + fd, ec);
+    const std::string name = target.string();
+    if (!ec && (name.rfind("/dev/pts/", 0) == 0 || name.rfind("/dev/tty", 0) == 0)) return true;
+  }
+  return false;
+}
+
 /// CPU seconds of this process (MPI: includes Open MPI's threads) or of the calling thread.
 double cpu_seconds(bool thread_only) {
   if (thread_only) {
@@ -237,9 +250,10 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
            p.validation.costs[static_cast<std::size_t>(b)];
   });
   const bool one_rank = world.size() == 1;
-  // The updating line goes to a terminal: stderr, or stdout (under mpirun only stdout is a
-  // pseudo-terminal). Otherwise (batch logs) progress lines go to stderr with the messages.
-  const bool stderr_tty = isatty(fileno(stderr)) != 0, stdout_tty = isatty(fileno(stdout)) != 0;
+  // The updating line goes to a terminal: stderr, or stdout when it is mpirun's
+  // pseudo-terminal and mpirun itself writes to a terminal (not to a batch log).
+  const bool stderr_tty = isatty(fileno(stderr)) != 0;
+  const bool stdout_tty = isatty(fileno(stdout)) != 0 && parent_writes_to_terminal();
   const bool terminal =
       options.progress == "line" || (options.progress == "auto" && (stderr_tty || stdout_tty));
   std::FILE* progress_out = terminal && !stderr_tty && stdout_tty ? stdout : stderr;

@@ -12,10 +12,12 @@ WORK=${1:?usage: cluster-down.sh WORK}
 [ -d "$WORK/pids" ] || exit 0
 WORK=$(cd "$WORK" && pwd)
 CONF=$WORK/etc/slurm.conf
+RUN=$(cat "$WORK/rundir" 2>/dev/null)
 
-ours() {  # PID: alive and started for this WORK
-  local pid=$1
-  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "$WORK"
+ours() {  # PID: alive and started for this cluster (its command line names WORK or RUN)
+  local pid=$1 cmdline
+  [ -n "$pid" ] && cmdline=$({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null) || return 1
+  [[ "$cmdline" == *"$WORK/"* ]] || { [ -n "$RUN" ] && [[ "$cmdline" == *"$RUN/"* ]]; }
 }
 
 stop_pid() {  # PID NAME
@@ -34,9 +36,9 @@ stop_pid() {  # PID NAME
 ctld_pid=$(cat "$WORK/pids/slurmctld.pid" 2>/dev/null)
 if [ -f "$CONF" ] && ours "$ctld_pid"; then
   export SLURM_CONF=$CONF
-  jobs=$(timeout 10 squeue -h -o %A 2>/dev/null | sort -u)
+  jobs=$(timeout 10 squeue -h -o %A 2>/dev/null | sort -u | tr '\n' ' ')
   if [ -n "$jobs" ]; then
-    echo "[cluster-down] cancelling jobs" $jobs
+    echo "[cluster-down] cancelling jobs $jobs"
     # shellcheck disable=SC2086
     timeout 10 scancel $jobs 2>/dev/null
     for _ in $(seq 100); do
@@ -78,4 +80,8 @@ fi
 # 4. munged last: the others authenticate through it until they are gone.
 stop_pid "$(cat "$WORK/pids/munged.pid" 2>/dev/null)" munged
 rm -f "$WORK"/pids/*.pid
+# The socket directory cluster-up.sh made under /tmp.
+case $RUN in
+  /tmp/allocsim-slurm.*) rm -rf "$RUN" "$WORK/rundir" ;;
+esac
 exit 0

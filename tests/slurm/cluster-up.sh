@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Brings up a one-node Slurm cluster on 127.0.0.1 whose state, logs, sockets and PID files all
-# live in WORK (issue 8). Usage: cluster-up.sh WORK
+# Brings up a one-node Slurm cluster on 127.0.0.1 whose configuration, state, logs and PID files
+# live in WORK, and its Unix sockets in a short /tmp/allocsim-slurm.* folder named in
+# WORK/rundir (issue 8). Usage: cluster-up.sh WORK
 #
 # - installs slurmctld, slurmd, slurm-client and munge when missing (root only; apt-get update
 #   first only when the plain install fails);
-# - creates /etc/munge/munge.key when missing and starts a private munged (socket in WORK);
+# - creates /etc/munge/munge.key when missing and starts a private munged (its own socket);
 # - writes WORK/etc/slurm.conf (free TCP ports, so two test runs on one host do not collide);
 # - starts munged, slurmctld and slurmd in the background, each recorded in WORK/pids/NAME.pid,
 #   and waits until the node is idle;
@@ -16,6 +17,7 @@
 set -uo pipefail
 
 WORK=${1:?usage: cluster-up.sh WORK}
+mkdir -p "$WORK" && WORK=$(cd "$WORK" && pwd) || exit 1
 HERE=$(cd "$(dirname "$0")" && pwd)
 PACKAGES=(slurmctld slurmd slurm-client munge)
 
@@ -25,6 +27,7 @@ skip() {
   exit 77
 }
 log() { echo "[cluster-up $(date +%T)] $*"; }
+tail_of() { tail -q -n 5 "$@" 2>/dev/null | tr '\n' ' '; }  # FILES: their last lines, on one line
 
 # ---- packages --------------------------------------------------------------------------------
 missing=()
@@ -44,7 +47,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   if ! apt_install; then
     log "install failed; apt-get update and retry"
     timeout 90 apt-get update -qq >>"$WORK/apt.log" 2>&1
-    apt_install || skip "cannot install ${missing[*]}: $(tail -n 3 "$WORK/apt.log" | tr '\n' ' ')"
+    apt_install || skip "cannot install ${missing[*]}: $(tail_of "$WORK/apt.log")"
   fi
 fi
 for tool in munged slurmctld slurmd sbatch squeue scontrol srun; do
@@ -66,16 +69,18 @@ if [ ! -s "$KEY" ]; then
   if getent passwd munge >/dev/null; then chown munge:munge "$KEY"; fi
   chmod 0400 "$KEY"
 fi
-# Debian's munged runs as user munge (it refuses a key it does not own); our private munged
-# runs as the key's owner, with its socket, PID, seed and log files in WORK/munge.
-mkdir -p "$WORK/munge" "$WORK/pids" "$WORK/log" "$WORK/etc" "$WORK/state" "$WORK/spool"
-chmod 0755 "$WORK" "$WORK/munge"
+# Debian's munged runs as user munge (it refuses a key it does not own); our private munged runs
+# as the key's owner. Unix sockets (munged's, slurmd's and its job steps') go to a short
+# directory under /tmp, as a socket path must fit in 108 bytes and WORK may lie deep in a build
+# tree; cluster-down.sh removes it. No /run/munge: nothing here uses the default socket.
+mkdir -p "$WORK/pids" "$WORK/log" "$WORK/etc" "$WORK/state"
 KEY_OWNER=$(stat -c %U "$KEY")
-chown "$KEY_OWNER" "$WORK/munge"
-MUNGE_SOCKET=$WORK/munge/munge.socket.2
-# /run/munge is where Debian's munge keeps its default PID and socket; munged checks it exists
-# even when told other paths, and there is no systemd here to create it.
-mkdir -p /run/munge && chown "$KEY_OWNER" /run/munge 2>/dev/null
+RUN=$(mktemp -d /tmp/allocsim-slurm.XXXXXX) || skip "cannot create a directory in /tmp"
+echo "$RUN" >"$WORK/rundir"
+mkdir -p "$RUN/munge" "$RUN/spool"
+chmod 0755 "$RUN" "$RUN/munge"
+chown "$KEY_OWNER" "$RUN/munge"
+MUNGE_SOCKET=$RUN/munge/munge.socket.2
 start_daemon() {  # NAME LOG COMMAND...: runs COMMAND in the foreground of a background job
   local name=$1 logfile=$2
   shift 2
@@ -84,15 +89,13 @@ start_daemon() {  # NAME LOG COMMAND...: runs COMMAND in the foreground of a bac
   setsid "$@" </dev/null >>"$logfile" 2>&1 &
   echo $! >"$WORK/pids/$name.pid"
 }
+MUNGED=(munged --foreground --socket="$MUNGE_SOCKET" --key-file="$KEY"
+        --seed-file="$RUN/munge/munged.seed" --pid-file="$RUN/munge/munged.pid")
 if [ "$KEY_OWNER" = root ]; then
-  start_daemon munged "$WORK/log/munged.out" munged --foreground --socket="$MUNGE_SOCKET" \
-    --key-file="$KEY" --log-file="$WORK/munge/munged.log" --seed-file="$WORK/munge/munged.seed" \
-    --pid-file="$WORK/munge/munged.pid"
+  start_daemon munged "$WORK/log/munged.out" "${MUNGED[@]}"
 else
-  start_daemon munged "$WORK/log/munged.out" setpriv --reuid="$KEY_OWNER" --regid="$(stat -c %G "$KEY")" \
-    --init-groups munged --foreground \
-    --socket="$MUNGE_SOCKET" --key-file="$KEY" --log-file="$WORK/munge/munged.log" \
-    --seed-file="$WORK/munge/munged.seed" --pid-file="$WORK/munge/munged.pid"
+  start_daemon munged "$WORK/log/munged.out" setpriv --reuid="$KEY_OWNER" \
+    --regid="$(stat -c %G "$KEY")" --init-groups "${MUNGED[@]}"
 fi
 for _ in $(seq 100); do
   [ -S "$MUNGE_SOCKET" ] && munge --socket="$MUNGE_SOCKET" -n </dev/null 2>/dev/null |
@@ -101,7 +104,7 @@ for _ in $(seq 100); do
 done
 munge --socket="$MUNGE_SOCKET" -n </dev/null 2>/dev/null |
   unmunge --socket="$MUNGE_SOCKET" >/dev/null 2>&1 ||
-  skip "munged did not start: $(tail -n 3 "$WORK/log/munged.out" "$WORK/munge/munged.log" 2>/dev/null | tr '\n' ' ')"
+  skip "munged did not start: $(tail_of "$WORK/log/munged.out")"
 log "munged up ($MUNGE_SOCKET)"
 
 # ---- slurm.conf ------------------------------------------------------------------------------
@@ -115,7 +118,7 @@ PY
 )
 [ -n "${SLURMD_PORT:-}" ] || skip "no free TCP port on 127.0.0.1"
 HOST=$(hostname -s)
-CPUS=${SLURM_TEST_CPUS:-8}
+CPUS=8
 cat >"$WORK/etc/slurm.conf" <<EOF
 # One node on 127.0.0.1, written by tests/slurm/cluster-up.sh (issue 8).
 ClusterName=allocsim-test
@@ -129,7 +132,7 @@ CredType=cred/munge
 # cred_expire also sets how long a requeued job waits before it may start again (default 120 s).
 AuthInfo=socket=$MUNGE_SOCKET,cred_expire=10
 StateSaveLocation=$WORK/state
-SlurmdSpoolDir=$WORK/spool
+SlurmdSpoolDir=$RUN/spool
 SlurmctldPidFile=$WORK/state/slurmctld.pid
 SlurmdPidFile=$WORK/state/slurmd.pid
 SlurmctldLogFile=$WORK/log/slurmctld.log
@@ -164,6 +167,11 @@ Waittime=0
 NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS Sockets=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=1000 State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
+# PMIx's per-step client directories (spmix_appdir_<uid>_<job>.<step>, in /tmp by default) go
+# to RUN too: job ids start again at 1 in every test cluster, and a step killed outright leaves
+# its directory behind, which would make the next cluster's step of that id fail.
+mkdir -p "$RUN/pmix"
+echo "PMIxCliTmpDirBase=$RUN/pmix" >"$WORK/etc/mpi.conf"
 export SLURM_CONF=$WORK/etc/slurm.conf
 
 # ---- daemons ---------------------------------------------------------------------------------
@@ -175,11 +183,12 @@ for _ in $(seq 300); do
   [ "$state" = idle ] && break
   for name in slurmctld slurmd; do
     kill -0 "$(cat "$WORK/pids/$name.pid")" 2>/dev/null ||
-      skip "$name exited at start-up: $(tail -n 5 "$WORK/log/$name.out" "$WORK/log/$name.log" 2>/dev/null | tr '\n' ' ')"
+      skip "$name exited at start-up: $(tail_of "$WORK/log/$name.out" "$WORK/log/$name.log")"
   done
   sleep 0.1
 done
-[ "$state" = idle ] || skip "node $HOST not idle after 30 s (state '${state}'): $(tail -n 5 "$WORK/log/slurmd.log" 2>/dev/null | tr '\n' ' ')"
+[ "$state" = idle ] ||
+  skip "node $HOST not idle after 30 s (state '${state}'): $(tail_of "$WORK/log/slurmd.log")"
 log "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $HOST idle with $CPUS CPUs"
 
 cat >"$WORK/env" <<EOF

@@ -13,6 +13,7 @@ ALLOCSIM_GRACE) are passed in. Three scenarios, with the exact commands of jobs/
      complete and equal to an mpirun run.
 """
 import argparse
+import atexit
 import datetime
 import os
 import re
@@ -81,6 +82,17 @@ def run(args, cwd=None, timeout=60, check_exit=True):
     return result
 
 
+def stop(process):
+    """Ends a child process still running (mpirun forwards SIGTERM to its ranks)."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 # ---- Slurm ---------------------------------------------------------------------------------
 
 def sbatch(args, cwd):
@@ -93,6 +105,8 @@ def sbatch(args, cwd):
 def jobs(job_id):
     """`scontrol show job -o ID` as dicts (one per array task), keyed by field name."""
     result = run(["scontrol", "show", "job", "-o", job_id], check_exit=False)
+    if result.returncode != 0 and "Invalid job id" not in result.stderr:
+        fail(f"scontrol show job {job_id}: {result.stderr.strip()}")
     records = []
     for line in result.stdout.splitlines():
         record = {}
@@ -229,12 +243,26 @@ class Test:
         return self.path(name)
 
     def reference(self, experiment, name):
-        """`mpirun -np 3 allocsim sweep` of EXPERIMENT, outside Slurm."""
+        """Starts `mpirun -np 3 allocsim sweep EXPERIMENT` outside Slurm; returns a function that
+        waits for it and gives the result file."""
         output = self.path("reference", name)
         os.makedirs(os.path.dirname(output), exist_ok=True)
-        run([self.mpirun, "--oversubscribe", "-np", "3", self.allocsim, "sweep", experiment,
-             "-o", output, "--progress", "none"], timeout=90)
-        return output
+        args = [self.mpirun, "--oversubscribe", "-np", "3", self.allocsim, "sweep", experiment,
+                "-o", output, "--progress", "none"]
+        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True)
+        atexit.register(stop, process)  # when a check fails before it is waited for
+
+        def result():
+            try:
+                out, _ = process.communicate(timeout=90)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                fail(f"{' '.join(args)} did not end")
+            check(process.returncode == 0, f"{' '.join(args)} exited {process.returncode}:\n{out}")
+            return output
+
+        return result
 
     def single_job(self, reference):
         """Scenario 1: one MPI job of 3 ranks (master + 2 workers) under srun."""
@@ -322,7 +350,8 @@ class Test:
         while True:
             records = wait_final([job], "time-limited sweep.sbatch",
                                  timeout=max(1, deadline - time.time()))
-            # A job that requeues itself is briefly COMPLETED/FAILED before it is PENDING again.
+            # A job that requeues itself may look finished for a moment before it is PENDING
+            # again: a final state must still hold half a second later.
             time.sleep(0.5)
             again = jobs(job)
             if again and again[0]["JobState"] in FINAL:
@@ -338,7 +367,7 @@ class Test:
         check(f"(restart {restarts})" in text, f"no restart {restarts} start line:\n{text}")
         result = os.path.join(cwd, "timelimit.h5")
         expect_complete(result, 12, "time-limited sweep.sbatch")
-        expect_equal(result, reference, "interrupted, requeued and resumed vs mpirun")
+        expect_equal(result, reference(), "interrupted, requeued and resumed vs mpirun")
         check(not os.path.exists(result + ".journal"), "journal left beside the finished file")
         log(f"time limit: job {job} interrupted by the signal, requeued {restarts} time(s), "
             "resumed: complete and equal to mpirun")
@@ -352,11 +381,13 @@ def main():
     parser.add_argument("--work", required=True)
     test = Test(parser.parse_args())
 
-    small_reference = test.reference(test.small, "small.h5")
-    single = test.single_job(small_reference)
-    test.array_and_merge(single)
+    # The longer reference runs in the background meanwhile: it must not delay the submission
+    # of the time-limited job, which is timed to slurmctld's clock.
     slow_reference = test.reference(test.slow, "slow.h5")
-    log("mpirun references written")
+    single = test.single_job(test.reference(test.small, "small.h5")())
+    test.array_and_merge(single)
+    # 6 s: the job starts and its srun step is up within 2-3 s, and the sweep (12 s on its one
+    # worker) is still running when the warning comes.
     job = test.submit_time_limited(lead=6)
     test.check_time_limited(job, slow_reference)
     log("all Slurm scenarios passed")

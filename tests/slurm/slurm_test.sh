@@ -39,10 +39,15 @@ trap cleanup EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
 
-# The watchdog holds no pipe of ctest's (all stdio redirected) and leaves with this script.
-setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; "$2" "$3"' watchdog \
-  $$ "$HERE/cluster-down.sh" "$WORK" </dev/null >/dev/null 2>&1 &
-watchdog=$!
+# The watchdog is no descendant of this script (ctest's timeout kills the whole process tree),
+# holds no pipe of ctest's (all stdio redirected) and leaves with this script.
+(
+  # shellcheck disable=SC2016 # expanded by the watchdog's own bash
+  setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; "$2" "$3"' watchdog \
+    $$ "$HERE/cluster-down.sh" "$WORK" </dev/null >/dev/null 2>&1 &
+  echo $! >"$WORK/watchdog.pid"
+)
+watchdog=$(cat "$WORK/watchdog.pid")
 
 "$HERE/cluster-up.sh" "$WORK"
 status=$?
