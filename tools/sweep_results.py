@@ -18,7 +18,7 @@ import h5py
 import pandas as pd
 
 
-def _decode(frame):
+def decode(frame):
     for column in frame.columns:
         if frame[column].dtype == object:
             frame[column] = frame[column].str.decode("utf-8")
@@ -28,7 +28,7 @@ def _decode(frame):
 def load(path):
     """(configs, summary, joined) DataFrames; `joined` has one row per done config."""
     with h5py.File(path, "r") as f:
-        configs = _decode(pd.DataFrame(f["configs"][()]))
+        configs = decode(pd.DataFrame(f["configs"][()]))
         summary = pd.DataFrame(f["summary"][()])
     return configs, summary, configs.merge(summary, on="config_id")
 

@@ -13,6 +13,9 @@ import h5py
 import numpy as np
 import pandas as pd
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from sweep_results import decode  # noqa: E402  (shared with the analysis tools)
+
 TIMING_COLUMNS = {"wall_seconds", "rank"}  # differ between runs by nature
 
 
@@ -126,14 +129,6 @@ def wait_for_frames(journal, frames, process, timeout=60):
             return False
         time.sleep(0.005)
     fail(f"journal {journal} never reached {frames} frames")
-
-
-def decode(frame):
-    """Byte-string columns (HDF5 variable-length strings) to str."""
-    for column in frame.columns:
-        if frame[column].dtype == object:
-            frame[column] = frame[column].str.decode("utf-8")
-    return frame
 
 
 def configs(path):

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "allocsim/metrics/records.hpp"
+#include "temp_dir.hpp"
 #include "allocsim/sweep/journal.hpp"
 #include "allocsim/util/error.hpp"
 
@@ -15,22 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A scratch folder removed at the end of the test.
-class TempDir {
- public:
-  TempDir()
-      : dir_(fs::temp_directory_path() /
-             ("allocsim_journal_test_" + std::to_string(::getpid()) + "_" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~TempDir() { fs::remove_all(dir_); }
-  std::string operator()(const std::string& name) const { return (dir_ / name).string(); }
-
- private:
-  fs::path dir_;
-};
 
 ConfigOutcome sample(std::uint64_t id, ConfigStatus status, int jobs) {
   ConfigOutcome o;
@@ -90,7 +75,7 @@ TEST(Outcome, StatusNames) {
 }
 
 TEST(Journal, RoundTripAndLatestFrameWins) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_journal_test");
   const std::string path = temp_path("roundtrip.journal");
   const JournalHeader header{"exp", 7, 0xabcdef, "2/3"};
   std::vector<std::uint64_t> offsets;
@@ -116,7 +101,7 @@ TEST(Journal, RoundTripAndLatestFrameWins) {
 }
 
 TEST(Journal, KillAtEveryByteLeavesTheCompleteFramesOnly) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_journal_test");
   // A SIGKILL can stop the master anywhere inside a write(): every truncation of the file
   // must read back as exactly the frames that were complete.
   const std::string path = temp_path("full.journal");
@@ -148,7 +133,7 @@ TEST(Journal, KillAtEveryByteLeavesTheCompleteFramesOnly) {
 }
 
 TEST(Journal, CorruptByteStopsTheScan) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_journal_test");
   const std::string path = temp_path("corrupt.journal");
   {
     JournalWriter writer = JournalWriter::create(path, {"exp", 1, 2, ""});

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "temp_dir.hpp"
 #include "allocsim/sweep/merge.hpp"
 #include "allocsim/sweep/report.hpp"
 #include "allocsim/sweep/results.hpp"
@@ -18,25 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A scratch folder removed at the end of the test.
-class TempDir {
- public:
-  TempDir()
-      : dir_(fs::temp_directory_path() /
-             ("allocsim_results_test_" + std::to_string(::getpid()) + "_" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~TempDir() { fs::remove_all(dir_); }
-  std::string operator()(const std::string& name) const { return (dir_ / name).string(); }
-
- private:
-  fs::path dir_;
-};
 
 TEST(H5Table, RoundTripAllColumnTypes) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_results_test");
   const std::string path = temp_path("table.h5");
   h5::Table t({{"id", h5::ColumnType::u64},
                {"n", h5::ColumnType::i64},
@@ -126,7 +111,7 @@ FileInfo info_for(const Expansion& x) {
 }
 
 TEST(ResultWriter, WritesConfigsSummaryJobsAndReadsThemBack) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_results_test");
   const Expansion x = three_configs();
   const std::string path = temp_path("writer.h5");
   {
@@ -164,7 +149,7 @@ TEST(ResultWriter, WritesConfigsSummaryJobsAndReadsThemBack) {
 }
 
 TEST(ResultStore, RefusesAnExistingFileWithoutResume) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_results_test");
   const Expansion x = three_configs();
   const std::string path = temp_path("exists.h5");
   std::ostringstream log;
@@ -176,7 +161,7 @@ TEST(ResultStore, RefusesAnExistingFileWithoutResume) {
 }
 
 TEST(ResultStore, ResumeAfterKillReplaysTheJournal) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_results_test");
   const Expansion x = three_configs();
   const std::string path = temp_path("killed.h5");
   std::ostringstream log;
@@ -220,7 +205,7 @@ TEST(ResultStore, ResumeAfterKillReplaysTheJournal) {
 }
 
 TEST(ResultStore, ResumeRefusesAnotherExperiment) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_results_test");
   const Expansion x = three_configs();
   const std::string path = temp_path("other.h5");
   std::ostringstream log;
@@ -233,7 +218,7 @@ TEST(ResultStore, ResumeRefusesAnotherExperiment) {
 }
 
 TEST(Merge, ShardsCombineAndOtherExperimentsAreRefused) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_results_test");
   const Expansion x = three_configs();
   const std::string a = temp_path("part1.h5"), b = temp_path("part2.h5"),
                     merged = temp_path("all.h5"), other = temp_path("other_exp.h5");
@@ -279,7 +264,7 @@ TEST(Merge, ShardsCombineAndOtherExperimentsAreRefused) {
 }
 
 TEST(Report, GroupsVaryingColumnsAndAverages) {
-  const TempDir temp_path;
+  const TempDir temp_path("allocsim_results_test");
   const Expansion x = three_configs();
   const std::string path = temp_path("report.h5");
   std::ostringstream log;
