@@ -62,11 +62,14 @@ class ShellScan {
         continue;
       }
       cost += r * need;
-      std::sort(partial_.begin(), partial_.end(), [&](int a, int b) {
-        const auto da = points_.distance_to(a, centre), db = points_.distance_to(b, centre);
-        return da != db ? da < db : a < b;
-      });
-      chosen_.insert(chosen_.end(), partial_.begin(), partial_.begin() + need);
+      // Order by (distance to centre, index): packed keys, each distance computed once.
+      packed_.resize(partial_.size());
+      for (std::size_t j = 0; j < partial_.size(); ++j)
+        packed_[j] = (static_cast<std::uint64_t>(points_.distance_to(partial_[j], centre)) << 32) |
+                     static_cast<std::uint32_t>(partial_[j]);
+      std::nth_element(packed_.begin(), packed_.begin() + (need - 1), packed_.end());
+      for (std::int64_t j = 0; j < need; ++j)
+        chosen_.push_back(static_cast<int>(packed_[j] & 0xffffffffu));
     }
     if (cost > best_cost_) return;
     const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
@@ -164,6 +167,7 @@ class ShellScan {
   AxisIndex index_;
   detail::GridIndex grid_;
   std::vector<int> ones_;
+  std::vector<std::uint64_t> packed_;
   std::vector<std::vector<int>> axis_dist_;
   std::vector<std::int32_t> shell_, l1_, partial_keys_;
   std::vector<int> histogram_, chosen_, partial_, picked_, scratch_, best_;
