@@ -71,12 +71,14 @@ class SortedFreeListAllocator final : public CloneableAllocator<SortedFreeListAl
 }  // namespace
 
 void append_basic_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entries) {
-  entries.push_back({"flat", "any p free processors (lowest ids): the topology-oblivious baseline",
+  entries.push_back({"flat",
+                     "any p free processors (lowest ids): the topology-oblivious baseline",
                      {},
                      [](const Params&, const Topology&) -> std::unique_ptr<Allocator> {
                        return std::make_unique<FlatAllocator>();
                      }});
-  entries.push_back({"random", "p free processors chosen uniformly at random (seeded)",
+  entries.push_back({"random",
+                     "p free processors chosen uniformly at random (seeded)",
                      {},
                      [](const Params&, const Topology&) -> std::unique_ptr<Allocator> {
                        return std::make_unique<RandomAllocator>();
@@ -84,7 +86,10 @@ void append_basic_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entri
   entries.push_back(
       {"sortedfreelist",
        "Cplant baseline: first p free processors in a fixed order (row-major, snake, curve)",
-       {{"order", ParamKind::choice, "row", "processor order (allocsim list orderings)",
+       {{"order",
+         ParamKind::choice,
+         "row",
+         "processor order (allocsim list orderings)",
          {"row", "snake", "hilbert", "ghilbert"}}},
        [](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
          return std::make_unique<SortedFreeListAllocator>(

@@ -19,7 +19,7 @@ const char* const kTopologies =
     "  flat:N             complete graph: every pair of nodes one hop apart (e.g. flat:256)\n";
 
 void list(const std::string& family, const std::string& machine) {
-  const std::vector<std::string> families{"allocators", "schedulers", "topologies", "orderings",
+  const std::vector<std::string> families{"allocators", "schedulers",     "topologies", "orderings",
                                           "transforms", "runtime-models", "workloads"};
   bool all = family.empty();
   bool known = all;
@@ -57,8 +57,9 @@ void add_list_command(CLI::App& app) {
   auto family = std::make_shared<std::string>();
   auto machine = std::make_shared<std::string>("mesh:16x16");
   auto* command = app.add_subcommand("list", "print the tables of allocators, schedulers, ...");
-  command->add_option("family", *family,
-                      "allocators | schedulers | topologies | orderings | transforms | runtime-models | workloads");
+  command->add_option(
+      "family", *family,
+      "allocators | schedulers | topologies | orderings | transforms | runtime-models | workloads");
   command->add_option("--machine", *machine, "machine for per-machine figures (orderings)");
   command->callback([family, machine] { list(*family, *machine); });
 }

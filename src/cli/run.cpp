@@ -78,7 +78,8 @@ void run(const RunOptions& options) {
     std::cout << "{\"config\": " << json_string(config.canonical())
               << ", \"summary\": " << summary_json(result.summary)
               << ", \"diagnostics\": " << diagnostics_json(result.diagnostics);
-    if (!result.decisions.empty()) std::cout << ", \"decisions\": " << decisions_json(result.decisions);
+    if (!result.decisions.empty())
+      std::cout << ", \"decisions\": " << decisions_json(result.decisions);
     std::cout << ", \"resources\": {\"wall_seconds\": " << json_number(seconds)
               << ", \"peak_memory_mb\": " << json_number(peak_memory_mb()) << "}}\n";
   } else {
@@ -94,8 +95,9 @@ void add_run_command(CLI::App& app) {
   RunConfig& c = options->config;
   command->add_option("--machine", c.machine, "mesh:WxH[x..] | torus:WxH[x..] | flat:N")
       ->capture_default_str();
-  command->add_option("--trace", c.trace,
-                      "trace file, trace NAME (in $ALLOCSIM_TRACE_DIR) or synthetic:...")
+  command
+      ->add_option("--trace", c.trace,
+                   "trace file, trace NAME (in $ALLOCSIM_TRACE_DIR) or synthetic:...")
       ->required();
   command->add_option("--sched", c.sched, "scheduler spec (allocsim list schedulers)")
       ->capture_default_str();
@@ -106,13 +108,15 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--seed", c.seed, "generator seed (allocator and scheduler draws)")
       ->capture_default_str();
-  command->add_option("--workload-seed", c.workload_seed,
-                      "seed of synthetic workloads and random transforms")
+  command
+      ->add_option("--workload-seed", c.workload_seed,
+                   "seed of synthetic workloads and random transforms")
       ->capture_default_str();
   command->add_option("--bsd-threshold", c.bsd_threshold, "Δ of bounded slowdown (s)")
       ->capture_default_str();
-  command->add_option("--estimate-factor", c.estimate_factor,
-                      "estimate = factor x runtime for jobs without a requested time")
+  command
+      ->add_option("--estimate-factor", c.estimate_factor,
+                   "estimate = factor x runtime for jobs without a requested time")
       ->capture_default_str();
   command->add_option("--timeout", c.timeout_seconds, "wall-clock limit in seconds (0 = none)");
   command->add_option("--decisions", c.decisions,

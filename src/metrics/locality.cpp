@@ -35,26 +35,44 @@ std::int64_t pairwise_axis_sum(std::span<const int> values, int side, bool wrap)
   for (int v = 0; v < side; ++v) {
     if (!count[v]) continue;
     const int c = v + side;
-    const std::int64_t ahead = range(prefix_sum, c + 1, c + forward) -
-                               static_cast<std::int64_t>(c) * range(prefix_count, c + 1, c + forward);
-    const std::int64_t behind = backward > 0
-        ? static_cast<std::int64_t>(c) * range(prefix_count, c - backward, c - 1) -
-              range(prefix_sum, c - backward, c - 1)
-        : 0;
+    const std::int64_t ahead =
+        range(prefix_sum, c + 1, c + forward) -
+        static_cast<std::int64_t>(c) * range(prefix_count, c + 1, c + forward);
+    const std::int64_t behind =
+        backward > 0 ? static_cast<std::int64_t>(c) * range(prefix_count, c - backward, c - 1) -
+                           range(prefix_sum, c - backward, c - 1)
+                     : 0;
     ordered += count[v] * (ahead + behind);
   }
   return ordered / 2;
 }
 
+namespace {
+/// The axis-separated pairwise sum, with `values` as scratch space for one axis's coordinates.
+std::int64_t axis_separated_sum(const Topology& topology, std::span<const NodeId> nodes,
+                                std::vector<int>& values) {
+  const auto k = static_cast<std::int64_t>(nodes.size());
+  if (topology.is_flat()) return k * (k - 1) / 2;
+  std::int64_t total = 0;
+  values.resize(nodes.size());
+  for (int axis = 0; axis < topology.dims(); ++axis) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) values[i] = topology.coord(nodes[i], axis);
+    total += pairwise_axis_sum(values, topology.side(axis), topology.wraps(axis));
+  }
+  return total;
+}
+}  // namespace
+
 std::int64_t pairwise_hop_sum(const Topology& topology, std::span<const NodeId> nodes) {
-  LocalityMeter meter(topology);
-  return meter.pairwise_sum(nodes);
+  std::vector<int> values;
+  return axis_separated_sum(topology, nodes, values);
 }
 
 std::int64_t pairwise_hop_sum_brute(const Topology& topology, std::span<const NodeId> nodes) {
   std::int64_t total = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    for (std::size_t j = i + 1; j < nodes.size(); ++j) total += topology.distance(nodes[i], nodes[j]);
+    for (std::size_t j = i + 1; j < nodes.size(); ++j)
+      total += topology.distance(nodes[i], nodes[j]);
   return total;
 }
 
@@ -91,15 +109,7 @@ LocalityMeter::LocalityMeter(const Topology& topology)
 }
 
 std::int64_t LocalityMeter::pairwise_sum(std::span<const NodeId> nodes) {
-  const auto k = static_cast<std::int64_t>(nodes.size());
-  if (topology_->is_flat()) return k * (k - 1) / 2;
-  std::int64_t total = 0;
-  axis_values_.resize(nodes.size());
-  for (int axis = 0; axis < topology_->dims(); ++axis) {
-    for (std::size_t i = 0; i < nodes.size(); ++i) axis_values_[i] = topology_->coord(nodes[i], axis);
-    total += pairwise_axis_sum(axis_values_, topology_->side(axis), topology_->wraps(axis));
-  }
-  return total;
+  return axis_separated_sum(*topology_, nodes, axis_values_);
 }
 
 int LocalityMeter::components(std::span<const NodeId> nodes) {
@@ -141,7 +151,7 @@ BoundingBox LocalityMeter::bounding_box(std::span<const NodeId> nodes) {
     box.volume = box.sides_sum = static_cast<std::int64_t>(nodes.size());
     return box;
   }
-  std::vector<char> present;
+  std::vector<char>& present = present_;
   for (int axis = 0; axis < topology_->dims(); ++axis) {
     const int side = topology_->side(axis);
     present.assign(side, 0);

@@ -24,8 +24,7 @@ std::vector<int> ordered_queue(const Simulation& sim, const std::string& order) 
   if (order == "largefirst") by([](const Job& j) { return -j.procs; });
   if (order == "shortfirst") by([](const Job& j) { return j.estimate; });
   if (order == "longfirst") by([](const Job& j) { return -j.estimate; });
-  if (order == "cplant")
-    by([](const Job& j) { return std::make_pair(j.procs, j.estimate); });
+  if (order == "cplant") by([](const Job& j) { return std::make_pair(j.procs, j.estimate); });
   return queue;
 }
 
@@ -82,7 +81,8 @@ class EasyScheduler final : public Scheduler {
 /// free-node profile built from the running jobs' estimates; a job starts now only when its
 /// reservation is now, so no earlier reservation is ever delayed. The profile counts nodes;
 /// with shape-constrained allocators a job whose reservation is now but which the allocator
-/// cannot place keeps waiting (its nodes stay reserved from now on, so later jobs cannot take them).
+/// cannot place keeps waiting (its nodes stay reserved from now on, so later jobs cannot take
+/// them).
 class ConservativeScheduler final : public Scheduler {
  public:
   explicit ConservativeScheduler(std::string order) : order_(std::move(order)) {}
@@ -103,8 +103,7 @@ class ConservativeScheduler final : public Scheduler {
     }
     for (int job_index : queue) {
       const Job& job = sim.jobs()[job_index];
-      const int need = sim.allocator().nodes_needed(job);
-      if (need > sim.topology().node_count()) continue;
+      const int need = sim.allocator().nodes_needed(job);  // <= machine: Simulation drops others
       const double duration = std::max(job.estimate, 0.0);
       const double start = earliest_slot(profile, need, duration);
       if (start == now) {
@@ -124,14 +123,16 @@ class ConservativeScheduler final : public Scheduler {
   static double earliest_slot(const std::map<double, int>& profile, int need, double duration) {
     for (auto candidate = profile.begin(); candidate != profile.end(); ++candidate) {
       bool fits = true;
-      for (auto it = candidate; it != profile.end() && (it == candidate || it->first < candidate->first + duration); ++it)
+      for (auto it = candidate;
+           it != profile.end() && (it == candidate || it->first < candidate->first + duration);
+           ++it)
         if (it->second < need) {
           fits = false;
           break;
         }
       if (fits) return candidate->first;
     }
-    return profile.rbegin()->first;  // unreachable when need <= machine size
+    return profile.rbegin()->first;  // the last breakpoint frees every node
   }
 
   /// Subtracts `nodes` from the profile over [from, to) (adding breakpoints as needed).
@@ -160,28 +161,35 @@ class CplantScheduler final : public Scheduler {
 };
 
 ParamSpec order_param() {
-  return {"order", ParamKind::choice, "fifo", "queue order",
+  return {"order",
+          ParamKind::choice,
+          "fifo",
+          "queue order",
           {"fifo", "smallfirst", "largefirst", "shortfirst", "longfirst"}};
 }
 
 std::vector<RegistryEntry<SchedulerFactory>> scheduler_entries() {
   return {
-      {"fcfs", "first come first served: start jobs in queue order until one does not fit",
+      {"fcfs",
+       "first come first served: start jobs in queue order until one does not fit",
        {order_param()},
        [](const Params& p) -> std::unique_ptr<Scheduler> {
          return std::make_unique<FcfsScheduler>(p.text("order"));
        }},
-      {"easy", "aggressive (EASY) backfilling: only the head job holds a reservation",
+      {"easy",
+       "aggressive (EASY) backfilling: only the head job holds a reservation",
        {order_param()},
        [](const Params& p) -> std::unique_ptr<Scheduler> {
          return std::make_unique<EasyScheduler>(p.text("order"));
        }},
-      {"conservative", "conservative backfilling: every waiting job holds a reservation",
+      {"conservative",
+       "conservative backfilling: every waiting job holds a reservation",
        {order_param()},
        [](const Params& p) -> std::unique_ptr<Scheduler> {
          return std::make_unique<ConservativeScheduler>(p.text("order"));
        }},
-      {"cplant", "Cplant queue: sorted by processors then requested time; start all that fit",
+      {"cplant",
+       "Cplant queue: sorted by processors then requested time; start all that fit",
        {},
        [](const Params&) -> std::unique_ptr<Scheduler> {
          return std::make_unique<CplantScheduler>();

@@ -175,8 +175,7 @@ RunResult Simulation::run() {
   std::int64_t events = 0;
   std::int64_t unplaceable = 0;
   while (next_arrival < jobs.size() || !completions_.empty()) {
-    const double arrival_time =
-        next_arrival < jobs.size() ? jobs[next_arrival].submit : INFINITY;
+    const double arrival_time = next_arrival < jobs.size() ? jobs[next_arrival].submit : INFINITY;
     const double completion_time =
         completions_.empty() ? INFINITY : std::get<0>(completions_.top());
     now_ = std::min(arrival_time, completion_time);
@@ -257,8 +256,7 @@ RunResult Simulation::summarize() {
   }
   s.external_fragmentation = static_cast<double>(external_fragmentation_);
   s.allocator_fallbacks = static_cast<double>(allocator_->fallbacks());
-  if (decision_recorder_)
-    result.decisions = decision_recorder_->rows();
+  if (decision_recorder_) result.decisions = decision_recorder_->rows();
   if (config_.keep_jobs) result.jobs = std::move(records_);
   result.diagnostics = workload_.diagnostics;
   return result;

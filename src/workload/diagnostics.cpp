@@ -15,16 +15,6 @@ std::int64_t Diagnostics::total(const std::string& reason) const {
   return found == entries.end() ? 0 : found->second.count;
 }
 
-void Diagnostics::merge(const Diagnostics& other) {
-  for (const auto& [reason, entry] : other.entries) {
-    Entry& mine = entries[reason];
-    mine.count += entry.count;
-    for (auto line : entry.first_lines)
-      if (mine.first_lines.size() < 5) mine.first_lines.push_back(line);
-  }
-  notes.insert(notes.end(), other.notes.begin(), other.notes.end());
-}
-
 std::string Diagnostics::report() const {
   std::ostringstream out;
   if (entries.empty() && notes.empty()) return "no jobs dropped or changed\n";

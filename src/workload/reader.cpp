@@ -137,8 +137,7 @@ Workload read_swf(const std::string& path, const ReadOptions& options) {
     }
     if (fields.size() != 18) {
       if (options.strict)
-        malformed(path, number,
-                  "expected 18 fields, found " + std::to_string(fields.size()));
+        malformed(path, number, "expected 18 fields, found " + std::to_string(fields.size()));
       workload.diagnostics.count("malformed line (skipped)", number);
       return;
     }
@@ -202,7 +201,8 @@ std::string resolve_trace_path(const std::string& name_or_path, const std::strin
       }
   }
   std::string message = "trace '" + name_or_path + "' not found";
-  if (trace_dir.empty()) message += " (ALLOCSIM_TRACE_DIR is not set, so names cannot be looked up)";
+  if (trace_dir.empty())
+    message += " (ALLOCSIM_TRACE_DIR is not set, so names cannot be looked up)";
   message += "; tried:";
   for (std::size_t i = 0; i < tried.size() && i < 6; ++i) message += " " + tried[i];
   if (tried.size() > 6) message += " ...";

@@ -23,7 +23,9 @@ Distribution parse_distribution(const std::string& text, const std::string& fiel
   bool known = false;
   for (const auto& kind : kinds) known |= (kind == result.kind);
   std::string expected = "one of";
-  for (const auto& kind : kinds) expected += " " + kind + (kind == "exp" || kind == "const" || kind == "sides" ? ":X" : ":MIN,MAX");
+  for (const auto& kind : kinds)
+    expected +=
+        " " + kind + (kind == "exp" || kind == "const" || kind == "sides" ? ":X" : ":MIN,MAX");
   if (!known || colon == std::string::npos)
     throw InputError("synthetic " + field + "='" + text + "': expected " + expected);
   const std::string args = text.substr(colon + 1);
@@ -50,10 +52,22 @@ double draw_time(const Distribution& d, Rng& rng) {
 const std::vector<ParamSpec>& synthetic_params() {
   static const std::vector<ParamSpec> params{
       {"jobs", ParamKind::integer, "1000", "number of jobs", {}},
-      {"arrival", ParamKind::text, "exp:10", "inter-arrival time: exp:MEAN, uniform:MIN,MAX, const:X", {}},
-      {"runtime", ParamKind::text, "exp:100", "running time: exp:MEAN, uniform:MIN,MAX, const:X", {}},
-      {"size", ParamKind::text, "uniform:1,16",
-       "processors: uniform:MIN,MAX, pow2:MIN,MAX, const:P, sides:L (a x b, sides uniform in [1,L])", {}},
+      {"arrival",
+       ParamKind::text,
+       "exp:10",
+       "inter-arrival time: exp:MEAN, uniform:MIN,MAX, const:X",
+       {}},
+      {"runtime",
+       ParamKind::text,
+       "exp:100",
+       "running time: exp:MEAN, uniform:MIN,MAX, const:X",
+       {}},
+      {"size",
+       ParamKind::text,
+       "uniform:1,16",
+       "processors: uniform:MIN,MAX, pow2:MIN,MAX, const:P, sides:L (a x b, sides uniform in "
+       "[1,L])",
+       {}},
       {"estimate", ParamKind::real, "1", "estimate = factor x runtime", {}},
   };
   return params;
@@ -62,7 +76,9 @@ const std::vector<ParamSpec>& synthetic_params() {
 Workload generate_synthetic(const std::string& spec, Rng& rng) {
   const AlgoSpec parsed = AlgoSpec::parse(spec);
   if (parsed.name != "synthetic")
-    throw InputError("'" + spec + "' is not a synthetic spec (synthetic:jobs=N,arrival=...,runtime=...,size=...)");
+    throw InputError(
+        "'" + spec +
+        "' is not a synthetic spec (synthetic:jobs=N,arrival=...,runtime=...,size=...)");
   const Params params(synthetic_params(), parsed.params, "synthetic workload");
   const auto count = params.integer("jobs");
   if (count < 0) throw InputError("synthetic jobs must be >= 0");
@@ -86,8 +102,10 @@ Workload generate_synthetic(const std::string& spec, Rng& rng) {
     job.runtime = draw_time(runtime, rng);
     job.estimate = job.runtime * params.real("estimate");
     const auto lo = static_cast<std::int64_t>(size.a), hi = static_cast<std::int64_t>(size.b);
-    if (size.kind == "uniform") job.procs = static_cast<int>(rng.uniform_int(lo, hi));
-    else if (size.kind == "const") job.procs = static_cast<int>(lo);
+    if (size.kind == "uniform")
+      job.procs = static_cast<int>(rng.uniform_int(lo, hi));
+    else if (size.kind == "const")
+      job.procs = static_cast<int>(lo);
     else if (size.kind == "pow2") {
       int low_exp = 0, high_exp = 0;
       while ((1LL << low_exp) < lo) ++low_exp;

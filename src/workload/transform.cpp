@@ -94,7 +94,8 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
        [](Workload& w, const Params& p, TransformContext&) {
          require_positive(p.real("factor"), "size_scale factor");
          for (Job& job : w.jobs)
-           job.procs = std::max(1, static_cast<int>(std::ceil(job.procs * p.real("factor") - 1e-9)));
+           job.procs =
+               std::max(1, static_cast<int>(std::ceil(job.procs * p.real("factor") - 1e-9)));
        }},
       {"size_round",
        "round processor counts up to a power of two",
@@ -110,8 +111,8 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
        "skip the first `skip` jobs, then keep at most max_jobs",
        {int_param("max_jobs", "1000", "jobs kept"), int_param("skip", "0", "jobs skipped first")},
        [](Workload& w, const Params& p, TransformContext&) {
-         const auto skip = std::min<std::size_t>(std::max<long long>(0, p.integer("skip")),
-                                                 w.jobs.size());
+         const auto skip =
+             std::min<std::size_t>(std::max<long long>(0, p.integer("skip")), w.jobs.size());
          const auto keep = std::min<std::size_t>(std::max<long long>(0, p.integer("max_jobs")),
                                                  w.jobs.size() - skip);
          w.jobs.erase(w.jobs.begin(), w.jobs.begin() + static_cast<std::ptrdiff_t>(skip));

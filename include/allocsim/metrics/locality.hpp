@@ -10,7 +10,8 @@
 
 namespace allocsim {
 
-/// Sum over unordered pairs of the hop distance between `nodes` (O(k·d + Σ sides)).
+/// Sum over unordered pairs of the hop distance between `nodes` (O(k·d + Σ sides)); a
+/// LocalityMeter does the same without allocating.
 std::int64_t pairwise_hop_sum(const Topology& topology, std::span<const NodeId> nodes);
 /// The same by brute force over all pairs, O(k²) (reference for tests).
 std::int64_t pairwise_hop_sum_brute(const Topology& topology, std::span<const NodeId> nodes);
@@ -43,6 +44,7 @@ class LocalityMeter {
  private:
   const Topology* topology_;
   std::vector<int> axis_values_;
+  std::vector<char> present_;
   std::vector<std::uint32_t> stamp_;
   std::uint32_t generation_ = 0;
   std::vector<NodeId> stack_;

@@ -31,7 +31,6 @@ struct Diagnostics {
   /// Counts one occurrence of `reason` at `line` (line 0 = not from a file line).
   void count(const std::string& reason, std::int64_t line = 0, std::int64_t how_many = 1);
   std::int64_t total(const std::string& reason) const;
-  void merge(const Diagnostics& other);
   /// Multi-line human-readable report.
   std::string report() const;
 };
