@@ -13,10 +13,16 @@
 namespace allocsim::mapping {
 
 namespace {
-std::vector<idx_t> to_metis_integers(const std::vector<double>& values) {
-  double largest = 0;
-  for (const double v : values) largest = std::max(largest, v);
-  const double scale = largest > 1e6 ? 1e6 / largest : 1.0;
+/// Positive METIS integers proportional to `values`, the largest becoming at most `ceiling`
+/// and the smallest positive value at least 1 (where the ceiling allows).
+std::vector<idx_t> to_metis_integers(const std::vector<double>& values, double ceiling) {
+  double largest = 0, smallest = 0;
+  for (const double v : values) {
+    largest = std::max(largest, v);
+    if (v > 0 && (smallest == 0 || v < smallest)) smallest = v;
+  }
+  double scale = smallest > 0 ? 1.0 / smallest : 1.0;
+  if (largest * scale > ceiling) scale = ceiling / largest;
   std::vector<idx_t> result;
   result.reserve(values.size());
   for (const double v : values)
@@ -43,8 +49,8 @@ Partition partition_metis(const TaskGraph& graph, int parts, std::uint64_t seed)
   idx_t vertices = n, constraints = 1, nparts = parts, cut = 0;
   std::vector<idx_t> offsets(graph.offsets().begin(), graph.offsets().end());
   std::vector<idx_t> targets(graph.targets().begin(), graph.targets().end());
-  std::vector<idx_t> loads = to_metis_integers(graph.loads());
-  std::vector<idx_t> bytes = to_metis_integers(graph.all_edge_bytes());
+  std::vector<idx_t> loads = to_metis_integers(graph.loads(), 1e6);
+  std::vector<idx_t> bytes = to_metis_integers(graph.all_edge_bytes(), 100);
   std::vector<idx_t> part(n, 0);
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);

@@ -189,8 +189,8 @@ TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes) {
     const auto [first, second] = ordered[i];
     const int compute = cells + i;
     loads[compute] = first == second ? 5 : 10;
-    edges.push_back({compute, proxy_of_cell(first), bytes});
-    if (first != second) edges.push_back({compute, proxy_of_cell(second), bytes});
+    edges.push_back({compute, first, bytes});
+    if (first != second) edges.push_back({compute, second, bytes});
   }
   return TaskGraph::from_edges(tasks, std::move(edges), std::move(loads));
 }

@@ -24,10 +24,13 @@ TaskGraph make_pattern(const std::string& spec);
 /// LeanMD-like molecular dynamics pattern (§5.2.3): one object per cell of a periodic
 /// a×b×c box, one compute per interacting cell pair (each cell with itself and its 13
 /// "forward" neighbours of 26; pairs repeated on tiny boxes are kept once), one proxy per
-/// processor. Cell i lives on processor i mod procs; its proxy relays its atoms. Edges, each
-/// `bytes` per iteration (coordinates out, forces back): cell i -- proxy(i mod procs), and
-/// compute (A,B) -- proxy of A and proxy of B (merged, 2×bytes, when they coincide). Loads:
-/// pair compute 10, self compute 5, cell 2, proxy 1. Objects numbered cells, computes, proxies.
+/// processor. Edges, each `bytes` per iteration (atom coordinates out, forces back):
+/// compute (A,B) -- cell A and -- cell B (a self compute has one edge), and cell i --
+/// proxy(i mod procs), the proxy that multicasts the cell's atoms. Cell data thus reaches a
+/// compute once per compute, not once per processor as through LeanMD's per-processor proxies;
+/// an upper bound on that traffic that keeps the graph local (hub-shaped proxy graphs defeat
+/// METIS's balance). Loads: pair compute 10, self compute 5, cell 2, proxy 1 (proxies beyond
+/// the cell count have no edges). Objects are numbered cells, computes, proxies.
 /// 6×6×6: 216 cells + 3,024 computes = 3,240 objects, plus `procs` proxies.
 TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes);
 
