@@ -21,9 +21,9 @@ const char* const kTopologies =
     "  flat:N             complete graph: every pair of nodes one hop apart (e.g. flat:256)\n";
 
 void list(const std::string& family, const std::string& machine) {
-  const std::vector<std::string> families{"allocators", "schedulers",     "topologies", "orderings",
-                                          "transforms", "runtime-models", "workloads",
-                                          "mappers",    "patterns"};
+  const std::vector<std::string> families{"allocators", "schedulers", "topologies",
+                                          "orderings",  "transforms", "runtime-models",
+                                          "workloads",  "mappers",    "patterns"};
   bool all = family.empty();
   bool known = all;
   auto want = [&](const char* name) {

@@ -78,8 +78,9 @@ void run_map(const MapArgs& args) {
   if (args.format == "json") {
     out << "{\"machine\": \"" << topology.spec() << "\", \"processors\": " << nodes.size()
         << ", \"tasks\": " << graph.size() << ", \"mapper\": \"" << outcome.mapper
-        << "\", \"seed\": " << args.seed << ", \"partitioned\": "
-        << (outcome.partitioned ? "true" : "false") << ", \"groups\": " << outcome.groups
+        << "\", \"seed\": " << args.seed
+        << ", \"partitioned\": " << (outcome.partitioned ? "true" : "false")
+        << ", \"groups\": " << outcome.groups
         << ", \"group_average_degree\": " << outcome.group_average_degree
         << ", \"hop_bytes\": " << outcome.hop_bytes.hop_bytes
         << ", \"total_bytes\": " << outcome.hop_bytes.total_bytes
@@ -95,15 +96,15 @@ void run_map(const MapArgs& args) {
       << "mapper           " << outcome.mapper << '\n';
   if (outcome.partitioned)
     out << "groups           " << outcome.groups << " (METIS), average degree "
-        << outcome.group_average_degree << ", max load " << outcome.max_group_load
-        << ", mean load " << outcome.mean_group_load << '\n';
+        << outcome.group_average_degree << ", max load " << outcome.max_group_load << ", mean load "
+        << outcome.mean_group_load << '\n';
   out << "hop-bytes        " << outcome.hop_bytes.hop_bytes << '\n'
       << "hops per byte    " << outcome.hop_bytes.hops_per_byte() << '\n'
       << "max link load    " << outcome.link_load.max << " bytes\n"
       << "mean link load   " << outcome.link_load.mean << " bytes (over "
       << outcome.link_load.machine_links << " channels)\n"
-      << "seconds          " << seconds << " (partition " << outcome.partition_seconds
-      << ", map " << outcome.map_seconds << ")\n";
+      << "seconds          " << seconds << " (partition " << outcome.partition_seconds << ", map "
+      << outcome.map_seconds << ")\n";
 }
 
 }  // namespace

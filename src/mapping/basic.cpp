@@ -9,8 +9,7 @@ namespace {
 class IdentityMapper final : public Mapper {
  public:
   void map(const MappingProblem& problem, Rng&, std::vector<NodeId>& placement) override {
-    placement.assign(problem.processors.begin(),
-                     problem.processors.begin() + problem.graph.size());
+    placement.assign(problem.processors.begin(), problem.processors.begin() + problem.graph.size());
   }
 };
 
@@ -29,14 +28,17 @@ class RandomMapper final : public Mapper {
 }  // namespace
 
 void append_basic_mappers(std::vector<RegistryEntry<MapperFactory>>& entries) {
-  entries.push_back({"identity", "task i on the i-th given processor (allocator order)", {},
+  entries.push_back({"identity",
+                     "task i on the i-th given processor (allocator order)",
+                     {},
                      [](const Params&) -> std::unique_ptr<Mapper> {
                        return std::make_unique<IdentityMapper>();
                      }});
-  entries.push_back({"random", "seeded random permutation of the processors", {},
-                     [](const Params&) -> std::unique_ptr<Mapper> {
-                       return std::make_unique<RandomMapper>();
-                     }});
+  entries.push_back(
+      {"random",
+       "seeded random permutation of the processors",
+       {},
+       [](const Params&) -> std::unique_ptr<Mapper> { return std::make_unique<RandomMapper>(); }});
 }
 
 double random_mapping_expectation(const Topology& topology) {

@@ -25,7 +25,8 @@ class ProcessorGeometry {
     const int* a = &coords_[static_cast<std::size_t>(i) * dims_];
     const int* b = &coords_[static_cast<std::size_t>(j) * dims_];
     int sum = 0;
-    for (int axis = 0; axis < dims_; ++axis) sum += topology_->axis_distance(axis, a[axis], b[axis]);
+    for (int axis = 0; axis < dims_; ++axis)
+      sum += topology_->axis_distance(axis, a[axis], b[axis]);
     return sum;
   }
   /// out[q] = distance(q, from) for every processor q.

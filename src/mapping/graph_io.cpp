@@ -62,8 +62,8 @@ TaskGraph read_metis_graph(const std::string& path) {
     return index < lines.size();
   };
   // Header (blank lines before it are skipped; afterwards a blank line is an isolated vertex).
-  while (index < lines.size() && (lines[index].empty() || lines[index][0] == '%' ||
-                                  tokens(lines[index]).empty()))
+  while (index < lines.size() &&
+         (lines[index].empty() || lines[index][0] == '%' || tokens(lines[index]).empty()))
     ++index;
   if (index >= lines.size()) throw InputError(path + ": no METIS header line 'n m [fmt [ncon]]'");
   const auto header = tokens(lines[index]);
@@ -108,8 +108,7 @@ TaskGraph read_metis_graph(const std::string& path) {
     while (at < values.size()) {
       const long long u = to_integer(values[at++], path, line, "neighbour") - 1;
       if (u < 0 || u >= n)
-        fail(path, line, "neighbour " + std::to_string(u + 1) + " outside 1.." +
-                             std::to_string(n));
+        fail(path, line, "neighbour " + std::to_string(u + 1) + " outside 1.." + std::to_string(n));
       if (u == v) fail(path, line, "self loop on vertex " + std::to_string(v + 1));
       double bytes = 1;
       if (has_edge_weights) {
@@ -125,9 +124,10 @@ TaskGraph read_metis_graph(const std::string& path) {
         continue;
       }
       if (found->second != bytes)
-        fail(path, line, "edge " + std::to_string(v + 1) + "-" + std::to_string(u + 1) +
-                             " has weight " + std::to_string(static_cast<long long>(bytes)) +
-                             " here but a different weight at vertex " + std::to_string(u + 1));
+        fail(path, line,
+             "edge " + std::to_string(v + 1) + "-" + std::to_string(u + 1) + " has weight " +
+                 std::to_string(static_cast<long long>(bytes)) +
+                 " here but a different weight at vertex " + std::to_string(u + 1));
       edges.push_back({static_cast<TaskId>(key.first), static_cast<TaskId>(key.second), bytes});
       found->second = -1;  // both ends seen
     }
@@ -183,10 +183,12 @@ TaskGraph read_matrix_market(const std::string& path) {
     const long long i = to_integer(values[0], path, line, "row") - 1;
     const long long j = to_integer(values[1], path, line, "column") - 1;
     if (i < 0 || i >= rows || j < 0 || j >= rows)
-      fail(path, line, "entry outside the " + std::to_string(rows) + "x" + std::to_string(rows) +
-                           " matrix");
-    const double value = field == "pattern" ? 1.0 : std::fabs(to_real(values[2], path, line, "value"));
-    if (++read > entries) fail(path, line, "more entries than the size line's " + std::to_string(entries));
+      fail(path, line,
+           "entry outside the " + std::to_string(rows) + "x" + std::to_string(rows) + " matrix");
+    const double value =
+        field == "pattern" ? 1.0 : std::fabs(to_real(values[2], path, line, "value"));
+    if (++read > entries)
+      fail(path, line, "more entries than the size line's " + std::to_string(entries));
     if (i != j) edges.push_back({static_cast<TaskId>(i), static_cast<TaskId>(j), value});
   }
   if (read != entries)

@@ -64,8 +64,7 @@ void check_problem(const MappingProblem& problem) {
   std::vector<char> used(problem.topology.node_count(), 0);
   for (const NodeId node : problem.processors) {
     if (node < 0 || node >= problem.topology.node_count())
-      throw InputError("processor " + std::to_string(node) + " outside " +
-                       problem.topology.spec());
+      throw InputError("processor " + std::to_string(node) + " outside " + problem.topology.spec());
     if (used[node]) throw InputError("processor " + std::to_string(node) + " listed twice");
     used[node] = 1;
   }

@@ -29,8 +29,7 @@ std::vector<int> parse_sides(const std::string& text, int dims, const std::strin
     start = cross + 1;
   }
   if (static_cast<int>(sides.size()) != dims)
-    throw InputError(what + ": size '" + text + "' must have " + std::to_string(dims) +
-                     " factors");
+    throw InputError(what + ": size '" + text + "' must have " + std::to_string(dims) + " factors");
   return sides;
 }
 
@@ -56,8 +55,10 @@ TaskGraph stencil(const std::vector<int>& sides, bool wrap, double bytes) {
   for (const int side : sides) {
     for (int t = 0; t < tasks; ++t) {
       const int c = (t / stride) % side;
-      if (c + 1 < side) edges.push_back({t, t + stride, bytes});
-      else if (wrap && side > 2) edges.push_back({t, t - (side - 1) * stride, bytes});
+      if (c + 1 < side)
+        edges.push_back({t, t + stride, bytes});
+      else if (wrap && side > 2)
+        edges.push_back({t, t - (side - 1) * stride, bytes});
     }
     stride *= side;
   }
@@ -69,24 +70,28 @@ const ParamSpec kWrap{"wrap", ParamKind::choice, "0", "periodic boundaries", {"0
 
 std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
   return {
-      {"mesh2d", "2D Jacobi stencil, 4 neighbours (paper §5.2.1)",
+      {"mesh2d",
+       "2D Jacobi stencil, 4 neighbours (paper §5.2.1)",
        {{"size", ParamKind::text, "8x8", "AxB tasks", {}}, kWrap, kBytes},
        [](const Params& p) {
          return stencil(parse_sides(p.text("size"), 2, "mesh2d"), p.text("wrap") == "1",
                         byte_count(p, "mesh2d"));
        }},
-      {"mesh3d", "3D Jacobi stencil, 6 neighbours",
+      {"mesh3d",
+       "3D Jacobi stencil, 6 neighbours",
        {{"size", ParamKind::text, "4x4x4", "AxBxC tasks", {}}, kWrap, kBytes},
        [](const Params& p) {
          return stencil(parse_sides(p.text("size"), 3, "mesh3d"), p.text("wrap") == "1",
                         byte_count(p, "mesh3d"));
        }},
-      {"ring", "k tasks in a ring, each talking to its two neighbours",
+      {"ring",
+       "k tasks in a ring, each talking to its two neighbours",
        {{"size", ParamKind::integer, "16", "tasks k", {}}, kBytes},
        [](const Params& p) {
          return stencil({positive(p, "size", "ring")}, true, byte_count(p, "ring"));
        }},
-      {"alltoall", "k tasks, every pair exchanging bytes",
+      {"alltoall",
+       "k tasks, every pair exchanging bytes",
        {{"size", ParamKind::integer, "16", "tasks k", {}}, kBytes},
        [](const Params& p) {
          const int k = positive(p, "size", "alltoall");
@@ -96,7 +101,8 @@ std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
            for (int b = a + 1; b < k; ++b) edges.push_back({a, b, byte_count(p, "alltoall")});
          return TaskGraph::from_edges(k, std::move(edges));
        }},
-      {"random", "k tasks, k*degree/2 distinct random pairs (seeded)",
+      {"random",
+       "k tasks, k*degree/2 distinct random pairs (seeded)",
        {{"size", ParamKind::integer, "64", "tasks k", {}},
         {"degree", ParamKind::integer, "4", "average degree", {}},
         {"seed", ParamKind::integer, "1", "generator seed", {}},
@@ -119,7 +125,8 @@ std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
          }
          return TaskGraph::from_edges(k, std::move(edges));
        }},
-      {"leanmd", "molecular dynamics: cells, 14 computes per cell, a proxy per processor",
+      {"leanmd",
+       "molecular dynamics: cells, 14 computes per cell, a proxy per processor",
        {{"cells", ParamKind::text, "6x6x6", "cell box AxBxC (periodic)", {}},
         {"procs", ParamKind::integer, "512", "processors (one proxy each)", {}},
         kBytes},
@@ -142,7 +149,8 @@ std::string normalize_pattern_spec(const std::string& spec) {
   const auto colon = spec.find(':');
   if (colon == std::string::npos) return spec;
   const auto comma = spec.find(',', colon);
-  const std::string first = spec.substr(colon + 1, comma == std::string::npos ? comma : comma - colon - 1);
+  const std::string first =
+      spec.substr(colon + 1, comma == std::string::npos ? comma : comma - colon - 1);
   if (first.empty() || first.find('=') != std::string::npos) return spec;
   return spec.substr(0, colon + 1) + "size=" + spec.substr(colon + 1);
 }
@@ -168,8 +176,7 @@ TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes) {
         for (int dz = -1; dz <= 1; ++dz)
           for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
-              const bool forward =
-                  dz > 0 || (dz == 0 && dy > 0) || (dz == 0 && dy == 0 && dx >= 0);
+              const bool forward = dz > 0 || (dz == 0 && dy > 0) || (dz == 0 && dy == 0 && dx >= 0);
               if (!forward) continue;
               const int other = cell_at(x + dx, y + dy, z + dz);
               const auto key = std::minmax(self, other);

@@ -77,7 +77,8 @@ class RefineMapper final : public Mapper {
             for (std::size_t i = 0; i < neighbours.size(); ++i) {
               if (neighbours[i] == t) continue;
               const int there = at[neighbours[i]];
-              other_delta += bytes[i] * (geometry.distance(mine, there) - geometry.distance(q, there));
+              other_delta +=
+                  bytes[i] * (geometry.distance(mine, there) - geometry.distance(q, there));
             }
             delta += other_delta;
           }
@@ -107,7 +108,8 @@ class RefineMapper final : public Mapper {
 
 void append_refine_mappers(std::vector<RegistryEntry<MapperFactory>>& entries) {
   entries.push_back(
-      {"refine", "swap tasks only when hop-bytes strictly drop (RefineTopoLB, §5.2.3)",
+      {"refine",
+       "swap tasks only when hop-bytes strictly drop (RefineTopoLB, §5.2.3)",
        {{"passes", ParamKind::integer, "20", "maximum passes over all tasks", {}},
         {"scope", ParamKind::choice, "near", "candidate processors", {"near", "all"}}},
        [](const Params& p) -> std::unique_ptr<Mapper> {

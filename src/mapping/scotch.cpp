@@ -81,7 +81,8 @@ class ScotchMapper final : public Mapper {
     } else {
       std::vector<SCOTCH_Num> sides(topology.sides().begin(), topology.sides().end());
       bool all_wrap = true;
-      for (int axis = 0; axis < topology.dims(); ++axis) all_wrap = all_wrap && topology.wraps(axis);
+      for (int axis = 0; axis < topology.dims(); ++axis)
+        all_wrap = all_wrap && topology.wraps(axis);
       check(all_wrap ? SCOTCH_archTorusX(&s.machine, topology.dims(), sides.data())
                      : SCOTCH_archMeshX(&s.machine, topology.dims(), sides.data()),
             "arch");
@@ -142,12 +143,16 @@ class ScotchMapper final : public Mapper {
 }  // namespace
 
 void append_scotch_mappers(std::vector<RegistryEntry<MapperFactory>>& entries) {
-  entries.push_back(
-      {"scotch", "Scotch static mapping onto the torus/mesh target, clashes repaired",
-       {{"strategy", ParamKind::choice, "quality", "Scotch strategy flags", {"quality", "default"}}},
-       [](const Params& p) -> std::unique_ptr<Mapper> {
-         return std::make_unique<ScotchMapper>(p.text("strategy") == "quality");
-       }});
+  entries.push_back({"scotch",
+                     "Scotch static mapping onto the torus/mesh target, clashes repaired",
+                     {{"strategy",
+                       ParamKind::choice,
+                       "quality",
+                       "Scotch strategy flags",
+                       {"quality", "default"}}},
+                     [](const Params& p) -> std::unique_ptr<Mapper> {
+                       return std::make_unique<ScotchMapper>(p.text("strategy") == "quality");
+                     }});
 }
 
 }  // namespace allocsim::mapping

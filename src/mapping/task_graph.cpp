@@ -7,8 +7,7 @@
 
 namespace allocsim::mapping {
 
-TaskGraph TaskGraph::from_edges(int tasks, std::vector<TaskEdge> edges,
-                                std::vector<double> loads) {
+TaskGraph TaskGraph::from_edges(int tasks, std::vector<TaskEdge> edges, std::vector<double> loads) {
   if (tasks < 0) throw InputError("a task graph needs a non-negative task count");
   if (loads.empty()) loads.assign(tasks, 1.0);
   if (static_cast<int>(loads.size()) != tasks)

@@ -64,7 +64,9 @@ class TopoLBRun {
   enum class State : char { unconstrained, frontier, placed };
 
   double alpha() const {
-    return order_ == 1 ? 1.0 : order_ == 2 ? static_cast<double>(p_) : static_cast<double>(free_.size());
+    return order_ == 1   ? 1.0
+           : order_ == 2 ? static_cast<double>(p_)
+                         : static_cast<double>(free_.size());
   }
   double cost(TaskId t, int q) const {
     const double placed = alpha() * table_[static_cast<std::size_t>(t) * p_ + q];
@@ -104,8 +106,9 @@ class TopoLBRun {
     double best_gain = 0;
     auto consider = [&](TaskId t, double gain) {
       if (best < 0 || gain > best_gain ||
-          (gain == best_gain && (graph_.communication(t) > graph_.communication(best) ||
-                                 (graph_.communication(t) == graph_.communication(best) && t < best)))) {
+          (gain == best_gain &&
+           (graph_.communication(t) > graph_.communication(best) ||
+            (graph_.communication(t) == graph_.communication(best) && t < best)))) {
         best = t;
         best_gain = gain;
       }
@@ -209,7 +212,8 @@ class TopoLBMapper final : public Mapper {
 
 void append_topolb_mappers(std::vector<RegistryEntry<MapperFactory>>& entries) {
   entries.push_back(
-      {"topolb", "most critical task first, on its best processor (Agarwal et al. §4)",
+      {"topolb",
+       "most critical task first, on its best processor (Agarwal et al. §4)",
        {{"order", ParamKind::choice, "2", "estimation function order (§4.3)", {"1", "2", "3"}}},
        [](const Params& p) -> std::unique_ptr<Mapper> {
          return std::make_unique<TopoLBMapper>(static_cast<int>(p.integer("order")));

@@ -7,34 +7,32 @@
 namespace allocsim {
 
 namespace {
-void check_placement(const mapping::TaskGraph& graph, const Topology& topology,
+void check_placement(const CommGraphView& graph, const Topology& topology,
                      std::span<const NodeId> placement) {
   if (static_cast<int>(placement.size()) != graph.size())
     throw InputError("mapping places " + std::to_string(placement.size()) + " tasks, graph has " +
                      std::to_string(graph.size()));
   for (const NodeId node : placement)
     if (node < 0 || node >= topology.node_count())
-      throw InputError("mapping uses node " + std::to_string(node) + " outside " +
-                       topology.spec());
+      throw InputError("mapping uses node " + std::to_string(node) + " outside " + topology.spec());
 }
 }  // namespace
 
-HopBytes hop_bytes(const mapping::TaskGraph& graph, const Topology& topology,
+HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
                    std::span<const NodeId> placement) {
   check_placement(graph, topology, placement);
   HopBytes result;
-  result.total_bytes = graph.total_bytes();
-  for (mapping::TaskId t = 0; t < graph.size(); ++t) {
-    const auto neighbours = graph.neighbours(t);
-    const auto bytes = graph.edge_bytes(t);
-    for (std::size_t i = 0; i < neighbours.size(); ++i)
-      if (neighbours[i] > t)
-        result.hop_bytes += bytes[i] * topology.distance(placement[t], placement[neighbours[i]]);
+  result.total_bytes = graph.total_bytes;
+  for (std::int32_t t = 0; t < graph.size(); ++t) {
+    for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i)
+      if (graph.targets[i] > t)
+        result.hop_bytes +=
+            graph.bytes[i] * topology.distance(placement[t], placement[graph.targets[i]]);
   }
   return result;
 }
 
-LinkLoad link_load(const mapping::TaskGraph& graph, const Topology& topology,
+LinkLoad link_load(const CommGraphView& graph, const Topology& topology,
                    std::span<const NodeId> placement) {
   check_placement(graph, topology, placement);
   LinkLoad result;
@@ -44,12 +42,10 @@ LinkLoad link_load(const mapping::TaskGraph& graph, const Topology& topology,
     // Complete graph: the message between two nodes uses their own channel.
     result.machine_links = nodes * (nodes - 1);
     std::vector<std::pair<std::int64_t, double>> used;
-    for (mapping::TaskId t = 0; t < graph.size(); ++t) {
-      const auto neighbours = graph.neighbours(t);
-      const auto bytes = graph.edge_bytes(t);
-      for (std::size_t i = 0; i < neighbours.size(); ++i)
-        if (placement[t] != placement[neighbours[i]])
-          used.emplace_back(placement[t] * nodes + placement[neighbours[i]], bytes[i] / 2);
+    for (std::int32_t t = 0; t < graph.size(); ++t) {
+      for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i)
+        if (placement[t] != placement[graph.targets[i]])
+          used.emplace_back(placement[t] * nodes + placement[graph.targets[i]], graph.bytes[i] / 2);
     }
     std::sort(used.begin(), used.end());
     for (std::size_t i = 0; i < used.size();) {
@@ -64,16 +60,16 @@ LinkLoad link_load(const mapping::TaskGraph& graph, const Topology& topology,
       const int side = topology.side(axis);
       const std::int64_t rings = nodes / side;
       if (side == 1) continue;
-      if (!topology.wraps(axis)) result.machine_links += rings * (side - 1) * 2;
-      else result.machine_links += rings * (side == 2 ? 2 : 2 * side);
+      if (!topology.wraps(axis))
+        result.machine_links += rings * (side - 1) * 2;
+      else
+        result.machine_links += rings * (side == 2 ? 2 : 2 * side);
     }
     std::vector<double> channels(static_cast<std::size_t>(nodes) * topology.dims() * 2, 0.0);
-    for (mapping::TaskId t = 0; t < graph.size(); ++t) {
-      const auto neighbours = graph.neighbours(t);
-      const auto bytes = graph.edge_bytes(t);
-      for (std::size_t i = 0; i < neighbours.size(); ++i) {
-        const double half = bytes[i] / 2;
-        for_each_route_channel(topology, placement[t], placement[neighbours[i]],
+    for (std::int32_t t = 0; t < graph.size(); ++t) {
+      for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i) {
+        const double half = graph.bytes[i] / 2;
+        for_each_route_channel(topology, placement[t], placement[graph.targets[i]],
                                [&](std::int64_t channel) { channels[channel] += half; });
       }
     }

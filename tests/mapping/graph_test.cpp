@@ -140,7 +140,8 @@ TEST(GraphIo, MatrixMarket) {
   EXPECT_EQ(graph.size(), 3);
   EXPECT_EQ(graph.edge_count(), 3);
   EXPECT_DOUBLE_EQ(graph.total_bytes(), 7.5);
-  TempFile general("gen.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n");
+  TempFile general("gen.mtx",
+                   "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n");
   EXPECT_DOUBLE_EQ(read_matrix_market(general.path()).total_bytes(), 2);
   TempFile bad("bad.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 3 1\n");
   EXPECT_NE(error_of([&] { read_matrix_market(bad.path()); }).find("bad.mtx:3: entry outside"),

@@ -18,9 +18,9 @@ using namespace allocsim::mapping;
 namespace {
 
 const std::vector<std::string> kChains{
-    "identity",     "random",       "topocentlb",        "topolb:order=1", "topolb:order=2",
-    "topolb:order=3", "refine",     "random+refine",     "topolb+refine:scope=all",
-    "scotch",       "topocentlb+refine"};
+    "identity",         "random", "topocentlb",    "topolb:order=1",          "topolb:order=2",
+    "topolb:order=3",   "refine", "random+refine", "topolb+refine:scope=all", "scotch",
+    "topocentlb+refine"};
 
 std::vector<NodeId> whole(const Topology& topology) {
   std::vector<NodeId> nodes(topology.node_count());
@@ -49,8 +49,8 @@ TEST(Mappers, OutputsArePermutationsOfTheGivenProcessors) {
       const int p = static_cast<int>(pick.uniform_int(8, std::min<int>(40, topology.node_count())));
       nodes.resize(p);
       const int n = trial == 0 ? p : static_cast<int>(pick.uniform_int(1, p));
-      const auto graph = make_pattern("random:" + std::to_string(n) + ",degree=" +
-                                      std::to_string(std::min(n - 1, 4)) +
+      const auto graph = make_pattern("random:" + std::to_string(n) +
+                                      ",degree=" + std::to_string(std::min(n - 1, 4)) +
                                       ",seed=" + std::to_string(trial));
       for (const auto& chain : kChains) {
         Rng rng(3);
@@ -75,9 +75,10 @@ TEST(Mappers, TopoLBReachesOneHopPerByte) {
 }
 
 TEST(Mappers, OrderingOnStandardCases) {
-  for (const auto& [pattern, machine] : std::vector<std::pair<std::string, std::string>>{
-           {"mesh2d:16x16", "torus:16x16"}, {"mesh2d:16x16", "torus:8x8x4"},
-           {"mesh2d:32x32", "torus:8x8x16"}}) {
+  for (const auto& [pattern, machine] :
+       std::vector<std::pair<std::string, std::string>>{{"mesh2d:16x16", "torus:16x16"},
+                                                        {"mesh2d:16x16", "torus:8x8x4"},
+                                                        {"mesh2d:32x32", "torus:8x8x16"}}) {
     const double topolb = map_hpb(pattern, machine, "topolb");
     const double topocentlb = map_hpb(pattern, machine, "topocentlb");
     const double random = map_hpb(pattern, machine, "random");
@@ -109,9 +110,10 @@ TEST(Mappers, RandomMappingMatchesTheAnalyticExpectation) {
   EXPECT_DOUBLE_EQ(random_mapping_expectation(even), 2 * 16 / 4.0 * 256 / 255);
   const auto odd = Topology::parse("torus:5x5x5");
   EXPECT_DOUBLE_EQ(random_mapping_expectation(odd), 3 * 24 / 20.0 * 125 / 124);
-  for (const auto& [pattern, machine] : std::vector<std::pair<std::string, std::string>>{
-           {"mesh2d:16x16", "torus:16x16"}, {"mesh2d:25x5", "torus:5x5x5"},
-           {"mesh2d:32x16", "torus:8x8x8"}}) {
+  for (const auto& [pattern, machine] :
+       std::vector<std::pair<std::string, std::string>>{{"mesh2d:16x16", "torus:16x16"},
+                                                        {"mesh2d:25x5", "torus:5x5x5"},
+                                                        {"mesh2d:32x16", "torus:8x8x8"}}) {
     const auto topology = Topology::parse(machine);
     double sum = 0;
     const int seeds = 200;

@@ -75,8 +75,8 @@ TEST(TopoLB, IncrementalTableMatchesAlgorithmOne) {
     for (NodeId i = 0; i < topology.node_count(); ++i) nodes[i] = i;
     for (const int order : {1, 2, 3}) {
       Rng rng(1);
-      const auto fast = MapperChain("topolb:order=" + std::to_string(order))
-                            .map({graph, topology, nodes}, rng);
+      const auto fast =
+          MapperChain("topolb:order=" + std::to_string(order)).map({graph, topology, nodes}, rng);
       EXPECT_EQ(fast, reference_topolb(graph, topology, nodes, order))
           << c.pattern << " on " << c.machine << " order " << order;
     }

@@ -24,8 +24,9 @@ struct Partition {
 /// ufactor 30 = 3 %), seeded. Loads and bytes become METIS integers, each at least 1: loads
 /// scaled so the smallest is 1 (the largest at most 1e6), bytes so the smallest is 1 and the
 /// largest at most 100 — METIS 5.1's k-way refinement gives up balance when edge weights dwarf
-/// vertex weights (LeanMD with 1 KiB edges: 2.4× the mean load and half the parts empty). Special cases without METIS: parts = 1 (one group) and
-/// tasks ≤ parts (task i alone in group i, the rest empty). Groups METIS leaves empty stay empty.
+/// vertex weights (LeanMD with 1 KiB edges: 2.4× the mean load and half the parts empty). Special
+/// cases without METIS: parts = 1 (one group) and tasks ≤ parts (task i alone in group i, the rest
+/// empty). Groups METIS leaves empty stay empty.
 Partition partition_metis(const TaskGraph& graph, int parts, std::uint64_t seed);
 
 /// The group graph: group load = Σ task loads; bytes between groups = Σ of the edges between
@@ -43,7 +44,7 @@ struct MapOutcome {
   HopBytes hop_bytes;
   LinkLoad link_load;
   double partition_seconds = 0, map_seconds = 0;  // wall-clock, not simulated time
-  std::string mapper;                              // canonical chain
+  std::string mapper;                             // canonical chain
 };
 
 /// Partitions when tasks outnumber processors, maps with the '+'-chain `mapper` (seeded from

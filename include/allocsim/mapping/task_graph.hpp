@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/metrics/hop_bytes.hpp"
+
 namespace allocsim::mapping {
 
 using TaskId = std::int32_t;
@@ -55,6 +57,9 @@ class TaskGraph {
   const std::vector<double>& all_edge_bytes() const { return bytes_; }
   const std::vector<double>& loads() const { return loads_; }
 
+  /// The graph as the communication metrics see it (valid while the graph lives).
+  CommGraphView comm_view() const { return {offsets_, targets_, bytes_, total_bytes_}; }
+
   /// Short description, e.g. "64 tasks, 112 edges, 114688 bytes".
   std::string describe() const;
 
@@ -67,5 +72,16 @@ class TaskGraph {
   std::vector<double> communication_;
   double total_bytes_ = 0;
 };
+
+/// Hop-bytes and hops per byte of a placement (task -> node), metrics/hop_bytes.hpp.
+inline HopBytes hop_bytes(const TaskGraph& graph, const Topology& topology,
+                          std::span<const NodeId> placement) {
+  return allocsim::hop_bytes(graph.comm_view(), topology, placement);
+}
+/// Link load under dimension-ordered routing of a placement, metrics/hop_bytes.hpp.
+inline LinkLoad link_load(const TaskGraph& graph, const Topology& topology,
+                          std::span<const NodeId> placement) {
+  return allocsim::link_load(graph.comm_view(), topology, placement);
+}
 
 }  // namespace allocsim::mapping

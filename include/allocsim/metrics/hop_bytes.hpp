@@ -5,10 +5,20 @@
 #include <span>
 #include <vector>
 
-#include "allocsim/mapping/task_graph.hpp"
 #include "allocsim/topo/topology.hpp"
 
 namespace allocsim {
+
+/// A communication graph in CSR form, as metrics see it (mapping::TaskGraph::comm_view()):
+/// each undirected edge listed from both ends with its bytes; `total_bytes` is the
+/// hops-per-byte denominator (edge bytes plus bytes that never leave a task).
+struct CommGraphView {
+  std::span<const std::int64_t> offsets;  // vertices + 1 entries
+  std::span<const std::int32_t> targets;
+  std::span<const double> bytes;
+  double total_bytes = 0;
+  int size() const { return offsets.empty() ? 0 : static_cast<int>(offsets.size()) - 1; }
+};
 
 /// Hop-bytes (§3): Σ over edges of bytes × hop distance between the endpoints' processors.
 /// Hops per byte divides by all bytes, including bytes between tasks on one processor and
@@ -20,7 +30,7 @@ struct HopBytes {
 };
 
 /// O(m·d) for m edges; `placement[t]` is task t's node.
-HopBytes hop_bytes(const mapping::TaskGraph& graph, const Topology& topology,
+HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
                    std::span<const NodeId> placement);
 
 /// Per-link load under dimension-ordered routing. Each edge of c bytes sends c/2 from each
@@ -35,7 +45,7 @@ struct LinkLoad {
 };
 
 /// O(m·route length + machine links). Flat machines count one channel per ordered node pair.
-LinkLoad link_load(const mapping::TaskGraph& graph, const Topology& topology,
+LinkLoad link_load(const CommGraphView& graph, const Topology& topology,
                    std::span<const NodeId> placement);
 
 /// Directed channels of a mesh/torus: the channel leaving `node` along `axis` in direction
