@@ -44,7 +44,7 @@ class Registry {
     message << "unknown " << family_ << " '" << name << "'";
     const std::string suggestion = closest_match(name, names());
     if (!suggestion.empty()) message << " (did you mean '" << suggestion << "'?)";
-    message << "; valid " << family_ << "s:";
+    message << "; valid " << plural(family_) << ":";
     for (const auto& entry : entries_) message << ' ' << entry.name;
     throw InputError(message.str());
   }
@@ -72,8 +72,7 @@ class Registry {
 };
 
 /// Formats one table (shared by every Registry instantiation).
-std::string describe_registry(const std::string& family,
-                              const std::vector<std::string>& names,
+std::string describe_registry(const std::string& family, const std::vector<std::string>& names,
                               const std::vector<std::string>& summaries,
                               const std::vector<std::vector<ParamSpec>>& params);
 

@@ -1,0 +1,26 @@
+#pragma once
+// The table of machine topologies (mesh, torus, semitorus, flat), like the other families:
+// each entry has a name, a one-line summary, its parameters and a factory. A machine spec is
+// `KIND:WxH[x...][:key=value,...]`; the sides come first, then the entry's parameters.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "allocsim/topo/topology.hpp"
+#include "allocsim/util/registry.hpp"
+
+namespace allocsim {
+
+/// Builds a topology from its side lengths (already checked positive and small enough) and
+/// validated parameters; throws InputError with the reason when they do not fit the kind.
+using TopologyFactory = std::function<Topology(const std::vector<int>& sides, const Params&)>;
+using TopologyRegistry = Registry<TopologyFactory>;
+
+/// The table of topologies (src/topo/topology_registry.cpp); `allocsim list topologies`.
+const TopologyRegistry& topology_registry();
+
+/// Throws InputError "bad machine 'SPEC': WHY; accepted forms: ...".
+[[noreturn]] void throw_bad_machine(std::string_view spec, const std::string& why);
+
+}  // namespace allocsim
