@@ -47,8 +47,8 @@ AlgoSpec AlgoSpec::parse(std::string_view text) {
     const auto equals = token.find('=');
     if (equals == std::string::npos) {
       if (spec.params.empty())
-        throw InputError("in spec '" + std::string(text) + "': expected key=value, got '" + token +
-                         "'");
+        throw InputError("in spec '" + std::string(text) + "': expected key=value, got '" +
+                         token + "'");
       spec.params.back().second += "," + token;  // continuation of a value such as uniform:1,64
       continue;
     }
@@ -76,12 +76,12 @@ Params::Params(const std::vector<ParamSpec>& specs,
       for (const auto& k : keys) message << ' ' << k;
       throw InputError(message.str());
     }
-    const bool ok =
-        found->kind == ParamKind::integer ? parses_as_integer(value)
-        : found->kind == ParamKind::real  ? parses_as_real(value)
-        : found->kind == ParamKind::choice
-            ? std::find(found->choices.begin(), found->choices.end(), value) != found->choices.end()
-            : true;
+    const bool ok = found->kind == ParamKind::integer ? parses_as_integer(value)
+                    : found->kind == ParamKind::real  ? parses_as_real(value)
+                    : found->kind == ParamKind::choice
+                        ? std::find(found->choices.begin(), found->choices.end(), value) !=
+                              found->choices.end()
+                        : true;
     if (!ok) {
       std::ostringstream message;
       message << context << ": parameter '" << key << "' has value '" << value << "', expected ";
@@ -104,9 +104,7 @@ long long Params::integer(const std::string& key) const {
   return parsed;
 }
 
-double Params::real(const std::string& key) const {
-  return std::stod(text(key));
-}
+double Params::real(const std::string& key) const { return std::stod(text(key)); }
 
 const std::string& Params::text(const std::string& key) const {
   auto found = values_.find(key);
@@ -178,8 +176,8 @@ std::string describe_registry(const std::string& family, const std::vector<std::
                 : param.kind == ParamKind::real  ? "NUM"
                                                  : "TEXT");
       }
-      out << "  (default " << (param.default_value.empty() ? "none" : param.default_value) << ") "
-          << param.help << '\n';
+      out << "  (default " << (param.default_value.empty() ? "none" : param.default_value)
+          << ") " << param.help << '\n';
     }
   }
   return out.str();
