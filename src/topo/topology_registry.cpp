@@ -27,8 +27,8 @@ std::vector<int> parse_sides(std::string_view spec, std::string_view text) {
     int side = 0;
     auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), side);
     if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
-      throw_bad_machine(spec, "'" + std::string(part) + "' is not a side length");
-    if (side <= 0) throw_bad_machine(spec, "side " + std::to_string(side) + " must be positive");
+      throw_bad_machine(spec, std::string(1, '\'').append(part).append("' is not a side length"));
+    if (side <= 0) throw_bad_machine(spec, "side " + std::string(part) + " must be positive");
     volume *= side;
     if (volume > std::numeric_limits<int>::max()) throw_bad_machine(spec, "too many nodes");
     sides.push_back(side);
@@ -128,8 +128,10 @@ Topology Topology::parse(std::string_view spec) {
 
 std::string Topology::spec() const {
   std::string text = kind_ == Kind::flat ? "flat:" : kind_ == Kind::torus ? "torus:" : "mesh:";
-  for (std::size_t axis = 0; axis < sides_.size(); ++axis)
-    text += (axis ? "x" : "") + std::to_string(sides_[axis]);
+  for (std::size_t axis = 0; axis < sides_.size(); ++axis) {
+    if (axis > 0) text += 'x';
+    text += std::to_string(sides_[axis]);
+  }
   // A semitorus (some wraps missing) is spelled with its wrap flags.
   bool mixed = false;
   for (bool w : wrap_) mixed |= (w != wrap_[0]);
