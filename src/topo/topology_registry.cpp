@@ -52,8 +52,11 @@ std::vector<bool> parse_wrap(const std::string& flags, std::size_t dims, bool fa
   return wrap;
 }
 
-const ParamSpec kWrapParam{
-    "wrap", ParamKind::text, "", "one 0/1 flag per dimension, 1 = the dimension wraps around", {}};
+const ParamSpec kWrapParam{"wrap",
+                           ParamKind::text,
+                           "",
+                           "one 0/1 flag per dimension, 1 = the dimension wraps around (required)",
+                           {}};
 
 std::vector<RegistryEntry<TopologyFactory>> topology_entries() {
   return {
@@ -66,7 +69,7 @@ std::vector<RegistryEntry<TopologyFactory>> topology_entries() {
       {"torus",
        "WxH[xD...]: grid wrapping in every dimension, or in those wrap= flags "
        "(torus:2x2x2x6x8, torus:4x4:wrap=10)",
-       {{"wrap", ParamKind::text, "", "as for semitorus; default: every dimension wraps", {}}},
+       {{"wrap", ParamKind::text, "", "one 0/1 flag per dimension, 1 = wraps; none: all wrap", {}}},
        [](const std::vector<int>& sides, const Params& p) {
          return Topology(sides, parse_wrap(p.text("wrap"), sides.size(), true));
        }},

@@ -2,6 +2,10 @@
 // The table of machine topologies (mesh, torus, semitorus, flat), like the other families:
 // each entry has a name, a one-line summary, its parameters and a factory. A machine spec is
 // `KIND:WxH[x...][:key=value,...]`; the sides come first, then the entry's parameters.
+//
+// Adding a grid variant is one entry here. A topology without grid coordinates (a fat tree, a
+// dragonfly) also needs its own Topology::Kind with cases in distance(), for_each_neighbour(),
+// is_link(), link(), route() and spec(); callers only use those and the capability queries.
 #include <functional>
 #include <string>
 #include <string_view>
