@@ -44,7 +44,7 @@ void append_basic_mappers(std::vector<RegistryEntry<MapperFactory>>& entries) {
 double random_mapping_expectation(const Topology& topology) {
   const double p = topology.node_count();
   if (p < 2) return 0;
-  if (topology.is_flat()) return 1;
+  if (topology.fully_connected()) return 1;
   // Mean distance over ordered pairs including a node with itself, then exclude those pairs.
   double with_self = 0;
   for (int axis = 0; axis < topology.dims(); ++axis) {

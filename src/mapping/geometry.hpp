@@ -13,7 +13,7 @@ class ProcessorGeometry {
  public:
   ProcessorGeometry(const Topology& topology, std::span<const NodeId> processors)
       : topology_(&topology), count_(static_cast<int>(processors.size())) {
-    dims_ = topology.is_flat() ? 0 : topology.dims();
+    dims_ = topology.has_coordinates() ? topology.dims() : 0;
     coords_.resize(static_cast<std::size_t>(count_) * dims_);
     for (int i = 0; i < count_; ++i)
       for (int axis = 0; axis < dims_; ++axis)

@@ -58,7 +58,7 @@ class RefineMapper final : public Mapper {
           for (const TaskId j : graph.neighbours(t)) {
             const int q = at[j];
             add(q);
-            if (!topology.is_flat())
+            if (topology.has_coordinates())
               topology.for_each_neighbour(problem.processors[q],
                                           [&](NodeId node) { add(index_of_node[node]); });
           }

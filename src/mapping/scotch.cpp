@@ -76,7 +76,7 @@ class ScotchMapper final : public Mapper {
 
     check(SCOTCH_archInit(&s.machine), "archInit");
     s.has_machine = true;
-    if (topology.is_flat()) {
+    if (topology.fully_connected()) {
       check(SCOTCH_archCmplt(&s.machine, topology.node_count()), "archCmplt");
     } else {
       std::vector<SCOTCH_Num> sides(topology.sides().begin(), topology.sides().end());

@@ -183,15 +183,8 @@ TEST(Partition, SpecialCasesAndMapping) {
   EXPECT_DOUBLE_EQ(map_graph(graph, topology, single, "topolb", 1).hop_bytes.hop_bytes, 0.0);
 }
 
-TEST(LinkLoad, SumsToHopBytesAndRoutesDimensionOrder) {
+TEST(LinkLoad, SumsToHopBytesOnGrids) {
   const auto topology = Topology::parse("torus:5x4x3");
-  std::vector<std::int64_t> channels;
-  const NodeId from = topology.id(std::vector<int>{0, 0, 0});
-  const NodeId to = topology.id(std::vector<int>{3, 2, 1});
-  for_each_route_channel(topology, from, to, [&](std::int64_t c) { channels.push_back(c); });
-  EXPECT_EQ(static_cast<int>(channels.size()), topology.distance(from, to));
-  // x first, the short way round (0 -> 4 -> 3 on a ring of 5): negative direction.
-  EXPECT_EQ(channels.front(), channel_id(topology, from, 0, false));
   const auto graph = make_pattern("mesh3d:3x4x5");
   const auto nodes = whole(topology);
   const auto outcome = map_graph(graph, topology, nodes, "random", 2);
@@ -205,4 +198,9 @@ TEST(LinkLoad, SumsToHopBytesAndRoutesDimensionOrder) {
   const auto same = map_graph(graph, mesh, whole(mesh), "identity", 1);
   EXPECT_DOUBLE_EQ(same.hop_bytes.hops_per_byte(), 1.0);
   EXPECT_DOUBLE_EQ(same.link_load.max, 512);
+  // Flat crossbar: a message crosses its source's injection and its target's ejection link.
+  const auto flat = Topology::parse("flat:4");
+  const auto ring = map_graph(make_pattern("ring:4"), flat, whole(flat), "identity", 1);
+  EXPECT_EQ(ring.link_load.machine_links, 8);
+  EXPECT_DOUBLE_EQ(ring.link_load.max, 1024);  // two halves of 512 through every port
 }

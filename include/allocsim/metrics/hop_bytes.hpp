@@ -33,9 +33,11 @@ struct HopBytes {
 HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
                    std::span<const NodeId> placement);
 
-/// Per-link load under dimension-ordered routing. Each edge of c bytes sends c/2 from each
-/// endpoint to the other, so the loads sum to the hop-bytes. Links are directed channels;
-/// `mean` averages over every channel of the machine, `mean_used` over loaded ones.
+/// Per-link load under Topology::route (dimension-ordered routing; on a flat machine a message
+/// crosses its source's injection and its destination's ejection link). Each edge of c bytes
+/// sends c/2 from each endpoint to the other, so on grids the loads sum to the hop-bytes.
+/// Links are directed; `mean` averages over every real link of the machine
+/// (Topology::link_count()), `mean_used` over loaded ones.
 struct LinkLoad {
   double max = 0;
   double mean = 0;
@@ -44,42 +46,8 @@ struct LinkLoad {
   std::int64_t machine_links = 0;
 };
 
-/// O(m·route length + machine links). Flat machines count one channel per ordered node pair.
+/// O(m·route length + link slots).
 LinkLoad link_load(const CommGraphView& graph, const Topology& topology,
                    std::span<const NodeId> placement);
-
-/// Directed channels of a mesh/torus: the channel leaving `node` along `axis` in direction
-/// `positive` has id (node·dims + axis)·2 + positive. Ids of missing mesh-edge channels and of
-/// the duplicate channel on a side-2 ring are never produced by the router.
-inline std::int64_t channel_id(const Topology& topology, NodeId node, int axis, bool positive) {
-  return (static_cast<std::int64_t>(node) * topology.dims() + axis) * 2 + (positive ? 1 : 0);
-}
-
-/// Dimension-ordered route from `from` to `to`: axis 0 first, on each axis the shorter way
-/// around (positive direction when both ways are equally long). Calls visit(channel id) per hop.
-template <class Visit>
-void for_each_route_channel(const Topology& topology, NodeId from, NodeId to, Visit&& visit) {
-  NodeId at = from;
-  int stride = 1;
-  for (int axis = 0; axis < topology.dims(); ++axis) {
-    const int side = topology.side(axis);
-    const int a = topology.coord(from, axis), b = topology.coord(to, axis);
-    int forward = b - a, backward = a - b;
-    if (topology.wraps(axis)) {
-      forward = ((forward % side) + side) % side;
-      backward = ((backward % side) + side) % side;
-    }
-    const bool positive = topology.wraps(axis) ? forward <= backward : b >= a;
-    const int steps = positive ? forward : backward;
-    int c = a;
-    for (int s = 0; s < steps; ++s) {
-      visit(channel_id(topology, at, axis, positive));
-      const int next = positive ? (c + 1 == side ? 0 : c + 1) : (c == 0 ? side - 1 : c - 1);
-      at += (next - c) * stride;
-      c = next;
-    }
-    stride *= side;
-  }
-}
 
 }  // namespace allocsim
