@@ -15,7 +15,7 @@ namespace allocsim {
 
 CommAwareAllocator::CommAwareAllocator(const Options& options, const Topology& topology)
     : options_(options) {
-  if (topology.is_flat())
+  if (!topology.has_coordinates())
     throw InputError("communication-aware allocators need a mesh or torus, not '" +
                      topology.spec() + "'");
   for (int axis = 0; axis < topology.dims(); ++axis) {

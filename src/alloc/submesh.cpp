@@ -9,8 +9,8 @@
 namespace allocsim {
 
 Mesh2D require_mesh2d(const Topology& topology, const std::string& allocator) {
-  const bool mesh2d =
-      !topology.is_flat() && topology.dims() == 2 && !topology.wraps(0) && !topology.wraps(1);
+  const bool mesh2d = topology.has_coordinates() && topology.dims() == 2 && !topology.wraps(0) &&
+                      !topology.wraps(1);
   if (!mesh2d)
     throw InputError("allocator '" + allocator + "' needs a 2D mesh such as mesh:16x16, not " +
                      topology.spec() + ".");

@@ -5,6 +5,7 @@
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 #include "allocsim/topo/ordering.hpp"
+#include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/transform.hpp"
 #include "commands.hpp"
@@ -12,12 +13,6 @@
 namespace allocsim::cli {
 
 namespace {
-const char* const kTopologies =
-    "topologies:\n"
-    "  mesh:WxH[xD...]    mesh of any dimension; L1 hop distance (e.g. mesh:16x16, mesh:8x8x5)\n"
-    "  torus:WxH[xD...]   torus of any dimension; wrap-aware distance (e.g. torus:2x2x2x6x8)\n"
-    "  flat:N             complete graph: every pair of nodes one hop apart (e.g. flat:256)\n";
-
 void list(const std::string& family, const std::string& machine) {
   const std::vector<std::string> families{"allocators", "schedulers",     "topologies", "orderings",
                                           "transforms", "runtime-models", "workloads"};
@@ -30,7 +25,7 @@ void list(const std::string& family, const std::string& machine) {
   };
   if (want("allocators")) std::cout << allocator_registry().describe() << '\n';
   if (want("schedulers")) std::cout << scheduler_registry().describe() << '\n';
-  if (want("topologies")) std::cout << kTopologies << '\n';
+  if (want("topologies")) std::cout << topology_registry().describe() << '\n';
   if (want("orderings")) {
     std::cout << ordering_registry().describe() << '\n';
     if (!all) std::cout << describe_orderings(Topology::parse(machine)) << '\n';

@@ -112,7 +112,7 @@ void run_optimum(const OptimumArgs& args) {
     points = geom::PointSet::from_rows(rows);
   } else {
     const Topology topology = Topology::parse(args.machine);
-    if (topology.is_flat()) throw InputError("optimum needs a mesh or torus machine");
+    if (!topology.has_coordinates()) throw InputError("optimum needs a mesh or torus machine");
     std::vector<char> busy(topology.node_count(), 0);
     if (!args.busy_file.empty()) {
       for (const auto& row : read_rows(args.busy_file, false)) {

@@ -52,7 +52,8 @@ namespace {
 std::int64_t axis_separated_sum(const Topology& topology, std::span<const NodeId> nodes,
                                 std::vector<int>& values) {
   const auto k = static_cast<std::int64_t>(nodes.size());
-  if (topology.is_flat()) return k * (k - 1) / 2;
+  if (topology.fully_connected()) return k * (k - 1) / 2;
+  if (!topology.has_coordinates()) return pairwise_hop_sum_brute(topology, nodes);
   std::int64_t total = 0;
   values.resize(nodes.size());
   for (int axis = 0; axis < topology.dims(); ++axis) {
@@ -114,7 +115,7 @@ std::int64_t LocalityMeter::pairwise_sum(std::span<const NodeId> nodes) {
 
 int LocalityMeter::components(std::span<const NodeId> nodes) {
   if (nodes.empty()) return 0;
-  if (topology_->is_flat()) return 1;
+  if (topology_->fully_connected()) return 1;
   // Generation stamps: 2g = member not yet visited, 2g+1 = visited.
   generation_ += 2;
   if (generation_ < 2) {  // wrapped around: reset
@@ -146,7 +147,7 @@ int LocalityMeter::components(std::span<const NodeId> nodes) {
 BoundingBox LocalityMeter::bounding_box(std::span<const NodeId> nodes) {
   BoundingBox box;
   box.volume = 1;
-  if (topology_->is_flat()) {
+  if (!topology_->has_coordinates()) {
     box.extents = {static_cast<int>(nodes.size())};
     box.volume = box.sides_sum = static_cast<std::int64_t>(nodes.size());
     return box;

@@ -44,7 +44,7 @@ std::vector<RegistryEntry<OrderingFactory>> ordering_entries() {
                      "boustrophedon in every dimension (consecutive nodes adjacent)",
                      {},
                      [](const Params&, const Topology& topology) {
-                       if (topology.is_flat()) return row_order(topology);
+                       if (!topology.has_coordinates()) return row_order(topology);
                        return snake_order(topology);
                      }});
   entries.push_back(

@@ -238,7 +238,7 @@ std::vector<std::vector<int>> snake_points(const std::vector<int>& sides) {
 std::vector<NodeId> hilbert_order(const Topology& topology) {
   const std::vector<int> axes = active_axes(topology);
   const int n = static_cast<int>(axes.size());
-  if (topology.is_flat() || n <= 1) return row_order(topology);
+  if (!topology.has_coordinates() || n <= 1) return row_order(topology);
   int bits = 1;
   for (int axis : axes)
     while ((1LL << bits) < topology.side(axis)) ++bits;
@@ -260,7 +260,7 @@ std::vector<NodeId> hilbert_order(const Topology& topology) {
 std::vector<NodeId> generalized_hilbert_order(const Topology& topology) {
   const std::vector<int> axes = active_axes(topology);
   const int n = static_cast<int>(axes.size());
-  if (topology.is_flat() || n <= 1) return row_order(topology);
+  if (!topology.has_coordinates() || n <= 1) return row_order(topology);
 
   // The inner curve over the first (up to) three active axes (on 2x2x2x6x8 and 3x4x5x6 this
   // scores better on weighted_locality_sum than using the three longest axes).

@@ -1,54 +1,12 @@
+// Coordinates, distances, neighbours and links of a Topology (spellings: topology_registry.cpp).
 #include "allocsim/topo/topology.hpp"
 
-#include <charconv>
 #include <limits>
 
+#include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
 
 namespace allocsim {
-
-namespace {
-const char* const kAcceptedForms =
-    "accepted forms: mesh:WxH[xD...] (e.g. mesh:16x16, mesh:8x8x5), torus:WxH[x...] "
-    "(e.g. torus:4x4x4, torus:2x2x2x6x8), flat:N (e.g. flat:256); every side a positive integer";
-
-[[noreturn]] void bad_spec(std::string_view spec, const std::string& why) {
-  throw InputError("bad machine '" + std::string(spec) + "': " + why + "; " + kAcceptedForms);
-}
-
-std::vector<int> parse_sides(std::string_view spec, std::string_view text) {
-  std::vector<int> sides;
-  long long volume = 1;
-  while (true) {
-    const auto x = text.find('x');
-    const std::string_view part = text.substr(0, x);
-    int side = 0;
-    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), side);
-    if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
-      bad_spec(spec, "'" + std::string(part) + "' is not a side length");
-    if (side <= 0) bad_spec(spec, "side " + std::to_string(side) + " must be positive");
-    volume *= side;
-    if (volume > std::numeric_limits<NodeId>::max() / 2) bad_spec(spec, "too many nodes");
-    sides.push_back(side);
-    if (x == std::string_view::npos) break;
-    text = text.substr(x + 1);
-  }
-  return sides;
-}
-}  // namespace
-
-Topology Topology::parse(std::string_view spec) {
-  const auto colon = spec.find(':');
-  if (colon == std::string_view::npos) bad_spec(spec, "missing ':'");
-  const std::string_view kind = spec.substr(0, colon);
-  const std::vector<int> sides = parse_sides(spec, spec.substr(colon + 1));
-  if (kind == "flat") {
-    if (sides.size() != 1) bad_spec(spec, "flat takes one node count");
-    return flat(sides[0]);
-  }
-  if (kind != "mesh" && kind != "torus") bad_spec(spec, "unknown kind '" + std::string(kind) + "'");
-  return Topology(sides, std::vector<bool>(sides.size(), kind == "torus"));
-}
 
 Topology::Topology(std::vector<int> sides, std::vector<bool> wrap)
     : sides_(std::move(sides)), wrap_(std::move(wrap)) {
@@ -61,7 +19,7 @@ Topology::Topology(std::vector<int> sides, std::vector<bool> wrap)
 }
 
 Topology Topology::flat(int nodes) {
-  if (nodes <= 0) bad_spec("flat:" + std::to_string(nodes), "node count must be positive");
+  if (nodes <= 0) throw_bad_machine("flat:" + std::to_string(nodes), "node count must be positive");
   Topology topology;
   topology.kind_ = Kind::flat;
   topology.sides_ = {nodes};
@@ -71,28 +29,21 @@ Topology Topology::flat(int nodes) {
 }
 
 void Topology::finish() {
+  // Every LinkId (node * 2·dims + slot) must fit an int, hence so must the node count.
+  std::int64_t nodes = 1;
+  const auto limit = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+  for (int side : sides_) {
+    if (side <= 0) throw_bad_machine(spec(), "side " + std::to_string(side) + " must be positive");
+    nodes *= side;
+    if (nodes * 2 * static_cast<std::int64_t>(sides_.size()) > limit)
+      throw_bad_machine(spec(), "too many nodes (node count x 2 x dimensions must fit an int)");
+  }
   strides_.assign(sides_.size(), 1);
   nodes_ = 1;
   for (std::size_t axis = 0; axis < sides_.size(); ++axis) {
     strides_[axis] = nodes_;
     nodes_ *= sides_[axis];
   }
-}
-
-std::string Topology::spec() const {
-  std::string text = kind_ == Kind::flat    ? "flat:"
-                     : kind_ == Kind::torus ? "torus:"
-                                            : "mesh:";
-  for (std::size_t axis = 0; axis < sides_.size(); ++axis)
-    text += (axis ? "x" : "") + std::to_string(sides_[axis]);
-  // A semitorus (some wraps missing) is spelled with its wrap flags.
-  bool mixed = false;
-  for (bool w : wrap_) mixed |= (w != wrap_[0]);
-  if (mixed) {
-    text += ":wrap=";
-    for (bool w : wrap_) text += w ? '1' : '0';
-  }
-  return text;
 }
 
 void Topology::coords(NodeId node, std::span<int> out) const {
@@ -115,7 +66,7 @@ NodeId Topology::id(std::span<const int> coords) const {
 }
 
 int Topology::distance(NodeId a, NodeId b) const {
-  if (kind_ == Kind::flat) return a == b ? 0 : 1;
+  if (fully_connected()) return a == b ? 0 : 1;
   int total = 0;
   for (int axis = 0; axis < dims(); ++axis) {
     total += axis_distance(axis, a % sides_[axis], b % sides_[axis]);
@@ -127,13 +78,45 @@ int Topology::distance(NodeId a, NodeId b) const {
 
 std::vector<NodeId> Topology::neighbours(NodeId node) const {
   std::vector<NodeId> result;
-  if (kind_ == Kind::flat) {
-    for (NodeId other = 0; other < nodes_; ++other)
-      if (other != node) result.push_back(other);
-    return result;
-  }
   for_each_neighbour(node, [&](NodeId other) { result.push_back(other); });
   return result;
+}
+
+bool Topology::is_link(LinkId link) const {
+  const int slots = link_slots_per_node();
+  const NodeId node = link / slots;
+  const int slot = link % slots, axis = slot / 2;
+  if (kind_ == Kind::flat) return nodes_ > 1;
+  const int n = sides_[axis];
+  if (n == 1) return false;
+  if (wrap_[axis]) return true;
+  const int c = coord(node, axis);
+  return slot % 2 ? c + 1 < n : c > 0;
+}
+
+std::int64_t Topology::link_count() const {
+  if (kind_ == Kind::flat) return nodes_ > 1 ? 2 * static_cast<std::int64_t>(nodes_) : 0;
+  std::int64_t count = 0;
+  for (int axis = 0; axis < dims(); ++axis) {
+    const std::int64_t n = sides_[axis], lines = nodes_ / n;
+    if (n > 1) count += 2 * lines * (wrap_[axis] ? n : n - 1);
+  }
+  return count;
+}
+
+Topology::Link Topology::link(LinkId id) const {
+  const int slots = link_slots_per_node();
+  const NodeId node = id / slots;
+  const int slot = id % slots, axis = slot / 2, direction = slot % 2 ? 1 : -1;
+  if (kind_ == Kind::flat)
+    return direction > 0 ? Link{node, kCrossbar, 0, 1} : Link{kCrossbar, node, 0, -1};
+  const int c = coord(node, axis), n = sides_[axis], stride = strides_[axis];
+  NodeId to = node;
+  if (direction > 0)
+    to = c + 1 < n ? node + stride : node - (n - 1) * stride;
+  else
+    to = c > 0 ? node - stride : node + (n - 1) * stride;
+  return Link{node, to, axis, direction};
 }
 
 }  // namespace allocsim

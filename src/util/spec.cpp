@@ -149,11 +149,19 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   return best;
 }
 
+std::string plural(std::string_view noun) {
+  const bool consonant_y =
+      noun.size() > 1 && noun.back() == 'y' &&
+      std::string_view("aeiou").find(noun[noun.size() - 2]) == std::string_view::npos;
+  if (consonant_y) return std::string(noun.substr(0, noun.size() - 1)) + "ies";
+  return std::string(noun) + "s";
+}
+
 std::string describe_registry(const std::string& family, const std::vector<std::string>& names,
                               const std::vector<std::string>& summaries,
                               const std::vector<std::vector<ParamSpec>>& params) {
   std::ostringstream out;
-  out << family << "s:\n";
+  out << plural(family) << ":\n";
   for (std::size_t i = 0; i < names.size(); ++i) {
     out << "  " << names[i];
     for (std::size_t pad = names[i].size(); pad < 18; ++pad) out << ' ';

@@ -44,7 +44,7 @@ class Registry {
     message << "unknown " << family_ << " '" << name << "'";
     const std::string suggestion = closest_match(name, names());
     if (!suggestion.empty()) message << " (did you mean '" << suggestion << "'?)";
-    message << "; valid " << family_ << "s:";
+    message << "; valid " << plural(family_) << ":";
     for (const auto& entry : entries_) message << ' ' << entry.name;
     throw InputError(message.str());
   }

@@ -49,6 +49,9 @@ class Params {
   std::map<std::string, std::string> values_;
 };
 
+/// English plural of a family name: "allocator" -> "allocators", "topology" -> "topologies".
+std::string plural(std::string_view noun);
+
 /// Levenshtein distance, used for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 /// The candidate closest to `word`, or empty when none is reasonably close.

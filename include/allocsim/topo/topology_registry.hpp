@@ -1,0 +1,30 @@
+#pragma once
+// The table of machine topologies (mesh, torus, semitorus, flat), like the other families:
+// each entry has a name, a one-line summary, its parameters and a factory. A machine spec is
+// `KIND:WxH[x...][:key=value,...]`; the sides come first, then the entry's parameters.
+//
+// Adding a grid variant is one entry here. A topology without grid coordinates (a fat tree, a
+// dragonfly) also needs its own Topology::Kind with cases in distance(), for_each_neighbour(),
+// is_link(), link(), route() and spec(); callers only use those and the capability queries.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "allocsim/topo/topology.hpp"
+#include "allocsim/util/registry.hpp"
+
+namespace allocsim {
+
+/// Builds a topology from its side lengths (already checked positive and small enough) and
+/// validated parameters; throws InputError with the reason when they do not fit the kind.
+using TopologyFactory = std::function<Topology(const std::vector<int>& sides, const Params&)>;
+using TopologyRegistry = Registry<TopologyFactory>;
+
+/// The table of topologies (src/topo/topology_registry.cpp); `allocsim list topologies`.
+const TopologyRegistry& topology_registry();
+
+/// Throws InputError "bad machine 'SPEC': WHY; accepted forms: ...".
+[[noreturn]] void throw_bad_machine(std::string_view spec, const std::string& why);
+
+}  // namespace allocsim
