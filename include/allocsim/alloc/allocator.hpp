@@ -78,7 +78,9 @@ class Allocator {
   virtual bool contiguous_only() const { return false; }
   /// Committed allocations for which the allocator had given up on its own method and used a
   /// fallback (Allocation::used_fallback; budgeted exact and PTAS allocators); reported as the
-  /// run's allocator_fallbacks. Questions that were asked but not committed do not count.
+  /// run's allocator_fallbacks. Questions that were asked but not committed do not count. (An
+  /// allocator following another's placements, as in decision experiments, counts the flags of
+  /// the allocations it is given; only the simulation's own allocator's count is reported.)
   virtual std::int64_t fallbacks() const { return 0; }
   /// A deep copy with the same state (for backfilling look-ahead and decision experiments).
   virtual std::unique_ptr<Allocator> clone() const = 0;

@@ -4,6 +4,7 @@
 // `mc1x1`, `mc`, `mm-inc`, `greedy-optimal` (the exact optimum at every step, budgeted, falling
 // back to MM+Inc), `ptas:m=M` (budgeted likewise). Meshes and tori (ring-aware distances);
 // flat machines are refused.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
