@@ -54,7 +54,7 @@ Resolved resolve(const Experiment& e, const Settings& settings) {
     return it == r.variables.end() ? nullptr : &it->second;
   };
   for (const auto& [key, value] : settings) {
-    const FieldSpec* field = find_field(key);
+    const ConfigField* field = find_field(key);
     if (field == nullptr) continue;
     Value resolved = value;
     std::vector<std::string> missing;
@@ -63,9 +63,9 @@ Resolved resolve(const Experiment& e, const Settings& settings) {
     for (const auto& name : missing)
       r.problems.push_back("'" + key + "' uses {" + name + "}, which this config does not set");
     if (!missing.empty()) continue;
-    if (std::string error = field->apply(r.config, resolved); !error.empty())
+    if (std::string error = apply_field(r.config, *field, resolved); !error.empty())
       r.problems.push_back("'" + key + "': " + error);
-    if (field->kind == FieldKind::list) {
+    if (field->type() == FieldType::text_list) {
       r.texts[key] = resolved.kind == Value::Kind::list ? resolved.items
                                                         : std::vector<std::string>{resolved.text};
       if (r.texts[key].empty()) r.texts[key] = {""};

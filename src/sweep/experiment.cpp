@@ -159,7 +159,7 @@ class TomlReader {
 
   /// Reports a value whose type does not fit the config field it sets.
   void check_field_kind(const std::string& key, const Value& v) {
-    const FieldSpec* field = find_field(key);
+    const ConfigField* field = find_field(key);
     if (field == nullptr) {
       if (v.kind == Value::Kind::list)
         problems.push_back({v.where, "variable '" + key + "' must be a single value, not a list"});
@@ -168,21 +168,22 @@ class TomlReader {
     const bool text_with_placeholder =
         v.kind == Value::Kind::text && v.text.find('{') != std::string::npos;
     bool ok = true;
-    switch (field->kind) {
-      case FieldKind::text:
+    switch (field->type()) {
+      case FieldType::text:
         ok = v.kind == Value::Kind::text;
         break;
-      case FieldKind::list:
+      case FieldType::text_list:
         ok = v.kind == Value::Kind::list || v.kind == Value::Kind::text;
         break;
-      case FieldKind::real:
+      case FieldType::real:
+      case FieldType::unsigned_integer:
         ok = v.kind == Value::Kind::number || text_with_placeholder;
         break;
-      case FieldKind::boolean:
+      case FieldType::boolean:
         ok = v.kind == Value::Kind::boolean || text_with_placeholder;
         break;
     }
-    if (!ok) problems.push_back({v.where, "'" + key + "' must be " + field_kind_text(field->kind)});
+    if (!ok) problems.push_back({v.where, "'" + key + "' must be " + field_type_text(field->type())});
   }
 
   /// A table of key = value pairs (base, include, group entry).
@@ -300,10 +301,10 @@ void read_sweep_table(const toml::table& table, TomlReader& reader, Experiment& 
             axis.labels.push_back(text);
             axis.values.push_back(Settings{{axis.name, std::move(v)}});
           }
-          if (const FieldSpec* field = find_field(axis.name);
-              field && field->kind != FieldKind::real)
+          if (const ConfigField* field = find_field(axis.name);
+              field && field->type() != FieldType::real)
             reader.problem(node->source(), "'" + axis.name + "' must be " +
-                                               field_kind_text(field->kind) + ", not a range");
+                                               field_type_text(field->type()) + ", not a range");
         } catch (const InputError& error) {
           reader.problem(node->source(), "range '" + axis.name + "': " + error.what());
         }

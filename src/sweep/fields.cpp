@@ -1,4 +1,4 @@
-// The config fields an experiment may set, free variables and placeholders (issue 3, item 1).
+// The config fields an experiment may set, free variables and placeholders .
 #include "fields.hpp"
 
 #include <algorithm>
@@ -9,90 +9,15 @@
 
 namespace allocsim::sweep {
 
-namespace {
-
-std::string parse_real(const Value& value, double& out) {
-  const std::string& t = value.text;
-  const auto result = std::from_chars(t.data(), t.data() + t.size(), out);
-  if (result.ec != std::errc() || result.ptr != t.data() + t.size())
-    return "'" + t + "' is not a number";
-  return {};
+const ConfigField* find_field(std::string_view name) {
+  const ConfigField* field = find_config_field(name);
+  return field && field->role != FieldRole::derived ? field : nullptr;
 }
 
-std::string parse_bool(const Value& value, bool& out) {
-  if (value.text == "true")
-    out = true;
-  else if (value.text == "false")
-    out = false;
-  else
-    return "'" + value.text + "' is not true or false";
-  return {};
-}
-
-std::vector<std::string> as_list(const Value& value) {
-  if (value.kind == Value::Kind::list) return value.items;
-  return {value.text};
-}
-
-}  // namespace
-
-const std::vector<FieldSpec>& field_table() {
-  static const std::vector<FieldSpec> table = {
-      {"machine", FieldKind::text,
-       [](RunConfig& c, const Value& v) { return c.machine = v.text, std::string(); }},
-      {"trace", FieldKind::text,
-       [](RunConfig& c, const Value& v) { return c.trace = v.text, std::string(); }},
-      {"sched", FieldKind::text,
-       [](RunConfig& c, const Value& v) { return c.sched = v.text, std::string(); }},
-      {"alloc", FieldKind::text,
-       [](RunConfig& c, const Value& v) { return c.alloc = v.text, std::string(); }},
-      {"transforms", FieldKind::list,
-       [](RunConfig& c, const Value& v) { return c.transforms = as_list(v), std::string(); }},
-      {"runtime_model", FieldKind::text,
-       [](RunConfig& c, const Value& v) { return c.runtime_model = v.text, std::string(); }},
-      {"bsd_threshold", FieldKind::real,
-       [](RunConfig& c, const Value& v) { return parse_real(v, c.bsd_threshold); }},
-      {"estimate_factor", FieldKind::real,
-       [](RunConfig& c, const Value& v) { return parse_real(v, c.estimate_factor); }},
-      {"strict", FieldKind::boolean,
-       [](RunConfig& c, const Value& v) { return parse_bool(v, c.strict); }},
-      {"decisions", FieldKind::list,
-       [](RunConfig& c, const Value& v) { return c.decisions = as_list(v), std::string(); }},
-      {"keep_jobs", FieldKind::boolean,
-       [](RunConfig& c, const Value& v) { return parse_bool(v, c.keep_jobs); }},
-      {"timeout", FieldKind::real,
-       [](RunConfig& c, const Value& v) { return parse_real(v, c.timeout_seconds); }},
-  };
-  return table;
-}
-
-const FieldSpec* find_field(std::string_view name) {
-  for (const auto& field : field_table())
-    if (name == field.name) return &field;
-  return nullptr;
-}
-
-std::string field_kind_text(FieldKind kind) {
-  switch (kind) {
-    case FieldKind::text:
-      return "a string";
-    case FieldKind::list:
-      return "a list of strings";
-    case FieldKind::real:
-      return "a number";
-    case FieldKind::boolean:
-      return "true or false";
-  }
-  return "?";
-}
-
-std::string join_list(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += "; ";
-    out += item;
-  }
-  return out;
+std::string apply_field(RunConfig& config, const ConfigField& field, const Value& value) {
+  // A scalar given for a list field is a list of one.
+  return set_field(config, field,
+                   value.kind == Value::Kind::list ? value.items : std::vector<std::string>{value.text});
 }
 
 namespace {
@@ -168,7 +93,8 @@ void check_variables(const Experiment& e, std::vector<Problem>& problems) {
     for (const auto& [key, globs] : pattern.globs) used.insert(key);
 
   std::vector<std::string> field_names;
-  for (const auto& field : field_table()) field_names.push_back(field.name);
+  for (const auto& field : config_fields())
+    if (find_field(field.name)) field_names.push_back(field.name);
   for (const auto& [name, where] : defined) {
     if (used.count(name)) continue;
     const std::string near = closest_match(name, field_names);

@@ -1,31 +1,22 @@
 #pragma once
-// Internal to the sweep layer: the table of RunConfig fields an experiment may set, free
+// Internal to the sweep layer: the RunConfig fields an experiment may set, free
 // variables and their {name} placeholders, and glob matching for [[exclude]].
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "allocsim/sim/config_fields.hpp"
 #include "allocsim/sweep/experiment.hpp"
 
 namespace allocsim::sweep {
 
-enum class FieldKind { text, list, real, boolean };
-
-/// A config field settable from [base], [sweep], [[include]].
-struct FieldSpec {
-  const char* name;
-  FieldKind kind;
-  /// Sets the field from a resolved value (placeholders substituted); returns an error text
-  /// when the value does not parse.
-  std::string (*apply)(RunConfig& config, const Value& value);
-};
-
-const std::vector<FieldSpec>& field_table();
-const FieldSpec* find_field(std::string_view name);
-std::string field_kind_text(FieldKind kind);
-/// "a; b; c" (the text form of list fields in /configs and labels).
-std::string join_list(const std::vector<std::string>& items);
+/// The config field an experiment file may set under `name` (config_fields() minus the
+/// derived seeds), or nullptr: then `name` is a free variable.
+const ConfigField* find_field(std::string_view name);
+/// Sets a field from a resolved value (placeholders substituted); returns why it does not
+/// parse, or an empty string.
+std::string apply_field(RunConfig& config, const ConfigField& field, const Value& value);
 
 /// Names written as {name} in `text` (name = letters, digits, underscores).
 std::vector<std::string> placeholders(std::string_view text);

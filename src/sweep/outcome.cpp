@@ -32,21 +32,30 @@ ConfigStatus parse_status(const std::string& name) {
   throw InputError("unknown config status '" + name + "'");
 }
 
-std::string encode_outcome(const ConfigOutcome& outcome) {
+namespace {
+template <class Value>
+std::string encode(const Value& value) {
   std::ostringstream out(std::ios::binary);
   {
     boost::archive::binary_oarchive archive(out, boost::archive::no_header);
-    archive << outcome;
+    archive << value;
   }
   return out.str();
 }
 
-ConfigOutcome decode_outcome(const std::string& bytes) {
+template <class Value>
+Value decode(const std::string& bytes) {
   std::istringstream in(bytes, std::ios::binary);
-  ConfigOutcome outcome;
+  Value value;
   boost::archive::binary_iarchive archive(in, boost::archive::no_header);
-  archive >> outcome;
-  return outcome;
+  archive >> value;
+  return value;
 }
+}  // namespace
+
+std::string encode_outcome(const ConfigOutcome& outcome) { return encode(outcome); }
+ConfigOutcome decode_outcome(const std::string& bytes) { return decode<ConfigOutcome>(bytes); }
+std::string encode_config(const RunConfig& config) { return encode(config); }
+RunConfig decode_config(const std::string& bytes) { return decode<RunConfig>(bytes); }
 
 }  // namespace allocsim::sweep

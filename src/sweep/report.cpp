@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "allocsim/sim/config_fields.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/spec.hpp"
 #include "output.hpp"
@@ -19,11 +20,16 @@ using h5::Table;
 
 namespace {
 
+/// /configs columns that do not describe a config: bookkeeping, and the config fields that do
+/// not change results (FieldRole other than identity: seeds, keep_jobs, timeout).
 const std::set<std::string>& bookkeeping_columns() {
-  static const std::set<std::string> names = {
-      "config_id",    "index",       "replicate", "status",        "error",
-      "wall_seconds", "rank",        "seed",      "workload_seed", "label",
-      "canonical",    "diagnostics", "keep_jobs", "timeout"};
+  static const std::set<std::string> names = [] {
+    std::set<std::string> list = {"config_id", "index", "replicate", "status",    "error",
+                                  "wall_seconds", "rank", "label",   "canonical", "diagnostics"};
+    for (const auto& field : config_fields())
+      if (field.role != FieldRole::identity) list.insert(field.name);
+    return list;
+  }();
   return names;
 }
 

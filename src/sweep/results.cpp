@@ -6,7 +6,7 @@
 #include <map>
 
 #include "allocsim/metrics/records.hpp"
-#include "fields.hpp"
+#include "allocsim/sim/config_fields.hpp"
 
 namespace allocsim::sweep {
 
@@ -16,31 +16,45 @@ using h5::Table;
 
 namespace {
 
-/// Fixed /configs columns before the free variables, and after them.
+/// The /configs column type of a config field.
+ColumnType field_column_type(FieldType type) {
+  switch (type) {
+    case FieldType::real:
+      return ColumnType::f64;
+    case FieldType::boolean:
+      return ColumnType::i64;
+    case FieldType::unsigned_integer:
+      return ColumnType::u64;
+    case FieldType::text:
+    case FieldType::text_list:
+      break;
+  }
+  return ColumnType::text;
+}
+
+/// A config field's /configs cell.
+struct CellOf {
+  Table::Cell operator()(const std::string& value) const { return value; }
+  Table::Cell operator()(const std::vector<std::string>& value) const { return join_list(value); }
+  Table::Cell operator()(double value) const { return value; }
+  Table::Cell operator()(bool value) const { return static_cast<std::int64_t>(value); }
+  Table::Cell operator()(std::uint64_t value) const { return value; }
+};
+
+/// Fixed /configs columns before the free variables (bookkeeping, then one per config
+/// field), and after them.
 const std::vector<ColumnDef>& leading_config_columns() {
-  static const std::vector<ColumnDef> columns = {
-      {"config_id", ColumnType::u64},
-      {"index", ColumnType::i64},
-      {"replicate", ColumnType::i64},
-      {"status", ColumnType::text},
-      {"error", ColumnType::text},
-      {"wall_seconds", ColumnType::f64},
-      {"rank", ColumnType::i64},
-      {"machine", ColumnType::text},
-      {"trace", ColumnType::text},
-      {"sched", ColumnType::text},
-      {"alloc", ColumnType::text},
-      {"transforms", ColumnType::text},
-      {"runtime_model", ColumnType::text},
-      {"bsd_threshold", ColumnType::f64},
-      {"estimate_factor", ColumnType::f64},
-      {"strict", ColumnType::i64},
-      {"keep_jobs", ColumnType::i64},
-      {"timeout", ColumnType::f64},
-      {"decisions", ColumnType::text},
-      {"seed", ColumnType::u64},
-      {"workload_seed", ColumnType::u64},
-  };
+  static const std::vector<ColumnDef> columns = [] {
+    std::vector<ColumnDef> list = {
+        {"config_id", ColumnType::u64}, {"index", ColumnType::i64},
+        {"replicate", ColumnType::i64}, {"status", ColumnType::text},
+        {"error", ColumnType::text},    {"wall_seconds", ColumnType::f64},
+        {"rank", ColumnType::i64},
+    };
+    for (const auto& field : config_fields())
+      list.push_back({field.name, field_column_type(field.type())});
+    return list;
+  }();
   return columns;
 }
 const std::vector<ColumnDef>& trailing_config_columns() {
@@ -219,21 +233,8 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
       outcome.error,
       outcome.wall_seconds,
       static_cast<std::int64_t>(outcome.rank),
-      c.machine,
-      c.trace,
-      c.sched,
-      c.alloc,
-      join_list(c.transforms),
-      c.runtime_model,
-      c.bsd_threshold,
-      c.estimate_factor,
-      static_cast<std::int64_t>(c.strict),
-      static_cast<std::int64_t>(c.keep_jobs),
-      c.timeout_seconds,
-      join_list(c.decisions),
-      c.seed,
-      c.workload_seed,
   };
+  for (const auto& field : config_fields()) row.push_back(visit_field(c, field, CellOf{}));
   for (std::size_t v = 0; v < numeric_variable_.size(); ++v) {
     const std::string text = v < entry.variables.size() ? entry.variables[v].second : "";
     if (numeric_variable_[v]) {
@@ -291,6 +292,29 @@ void ResultWriter::set_info(const FileInfo& info) {
 void ResultWriter::close() {
   flush();
   file_.close();
+}
+
+RunConfig read_config(const Table& configs, std::size_t row) {
+  RunConfig config;
+  for (const auto& field : config_fields()) {
+    const int found = configs.find(field.name);
+    if (found < 0) continue;  // a file older than the field: keep the default
+    const auto c = static_cast<std::size_t>(found);
+    visit_field(config, field, [&](auto& value) {
+      using Member = std::decay_t<decltype(value)>;
+      if constexpr (std::is_same_v<Member, std::string>)
+        value = configs.text(row, c);
+      else if constexpr (std::is_same_v<Member, std::vector<std::string>>)
+        value = split_list(configs.text(row, c));
+      else if constexpr (std::is_same_v<Member, double>)
+        value = configs.number(row, c);
+      else if constexpr (std::is_same_v<Member, bool>)
+        value = configs.i64(row, c) != 0;
+      else
+        value = configs.u64(row, c);
+    });
+  }
+  return config;
 }
 
 ResultTables read_result_tables(const std::string& path) {

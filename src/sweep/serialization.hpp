@@ -1,19 +1,27 @@
 #pragma once
 // Internal: Boost.Serialization for the result value types (design sketch: "Results are plain
-// value types ... sent over MPI unchanged"). Metric fields go through the column tables, so a
-// metric added to records.hpp travels without touching this file.
+// value types ... sent over MPI unchanged"). Metric and config fields go through the column
+// and field tables, so a metric added to records.hpp or a field added to config_fields()
+// travels without touching this file.
 #include <boost/serialization/map.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
 
 #include "allocsim/metrics/records.hpp"
+#include "allocsim/sim/config_fields.hpp"
 #include "allocsim/sweep/outcome.hpp"
 
 namespace boost::serialization {
 
 // clang-format would read `ar & x` as a reference declaration.
 // clang-format off
+
+template <class Archive>
+void serialize(Archive& ar, allocsim::RunConfig& c, const unsigned /*version*/) {
+  for (const auto& field : allocsim::config_fields())
+    allocsim::visit_field(c, field, [&](auto& value) { ar & value; });
+}
 
 template <class Archive>
 void serialize(Archive& ar, allocsim::RunSummary& s, const unsigned /*version*/) {

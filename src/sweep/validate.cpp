@@ -1,4 +1,5 @@
-// Validation of an expanded experiment against the registries (issue 3, item 2).
+// Validation of an expanded experiment against the registries and the
+// checks of the config field table.
 #include "allocsim/sweep/validate.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/workload/reader.hpp"
 #include "allocsim/workload/transform.hpp"
+#include "allocsim/sim/config_fields.hpp"
 #include "fields.hpp"
 
 namespace allocsim::sweep {
@@ -94,16 +96,6 @@ std::int64_t jobs_after_transforms(std::int64_t jobs, const std::vector<std::str
   return jobs;
 }
 
-template <class Registry>
-std::optional<std::string> check_spec(const Registry& registry, const std::string& spec) {
-  try {
-    registry.resolve(spec);
-    return std::nullopt;
-  } catch (const std::exception& error) {
-    return std::string(error.what());
-  }
-}
-
 }  // namespace
 
 Validation validate(const Experiment& experiment, const Expansion& expansion,
@@ -112,19 +104,21 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
   v.problems = expansion.problems;
   ConfigProblems problems;
   // Each distinct value is checked once; configs sharing it share the verdict.
-  std::map<std::string, std::optional<std::string>> spec_checks;
+  std::map<std::pair<const char*, std::string>, std::string> field_checks;  // -> problem
   std::map<std::string, std::optional<Topology>> topologies;
-  std::map<std::string, std::string> topology_errors;
   std::map<std::string, std::pair<std::int64_t, std::string>> workloads;  // jobs, error
   std::map<std::pair<std::string, std::string>, std::optional<std::string>> compat;
   std::set<std::string> machines;
 
-  auto checked = [&](const std::string& family, const std::string& spec, auto& registry) {
-    auto key = family + "\n" + spec;
-    auto it = spec_checks.find(key);
-    if (it == spec_checks.end()) it = spec_checks.emplace(key, check_spec(registry, spec)).first;
+  /// The problem of one value of a field ("" when valid), from its check in config_fields().
+  auto field_problem_of = [&](const ConfigField& field, const std::string& item) {
+    auto key = std::pair(field.name, item);
+    auto it = field_checks.find(key);
+    if (it == field_checks.end()) it = field_checks.emplace(key, field.check(item)).first;
     return it->second;
   };
+  const ConfigField& alloc_field = *find_config_field("alloc");
+  const ConfigField& decisions_field = *find_config_field("decisions");
 
   for (const ConfigEntry& entry : expansion.configs) {
     const RunConfig& c = entry.config;
@@ -134,32 +128,34 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
       problems.add(where, message);
       field_problem = true;
     };
-    // Machine.
+    // Field values: machine, names and parameters (each distinct value checked once).
+    for (const auto& field : config_fields()) {
+      if (field.check == nullptr) continue;
+      auto check = [&](const std::string& item) {
+        if (const std::string problem = field_problem_of(field, item); !problem.empty())
+          report(problem);
+      };
+      visit_field(c, field, [&](const auto& value) {
+        using Member = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<Member, std::string>)
+          check(value);
+        else if constexpr (std::is_same_v<Member, std::vector<std::string>>)
+          for (const auto& item : value) check(item);
+      });
+    }
     if (!topologies.count(c.machine)) {
       try {
         topologies.emplace(c.machine, Topology::parse(c.machine));
-      } catch (const std::exception& error) {
-        topologies.emplace(c.machine, std::nullopt);
-        topology_errors[c.machine] = error.what();
+      } catch (const std::exception&) {
+        topologies.emplace(c.machine, std::nullopt);  // reported by the machine field's check
       }
     }
     const auto& topology = topologies.at(c.machine);
-    if (!topology) report("machine '" + c.machine + "': " + topology_errors[c.machine]);
     machines.insert(c.machine);
-    // Names and parameters.
-    const auto alloc_error = checked("alloc", c.alloc, allocator_registry());
-    if (alloc_error) report(*alloc_error);
-    if (auto e = checked("sched", c.sched, scheduler_registry())) report(*e);
-    if (auto e = checked("runtime", c.runtime_model, runtime_model_registry())) report(*e);
-    for (const auto& t : c.transforms)
-      if (auto e = checked("transform", t, transform_registry())) report(*e);
+    const bool alloc_error = !field_problem_of(alloc_field, c.alloc).empty();
     std::vector<std::string> decision_ok;
-    for (const auto& d : c.decisions) {
-      if (auto e = checked("alloc", d, allocator_registry()))
-        report("decisions: " + *e);
-      else
-        decision_ok.push_back(d);
-    }
+    for (const auto& d : c.decisions)
+      if (field_problem_of(decisions_field, d).empty()) decision_ok.push_back(d);
     // Allocator / machine compatibility (the factory throws InputError when unsupported).
     if (topology) {
       std::vector<std::string> allocs = decision_ok;

@@ -30,5 +30,8 @@ struct ConfigOutcome {
 /// Binary encoding (Boost binary archive without header) of an outcome, and back.
 std::string encode_outcome(const ConfigOutcome& outcome);
 ConfigOutcome decode_outcome(const std::string& bytes);
+/// The same encoding of a RunConfig (every field of config_fields()), and back.
+std::string encode_config(const RunConfig& config);
+RunConfig decode_config(const std::string& bytes);
 
 }  // namespace allocsim::sweep

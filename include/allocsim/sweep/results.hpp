@@ -79,6 +79,9 @@ struct ResultTables {
 };
 ResultTables read_result_tables(const std::string& path);
 
+/// The RunConfig of one /configs row (fields the file lacks keep their defaults).
+RunConfig read_config(const h5::Table& configs, std::size_t row);
+
 /// Rebuilds the outcomes stored in a finished result file (for --resume without a journal).
 std::vector<ConfigOutcome> read_outcomes(const std::string& path);
 
