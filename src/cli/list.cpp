@@ -29,6 +29,7 @@ std::string describe_fields() {
     head.resize(std::max<std::size_t>(head.size() + 1, 18), ' ');
     const std::string value = field_text(defaults, field);
     out += head + field_type_text(field.type()) + ", default " + (value.empty() ? "none" : value) +
+           (*field.unit ? std::string(" ") + field.unit : std::string()) +
            (field.role == FieldRole::derived ? ", set by the sweep" : "") + "\n" +
            std::string(18, ' ') + field.help + "\n";
   }

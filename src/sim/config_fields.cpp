@@ -50,12 +50,27 @@ std::string check_transform(const std::string& spec) {
 std::string check_runtime_model(const std::string& spec) {
   return registry_problem(runtime_model_registry(), spec);
 }
+std::string non_negative(const char* name, const std::string& number) {
+  return number.rfind('-', 0) == 0 ? std::string(name) + " " + number + " must not be negative"
+                                   : std::string();
+}
+std::string check_bsd_threshold(const std::string& v) {
+  return non_negative("bsd_threshold", v);
+}
+std::string check_estimate_factor(const std::string& v) {
+  return non_negative("estimate_factor", v);
+}
+std::string check_timeout(const std::string& v) {
+  return non_negative("timeout", v);
+}
 std::string check_decision(const std::string& spec) {
   const std::string problem = check_alloc(spec);
   return problem.empty() ? problem : "decisions: " + problem;
 }
 
-std::string canonical_machine(const std::string& spec) { return Topology::parse(spec).spec(); }
+std::string canonical_machine(const std::string& spec) {
+  return Topology::parse(spec).spec();
+}
 std::string canonical_trace(const std::string& trace) {
   if (trace.rfind("synthetic:", 0) != 0) return trace;
   const AlgoSpec spec = AlgoSpec::parse(trace);
@@ -85,35 +100,36 @@ const std::vector<ConfigField>& config_fields() {
   // clang-format off
   static const std::vector<ConfigField> table = {
       {"machine", &R::machine, "machine: mesh:WxH[x..], torus:WxH[x..] or flat:N",
-       identity, true, check_machine, canonical_machine, "torus:4x4"},
+       "", identity, true, check_machine, canonical_machine, "torus:4x4"},
       {"trace", &R::trace, "trace file, trace NAME (in $ALLOCSIM_TRACE_DIR) or synthetic:...",
-       identity, true, nullptr, canonical_trace, "synthetic:jobs=20"},
+       "", identity, true, nullptr, canonical_trace, "synthetic:jobs=20"},
       {"sched", &R::sched, "scheduler spec (allocsim list schedulers)",
-       identity, true, check_sched, canonical_sched, "easy"},
+       "", identity, true, check_sched, canonical_sched, "easy"},
       {"alloc", &R::alloc, "allocator spec (allocsim list allocators)",
-       identity, true, check_alloc, canonical_alloc, "mc1x1"},
+       "", identity, true, check_alloc, canonical_alloc, "mc1x1"},
       {"transforms", &R::transforms, "workload transforms, applied in order",
-       identity, true, check_transform, canonical_transform, "truncate:max_jobs=10; runtime_scale"},
+       "", identity, true, check_transform, canonical_transform,
+       "truncate:max_jobs=10; runtime_scale"},
       {"runtime_model", &R::runtime_model, "runtime model spec (allocsim list runtime-models)",
-       identity, true, check_runtime_model, canonical_runtime_model, "dispersal:alpha=0.2"},
+       "", identity, true, check_runtime_model, canonical_runtime_model, "dispersal:alpha=0.2"},
       {"bsd_threshold", &R::bsd_threshold, "threshold of bounded slowdown (s)",
-       identity, true, nullptr, nullptr, "60"},
+       "s", identity, true, check_bsd_threshold, nullptr, "60"},
       {"estimate_factor", &R::estimate_factor,
        "estimate = factor x runtime for jobs without a requested time",
-       identity, true, nullptr, nullptr, "1.5"},
+       "", identity, true, check_estimate_factor, nullptr, "1.5"},
       {"strict", &R::strict, "malformed trace lines are errors, not counted skips",
-       identity, true, nullptr, nullptr, "true"},
+       "", identity, true, nullptr, nullptr, "true"},
       {"keep_jobs", &R::keep_jobs, "keep per-job records (/jobs/<id> tables)",
-       setting, false, nullptr, nullptr, "true"},
+       "", setting, false, nullptr, nullptr, "true"},
       {"timeout", &R::timeout_seconds, "wall-clock limit in seconds (0 = none)",
-       setting, false, nullptr, nullptr, "2.5"},
+       "s", setting, false, check_timeout, nullptr, "2.5"},
       {"decisions", &R::decisions,
        "situation/decision experiment: allocators asked at every placement of alloc",
-       identity, false, check_decision, canonical_alloc, "mc1x1; genalg"},
+       "", identity, false, check_decision, canonical_alloc, "mc1x1; genalg"},
       {"seed", &R::seed, "generator seed of allocator and scheduler draws",
-       derived, false, nullptr, nullptr, "12345678901234567890"},
+       "", derived, false, nullptr, nullptr, "12345678901234567890"},
       {"workload_seed", &R::workload_seed, "seed of synthetic workloads and random transforms",
-       derived, false, nullptr, nullptr, "42"},
+       "", derived, false, nullptr, nullptr, "42"},
   };
   // clang-format on
   return table;
@@ -226,8 +242,7 @@ struct CanonicalOf {
 
 bool at_default(const RunConfig& config, const ConfigField& field) {
   static const RunConfig defaults;
-  return std::visit([&](auto member) { return config.*member == defaults.*member; },
-                    field.member);
+  return std::visit([&](auto member) { return config.*member == defaults.*member; }, field.member);
 }
 
 }  // namespace
@@ -241,18 +256,19 @@ std::string set_field(RunConfig& config, const ConfigField& field,
   return visit_field(config, field, SetFrom{items});
 }
 
+std::vector<std::string> field_items(const RunConfig& config, const ConfigField& field) {
+  if (const auto* list = std::get_if<std::vector<std::string> RunConfig::*>(&field.member))
+    return config.**list;
+  return {field_text(config, field)};
+}
+
 std::vector<std::string> check_fields(const RunConfig& config) {
   std::vector<std::string> problems;
   for (const auto& field : config_fields()) {
     if (field.check == nullptr) continue;
-    auto check = [&](const std::string& item) {
+    for (const auto& item : field_items(config, field))
       if (std::string problem = field.check(item); !problem.empty())
         problems.push_back(std::move(problem));
-    };
-    if (const auto* member = std::get_if<std::string RunConfig::*>(&field.member))
-      check(config.**member);
-    else if (const auto* list = std::get_if<std::vector<std::string> RunConfig::*>(&field.member))
-      for (const auto& item : config.**list) check(item);
   }
   return problems;
 }

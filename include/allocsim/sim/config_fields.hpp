@@ -35,13 +35,15 @@ struct ConfigField {
   const char* name;  ///< experiment-file key, /configs column, JSON key
   FieldMember member;
   const char* help;  ///< one line, shown by `allocsim list fields`
+  const char* unit;  ///< unit of a number ("s"), "" when none
   FieldRole role;
   /// Identity fields written in every canonical() text even at their default. Fields added
   /// later are written only when they differ from the default, so adding a field keeps the id
   /// of every existing config.
   bool always_in_canonical;
-  /// Checks one value (each item of a list); returns the problem as a full message, or an
-  /// empty string when the value is valid. nullptr: any value of the type is valid.
+  /// Checks one value (each item of a list; a number or boolean as its field_text); returns
+  /// the problem as a full message, or an empty string when the value is valid. nullptr: any
+  /// value of the type is valid.
   std::string (*check)(const std::string& item);
   /// Canonical spelling of one value (each item of a list); throws InputError like `check`
   /// reports. nullptr: the value as written.
@@ -80,6 +82,8 @@ std::string field_text(const RunConfig& config, const ConfigField& field);
 /// why the text does not parse ("'x' is not a number"), or an empty string.
 std::string set_field(RunConfig& config, const ConfigField& field,
                       const std::vector<std::string>& items);
+/// The values a field's check sees: the items of a list, else the one field_text.
+std::vector<std::string> field_items(const RunConfig& config, const ConfigField& field);
 /// Every problem of the config's field values (the messages of the fields' checks).
 std::vector<std::string> check_fields(const RunConfig& config);
 

@@ -131,17 +131,9 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
     // Field values: machine, names and parameters (each distinct value checked once).
     for (const auto& field : config_fields()) {
       if (field.check == nullptr) continue;
-      auto check = [&](const std::string& item) {
+      for (const auto& item : field_items(c, field))
         if (const std::string problem = field_problem_of(field, item); !problem.empty())
           report(problem);
-      };
-      visit_field(c, field, [&](const auto& value) {
-        using Member = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<Member, std::string>)
-          check(value);
-        else if constexpr (std::is_same_v<Member, std::vector<std::string>>)
-          for (const auto& item : value) check(item);
-      });
     }
     if (!topologies.count(c.machine)) {
       try {

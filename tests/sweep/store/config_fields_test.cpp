@@ -65,6 +65,7 @@ TEST(ConfigFields, TableIsWellFormed) {
     EXPECT_TRUE(names.insert(field.name).second) << "duplicate field " << field.name;
     types.insert(field.type());
     EXPECT_NE(std::string(field.help), "") << field.name;
+    EXPECT_NE(field.unit, nullptr) << field.name;
     ASSERT_NE(field.example, nullptr) << field.name;
     RunConfig changed;
     ASSERT_EQ(set_field(changed, field, example_items(field)), "") << field.name;
@@ -136,11 +137,13 @@ TEST(ConfigFields, ChecksGiveFullMessages) {
   config.machine = "mesh:0x3";
   config.alloc = "mc1xl";
   config.decisions = {"flat", "nope"};
+  config.timeout_seconds = -1;
   const auto problems = check_fields(config);
-  ASSERT_EQ(problems.size(), 3u);
+  ASSERT_EQ(problems.size(), 4u);
   EXPECT_EQ(problems[0].rfind("machine 'mesh:0x3': ", 0), 0u) << problems[0];
   EXPECT_NE(problems[1].find("mc1xl"), std::string::npos) << problems[1];
-  EXPECT_EQ(problems[2].rfind("decisions: ", 0), 0u) << problems[2];
+  EXPECT_EQ(problems[2], "timeout -1 must not be negative");
+  EXPECT_EQ(problems[3].rfind("decisions: ", 0), 0u) << problems[3];
   EXPECT_EQ(set_field(config, *find_config_field("bsd_threshold"), {"ten"}),
             "'ten' is not a number");
   EXPECT_EQ(set_field(config, *find_config_field("strict"), {"yes"}), "'yes' is not true or false");
