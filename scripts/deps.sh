@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
 # Installs the Debian packages allocsim needs, only when something is missing (idempotent).
+#   scripts/deps.sh          build, run and analysis packages
+#   scripts/deps.sh --slurm  the same plus Slurm and munge for the Slurm test (tests/slurm), and
+#                            munge's key /etc/munge/munge.key when missing (scripts/test.sh uses it)
 set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config git
   libopenmpi-dev openmpi-bin libboost-mpi-dev libboost-serialization-dev
   libhdf5-dev libgtest-dev libbenchmark-dev libtomlplusplus-dev libcli11-dev zlib1g-dev
-  libmetis-dev libscotch-dev
+  libmetis-dev libscotch-dev nlohmann-json3-dev clang-format-14
   python3 python3-h5py python3-pandas python3-matplotlib
 )
+SLURM_PACKAGES=(slurmctld slurmd slurm-client munge)
+with_slurm=0
+for argument in "$@"; do
+  case "$argument" in
+    --slurm) with_slurm=1 ;;
+    *) echo "deps: unknown option '$argument' (expected --slurm)" >&2; exit 2 ;;
+  esac
+done
+[ "$with_slurm" -eq 1 ] && PACKAGES+=("${SLURM_PACKAGES[@]}")
+
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
@@ -15,10 +28,34 @@ for package in "${PACKAGES[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#PACKAGES[@]} Debian packages present"
-  exit 0
+else
+  echo "deps: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null; then
+      echo "deps: missing packages: ${missing[*]}" >&2
+      echo "deps: run this script as root, or install sudo, or install them yourself:" >&2
+      echo "      apt-get install ${missing[*]}" >&2
+      exit 1
+    fi
+    SUDO="sudo"
+  fi
+  $SUDO apt-get update -qq
+  # The packages' own services are not started here (the Slurm test starts private daemons).
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    -o DPkg::Lock::Timeout=120 "${missing[@]}"
 fi
-echo "deps: installing ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+if [ "$with_slurm" -eq 1 ] && [ ! -s /etc/munge/munge.key ]; then
+  echo "deps: creating /etc/munge/munge.key"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO mkdir -p /etc/munge
+  if command -v mungekey >/dev/null; then
+    $SUDO mungekey --create --keyfile=/etc/munge/munge.key --force
+  else
+    $SUDO dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
+  fi
+  if getent passwd munge >/dev/null; then $SUDO chown munge:munge /etc/munge/munge.key; fi
+  $SUDO chmod 0400 /etc/munge/munge.key
+fi

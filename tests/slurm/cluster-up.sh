@@ -3,9 +3,8 @@
 # live in WORK, and its Unix sockets in a short /tmp/allocsim-slurm.* folder named in
 # WORK/rundir (issue 8). Usage: cluster-up.sh WORK
 #
-# - installs slurmctld, slurmd, slurm-client and munge when missing (root only; apt-get update
-#   first only when the plain install fails);
-# - creates /etc/munge/munge.key when missing and starts a private munged (its own socket);
+# - expects slurmctld, slurmd, slurm-client, munge and /etc/munge/munge.key (installed by
+#   `scripts/deps.sh --slurm`; a test never installs anything) and starts a private munged;
 # - writes WORK/etc/slurm.conf (free TCP ports, so two test runs on one host do not collide);
 # - starts munged, slurmctld and slurmd in the background, each recorded in WORK/pids/NAME.pid,
 #   and waits until the node is idle;
@@ -29,27 +28,13 @@ skip() {
 log() { echo "[cluster-up $(date +%T)] $*"; }
 tail_of() { tail -q -n 5 "$@" 2>/dev/null | tr '\n' ' '; }  # FILES: their last lines, on one line
 
-# ---- packages --------------------------------------------------------------------------------
+# ---- packages (installed by `scripts/deps.sh --slurm`, never by a test) ---------------------
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$package")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  [ "$(id -u)" -eq 0 ] || skip "${missing[*]} not installed and not root to install them"
-  command -v apt-get >/dev/null || skip "${missing[*]} not installed and no apt-get"
-  log "installing ${missing[*]}"
-  apt_install() {
-    # The image's policy-rc.d keeps the packages' services from starting: we start our own.
-    DEBIAN_FRONTEND=noninteractive timeout 150 apt-get install -y -qq --no-install-recommends \
-      -o DPkg::Lock::Timeout=60 "${missing[@]}" >"$WORK/apt.log" 2>&1
-  }
-  if ! apt_install; then
-    log "install failed; apt-get update and retry"
-    timeout 90 apt-get update -qq >>"$WORK/apt.log" 2>&1
-    apt_install || skip "cannot install ${missing[*]}: $(tail_of "$WORK/apt.log")"
-  fi
-fi
+[ ${#missing[@]} -eq 0 ] || skip "${missing[*]} not installed: run scripts/deps.sh --slurm"
 for tool in munged slurmctld slurmd sbatch squeue scontrol srun; do
   command -v "$tool" >/dev/null || skip "$tool not found after installing ${PACKAGES[*]}"
 done
@@ -57,18 +42,7 @@ done
 
 # ---- munge -----------------------------------------------------------------------------------
 KEY=/etc/munge/munge.key
-if [ ! -s "$KEY" ]; then
-  log "creating $KEY"
-  mkdir -p /etc/munge
-  if command -v mungekey >/dev/null; then
-    mungekey --create --keyfile="$KEY" --force >/dev/null 2>&1 ||
-      skip "mungekey could not create $KEY"
-  else
-    dd if=/dev/urandom of="$KEY" bs=1024 count=1 status=none || skip "cannot write $KEY"
-  fi
-  if getent passwd munge >/dev/null; then chown munge:munge "$KEY"; fi
-  chmod 0400 "$KEY"
-fi
+[ -s "$KEY" ] || skip "$KEY missing: run scripts/deps.sh --slurm"
 # Debian's munged runs as user munge (it refuses a key it does not own); our private munged runs
 # as the key's owner. Unix sockets (munged's, slurmd's and its job steps') go to a short
 # directory under /tmp, as a socket path must fit in 108 bytes and WORK may lie deep in a build
@@ -178,7 +152,7 @@ export SLURM_CONF=$WORK/etc/slurm.conf
 start_daemon slurmctld "$WORK/log/slurmctld.out" slurmctld -D -i -f "$SLURM_CONF"
 start_daemon slurmd "$WORK/log/slurmd.out" slurmd -D -f "$SLURM_CONF" -N "$HOST"
 state=""
-for _ in $(seq 300); do
+for _ in $(seq 1800); do
   state=$(sinfo -h -n "$HOST" -o %T 2>/dev/null)
   [ "$state" = idle ] && break
   for name in slurmctld slurmd; do
@@ -188,7 +162,7 @@ for _ in $(seq 300); do
   sleep 0.1
 done
 [ "$state" = idle ] ||
-  skip "node $HOST not idle after 30 s (state '${state}'): $(tail_of "$WORK/log/slurmd.log")"
+  skip "node $HOST not idle after 180 s (state '${state}'): $(tail_of "$WORK/log/slurmd.log")"
 log "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $HOST idle with $CPUS CPUs"
 
 cat >"$WORK/env" <<EOF

@@ -79,7 +79,13 @@ def check(condition, message):
         fail(message)
 
 
-def run(args, cwd=None, timeout=60, check_exit=True):
+# Every wait below is a bound that only catches a hang, never a window the work must fit in:
+# on a loaded machine the time-limited job may be interrupted and requeued several times (each
+# requeue waits out Slurm's BeginTime delay) before it completes.
+HANG_BOUND = 600
+
+
+def run(args, cwd=None, timeout=HANG_BOUND, check_exit=True):
     result = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     if check_exit and result.returncode != 0:
         fail(f"{' '.join(map(str, args))} exited {result.returncode}\n"
@@ -122,7 +128,7 @@ def jobs(job_id):
     return records
 
 
-def wait_final(job_ids, what, timeout=60, array_tasks=None):
+def wait_final(job_ids, what, timeout=HANG_BOUND, array_tasks=None):
     """Waits until every job (every array task) is in a final state; returns their records."""
     deadline = time.time() + timeout
     while True:
@@ -256,7 +262,7 @@ class Test:
 
         def result():
             try:
-                out, _ = process.communicate(timeout=90)
+                out, _ = process.communicate(timeout=HANG_BOUND)
             except subprocess.TimeoutExpired:
                 process.kill()
                 fail(f"{' '.join(args)} did not end")
@@ -347,7 +353,7 @@ class Test:
         """Scenario 3, part 2: interrupted, requeued by the script, resumed, complete, equal."""
         cwd = self.path("timelimit")
         logfile = os.path.join(cwd, f"allocsim-sweep-{job}.log")
-        deadline = time.time() + 75
+        deadline = time.time() + HANG_BOUND
         while True:
             records = wait_final([job], "time-limited sweep.sbatch",
                                  timeout=max(1, deadline - time.time()))
