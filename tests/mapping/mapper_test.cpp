@@ -135,6 +135,21 @@ TEST(Mappers, DeterministicGivenTheSeed) {
             map_graph(graph, topology, nodes, "random", 6).placement);
 }
 
+TEST(Mappers, ScotchNumbersTheGivenProcessorsInListOrder) {
+  // A 4x4 block of an 8x8 mesh, listed in a shuffled order: Scotch's part numbers index the
+  // list, so a good mapping survives the shuffle (identity does not).
+  const auto topology = Topology::parse("mesh:8x8");
+  std::vector<NodeId> block;
+  for (int y = 2; y < 6; ++y)
+    for (int x = 2; x < 6; ++x) block.push_back(x + 8 * y);
+  Rng shuffle(3);
+  for (std::size_t i = 0; i < block.size(); ++i)
+    std::swap(block[i], block[shuffle.uniform_int(i, block.size() - 1)]);
+  const auto graph = make_pattern("mesh2d:4x4");
+  EXPECT_LE(map_graph(graph, topology, block, "scotch", 1).hop_bytes.hops_per_byte(), 1.25);
+  EXPECT_GT(map_graph(graph, topology, block, "identity", 1).hop_bytes.hops_per_byte(), 1.5);
+}
+
 TEST(Mappers, ChainsAndErrors) {
   EXPECT_EQ(MapperChain("topolb:order=2+refine").canonical(),
             "topolb:order=2+refine:passes=20,scope=near");
