@@ -73,7 +73,7 @@ struct Churn {
   Rng rng;
   std::vector<Allocation> running;
   std::int64_t allocations = 0;
-  double span_sum = 0;  // Σ linear span / processors (stretch)
+  double span_sum = 0;     // Σ linear span / processors (stretch)
   std::vector<int> ranks;  // scratch for span_in_order
 };
 

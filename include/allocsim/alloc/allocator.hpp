@@ -39,7 +39,7 @@ class MachineView {
 /// processors for block-based allocators: the excess is internal fragmentation).
 struct Allocation {
   std::vector<NodeId> nodes;
-  int pieces = 1;                  ///< contiguous blocks used (non-contiguous allocators)
+  int pieces = 1;  ///< contiguous blocks used (non-contiguous allocators)
   /// Allocator-specific token returned on release (block id, semitorus id ...), -1 if unused.
   std::int64_t token = -1;
 };
@@ -70,8 +70,7 @@ class Allocator {
 };
 
 /// Builds an allocator for a machine; throws InputError when the machine is not supported.
-using AllocatorFactory =
-    std::function<std::unique_ptr<Allocator>(const Params&, const Topology&)>;
+using AllocatorFactory = std::function<std::unique_ptr<Allocator>(const Params&, const Topology&)>;
 using AllocatorRegistry = Registry<AllocatorFactory>;
 
 /// The table of allocators (src/alloc/registry.cpp).

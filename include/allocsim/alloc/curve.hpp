@@ -79,9 +79,9 @@ class CurveAllocator final : public CloneableAllocator<CurveAllocator> {
   /// `order` is rank -> node id, a permutation of all nodes.
   CurveAllocator(std::vector<NodeId> order, CurveFit fit, SpanKind span);
 
-  /// Nodes in curve order; `pieces` counts the runs of consecutive ranks used. When the machine's free count differs
-  /// from the tracked one (nodes made busy without commit()), the free intervals are rebuilt
-  /// from the machine view for this choice.
+  /// Nodes in curve order; `pieces` counts the runs of consecutive ranks used. When the machine's
+  /// free count differs from the tracked one (nodes made busy without commit()), the free intervals
+  /// are rebuilt from the machine view for this choice.
   std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
   void commit(const Allocation& allocation) override;
   void release(const Allocation& allocation) override;
