@@ -95,6 +95,7 @@ void Simulation::start(int job_index, Allocation allocation) {
   progress.rate = 1;
   progress.since = now_;
   progress.end = now_ + progress.remaining;
+  progress.running = true;
   push_completion(job_index);
 
   RunningJob running;
@@ -115,10 +116,11 @@ double Simulation::remaining_work(int job_index) const {
 }
 
 void Simulation::set_rate(int job_index, double rate) {
-  if (!(rate > 0) || !std::isfinite(rate))
-    throw std::logic_error("runtime model set rate " + std::to_string(rate) + " for job " +
-                           std::to_string(workload_.jobs[job_index].id));
   Progress& progress = progress_[job_index];
+  if (!progress.running || !(rate > 0) || !std::isfinite(rate))
+    throw std::logic_error("runtime model set rate " + std::to_string(rate) + " for job " +
+                           std::to_string(workload_.jobs[job_index].id) +
+                           (progress.running ? "" : ", which is not running"));
   if (rate == progress.rate) return;  // the end event stays exactly where it is
   progress.remaining = remaining_work(job_index);
   progress.since = now_;
@@ -155,6 +157,7 @@ void Simulation::finish(int job_index) {
   *found = std::move(running_.back());
   running_.pop_back();
   ++progress_[job_index].version;  // no event of a finished job is valid any more
+  progress_[job_index].running = false;
 }
 
 void Simulation::complete_jobs_ending_now() {

@@ -83,6 +83,7 @@ class Simulation final : public SchedulerContext, public RateContext {
     double since = 0;  ///< when `remaining` was last brought up to date
     double end = 0;    ///< the end event's time
     std::uint32_t version = 0;
+    bool running = false;
   };
   /// End event: (time, job id, job index, version); stale when the version is not the job's.
   using Completion = std::tuple<double, std::int64_t, int, std::uint32_t>;
