@@ -5,7 +5,11 @@
 namespace allocsim {
 
 Planner::Planner(const SchedulerContext& context)
-    : context_(&context), shaped_(context.allocator().contiguous_only()) {
+    : context_(&context),
+      jobs_(&context.jobs()),
+      allocator_(&context.allocator()),
+      now_(context.now()),
+      shaped_(context.allocator().contiguous_only()) {
   const auto& running = context.running();
   releases_.reserve(running.size());
   for (std::size_t i = 0; i < running.size(); ++i)
@@ -14,8 +18,8 @@ Planner::Planner(const SchedulerContext& context)
 }
 
 Reservation Planner::reserve(int job_index) const {
-  const Job& job = context_->jobs()[job_index];
-  const int need = context_->allocator().nodes_needed(job);
+  const Job& job = (*jobs_)[job_index];
+  const int need = allocator_->nodes_needed(job);
   int free = context_->free_count();
   const auto& running = context_->running();
   for (std::size_t i = 0; i < releases_.size();) {
@@ -29,16 +33,15 @@ Reservation Planner::reserve(int job_index) const {
 }
 
 bool Planner::may_keep_reservation(const Reservation& reservation, int candidate) const {
-  const Job& job = context_->jobs()[candidate];
-  return shaped_ || context_->now() + job.estimate <= reservation.start ||
-         context_->allocator().nodes_needed(job) <= reservation.spare_nodes;
+  const Job& job = (*jobs_)[candidate];
+  return shaped_ || now_ + job.estimate <= reservation.start ||
+         allocator_->nodes_needed(job) <= reservation.spare_nodes;
 }
 
 bool Planner::keeps_reservation(int head, const Reservation& reservation, int candidate,
                                 const Allocation& allocation) const {
-  const Job& job = context_->jobs()[candidate];
-  if (context_->now() + job.estimate <= reservation.start)
-    return true;  // gone before the head starts
+  const Job& job = (*jobs_)[candidate];
+  if (now_ + job.estimate <= reservation.start) return true;  // gone before the head starts
   if (!shaped_) return static_cast<int>(allocation.nodes.size()) <= reservation.spare_nodes;
   return fits_after_releases(head, reservation.start, &allocation);
 }
@@ -46,7 +49,7 @@ bool Planner::keeps_reservation(int head, const Reservation& reservation, int ca
 bool Planner::fits_after_releases(int job, double until, const Allocation* extra) const {
   std::vector<char> busy = context_->busy();
   int free = context_->free_count();
-  std::unique_ptr<Allocator> allocator = context_->allocator().clone();
+  std::unique_ptr<Allocator> allocator = allocator_->clone();
   if (extra) {
     for (NodeId node : extra->nodes) busy[node] = 1;
     free -= static_cast<int>(extra->nodes.size());
@@ -62,8 +65,8 @@ bool Planner::fits_after_releases(int job, double until, const Allocation* extra
   }
   Rng scratch(0x5eed);  // planning must not consume the simulation's generator
   const MachineView view(context_->topology(), busy, free, scratch);
-  if (free < allocator->nodes_needed(context_->jobs()[job])) return false;
-  return allocator->allocate(context_->jobs()[job], view).has_value();
+  if (free < allocator->nodes_needed((*jobs_)[job])) return false;
+  return allocator->allocate((*jobs_)[job], view).has_value();
 }
 
 }  // namespace allocsim

@@ -62,13 +62,15 @@ class EasyScheduler final : public Scheduler {
     const Planner planner(context);
     const int head = queue[head_position];
     Reservation reservation = planner.reserve(head);
+    const auto& jobs = context.jobs();
+    const double now = context.now();
     for (std::size_t i = head_position + 1; i < queue.size() && context.free_count() > 0; ++i) {
       if (!planner.may_keep_reservation(reservation, queue[i])) continue;  // skip the allocator
       auto allocation = context.try_allocate(queue[i]);
       if (!allocation || !planner.keeps_reservation(head, reservation, queue[i], *allocation))
         continue;
-      const Job& job = context.jobs()[queue[i]];
-      if (context.now() + job.estimate > reservation.start)
+      const Job& job = jobs[queue[i]];
+      if (now + job.estimate > reservation.start)
         reservation.spare_nodes -= static_cast<int>(allocation->nodes.size());
       context.start(queue[i], std::move(*allocation));
     }

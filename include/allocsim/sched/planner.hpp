@@ -41,6 +41,10 @@ class Planner {
   bool fits_after_releases(int job, double until, const Allocation* extra) const;
 
   const SchedulerContext* context_;
+  // Fixed during one pass; held here so the backfilling loop does not ask the context.
+  const std::vector<Job>* jobs_;
+  const Allocator* allocator_;
+  double now_;
   bool shaped_;
   std::vector<std::pair<double, int>> releases_;  // (release time, index into running())
 };
