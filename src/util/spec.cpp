@@ -89,7 +89,9 @@ Params::Params(const std::vector<ParamSpec>& specs,
   std::vector<std::string> keys;
   for (const auto& spec : specs) keys.push_back(spec.key);
   std::vector<std::string> seen;
-  for (const auto& [key, value] : given) {
+  for (const auto& pair : given) {
+    const std::string& key = pair.first;  // not a structured binding: the lambda captures it
+    const std::string& value = pair.second;
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
       throw InputError(std::string(context) + ": parameter '" + key + "' is given twice");
     seen.push_back(key);

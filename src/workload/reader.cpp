@@ -177,7 +177,7 @@ void note_estimates(Workload& workload, std::int64_t fallbacks, const ReadOption
   if (fallbacks > 0)
     workload.diagnostics.notes.push_back(
         std::to_string(fallbacks) + " jobs without a requested time: estimate = " +
-        std::to_string(options.estimate_factor).substr(0, 4) + " x runtime");
+        number_text(options.estimate_factor) + " x runtime");
 }
 
 }  // namespace

@@ -71,7 +71,11 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
        [](Workload& w, const Params& p, TransformContext& context) {
          const double current = offered_load(w.jobs, context.machine_nodes);
          if (current <= 0) throw InputError("target_load: workload has no submit-time span");
-         scale_arrivals(w, current / p.real("load"));
+         const double factor = current / p.real("load");
+         if (!std::isfinite(factor))
+           throw InputError("target_load: the workload's submit-time span is too short to reach "
+                            "load " + p.text("load"));
+         scale_arrivals(w, factor);
        }},
       {"replicate",
        "n copies of every job; copies after the first arrive uniformly later in [0, jitter]",
