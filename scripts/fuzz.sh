@@ -58,9 +58,9 @@ cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER="clang-$CLANG" -DCMAKE_CXX_COMPILER="clang++-$CLANG" "${LAUNCHER[@]}" \
   -DALLOCSIM_FUZZ=ON -DALLOCSIM_BUILD_BENCH=OFF \
   -DCMAKE_C_FLAGS="$SANITIZE" -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link $SANITIZE" >/dev/null
-cmake --build "$BUILD" -j"${ALLOCSIM_FUZZ_JOBS:-2}" \
-  --target "${TARGETS[@]/#/fuzz_}" | grep -E "error|Built target fuzz_" || true
 for target in "${TARGETS[@]}"; do
+  cmake --build "$BUILD" -j"${ALLOCSIM_FUZZ_JOBS:-2}" --target "fuzz_$target" |
+    grep -E "error|Built target fuzz_" || true
   [ -x "$BUILD/tests/fuzz/fuzz_$target" ] || {
     echo "fuzz: build of fuzz_$target failed" >&2
     exit 1

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <new>
 #include <stdexcept>
+#include <tuple>
 
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/numbers.hpp"
@@ -127,26 +128,58 @@ const std::vector<ParamSpec>& synthetic_params() {
   return params;
 }
 
-Workload generate_synthetic(const std::string& spec, Rng& rng) {
+namespace {
+
+/// A synthetic spec checked in full: every parameter, distribution and the size guard.
+struct SyntheticPlan {
+  std::int64_t count = 0;
+  Distribution arrival, runtime, size;
+  int low_exp = 0, high_exp = 0;  ///< pow2 sizes: exponents of the smallest and largest power
+  double estimate_factor = 1;
+  std::string source;  ///< canonical spelling
+};
+
+SyntheticPlan plan_synthetic(const std::string& spec) {
   const AlgoSpec parsed = AlgoSpec::parse(spec);
   if (parsed.name != "synthetic")
     throw InputError(
         "'" + spec +
         "' is not a synthetic spec (synthetic:jobs=N,arrival=...,runtime=...,size=...)");
   const Params params(synthetic_params(), parsed.params, "synthetic workload");
-  const auto count = params.integer("jobs");
-  check_job_count(static_cast<std::uint64_t>(count), params.integer("allow_large") != 0,
-                  "synthetic jobs=" + std::to_string(count));
-  const Distribution arrival = parse_distribution(params.text("arrival"), "arrival", time_forms());
-  const Distribution runtime = parse_distribution(params.text("runtime"), "runtime", time_forms());
-  const Distribution size = parse_distribution(params.text("size"), "size", size_forms());
+  SyntheticPlan plan;
+  plan.count = params.integer("jobs");
+  check_job_count(static_cast<std::uint64_t>(plan.count), params.integer("allow_large") != 0,
+                  "synthetic jobs=" + std::to_string(plan.count));
+  plan.arrival = parse_distribution(params.text("arrival"), "arrival", time_forms());
+  plan.runtime = parse_distribution(params.text("runtime"), "runtime", time_forms());
+  plan.size = parse_distribution(params.text("size"), "size", size_forms());
+  if (plan.size.kind == "pow2")
+    std::tie(plan.low_exp, plan.high_exp) =
+        pow2_exponents(static_cast<std::int64_t>(plan.size.a),
+                       static_cast<std::int64_t>(plan.size.b), params.text("size"));
+  plan.estimate_factor = params.real("estimate");
+  plan.source = "synthetic:" + params.canonical();
+  return plan;
+}
+
+}  // namespace
+
+void validate_synthetic_spec(const std::string& spec) {
+  plan_synthetic(spec);
+}
+
+Workload generate_synthetic(const std::string& spec, Rng& rng) {
+  const SyntheticPlan plan = plan_synthetic(spec);
+  const std::int64_t count = plan.count;
+  const Distribution& arrival = plan.arrival;
+  const Distribution& runtime = plan.runtime;
+  const Distribution& size = plan.size;
   const auto lo = static_cast<std::int64_t>(size.a), hi = static_cast<std::int64_t>(size.b);
-  const auto [low_exp, high_exp] =
-      size.kind == "pow2" ? pow2_exponents(lo, hi, params.text("size")) : std::pair{0, 0};
-  const double estimate_factor = params.real("estimate");
+  const int low_exp = plan.low_exp, high_exp = plan.high_exp;
+  const double estimate_factor = plan.estimate_factor;
 
   Workload workload;
-  workload.source = "synthetic:" + params.canonical();
+  workload.source = plan.source;
   try {
     workload.jobs.reserve(static_cast<std::size_t>(count));
   } catch (const std::exception&) {  // std::bad_alloc or std::length_error

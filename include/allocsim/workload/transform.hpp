@@ -49,6 +49,9 @@ ParamSpec allow_large_param();
 /// sides up to 46340); more than kMaxJobsWithoutOverride jobs need `allow_large=1`. Throws
 /// InputError naming the parameter and its valid range.
 Workload generate_synthetic(const std::string& spec, Rng& rng);
+/// Checks a synthetic spec in full (parameters, distributions, size guard) without generating
+/// it: what generate_synthetic would throw, cheaply, e.g. when an experiment is validated.
+void validate_synthetic_spec(const std::string& spec);
 /// The parameter table of the synthetic generator (for `allocsim list`).
 const std::vector<ParamSpec>& synthetic_params();
 
