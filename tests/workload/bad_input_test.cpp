@@ -153,8 +153,9 @@ TEST(BadSpecs, EveryLineOfTheTableIsAClearError) {
       }
     });
     EXPECT_NE(message.find(expected), std::string::npos) << spec << " -> " << message;
-    if (spec.rfind("synthetic", 0) == 0)  // the check without generating says the same
+    if (spec.rfind("synthetic", 0) == 0) {  // the check without generating says the same
       EXPECT_EQ(message_of([&] { validate_synthetic_spec(spec); }), message);
+    }
     ++checked;
   }
   EXPECT_EQ(checked, 32);
