@@ -175,9 +175,9 @@ void accept_job(Workload& workload, Job job, std::int64_t line, const ReadOption
 
 void note_estimates(Workload& workload, std::int64_t fallbacks, const ReadOptions& options) {
   if (fallbacks > 0)
-    workload.diagnostics.notes.push_back(
-        std::to_string(fallbacks) + " jobs without a requested time: estimate = " +
-        number_text(options.estimate_factor) + " x runtime");
+    workload.diagnostics.notes.push_back(std::to_string(fallbacks) +
+                                         " jobs without a requested time: estimate = " +
+                                         number_text(options.estimate_factor) + " x runtime");
 }
 
 }  // namespace

@@ -73,8 +73,10 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
          if (current <= 0) throw InputError("target_load: workload has no submit-time span");
          const double factor = current / p.real("load");
          if (!std::isfinite(factor))
-           throw InputError("target_load: the workload's submit-time span is too short to reach "
-                            "load " + p.text("load"));
+           throw InputError(
+               "target_load: the workload's submit-time span is too short to reach "
+               "load " +
+               p.text("load"));
          scale_arrivals(w, factor);
        }},
       {"replicate",
