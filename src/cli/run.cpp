@@ -11,6 +11,7 @@
 #include "allocsim/output/json.hpp"
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/util/error.hpp"
+#include "allocsim/util/numbers.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {
@@ -57,6 +58,8 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
 void run(const RunOptions& options) {
   RunConfig config = options.config;
   config.keep_jobs = !options.jobs_out.empty();
+  validate_run_numbers(config.bsd_threshold, config.estimate_factor, config.timeout_seconds,
+                       "--bsd-threshold", "--estimate-factor", "--timeout");
   const auto started = std::chrono::steady_clock::now();
   const RunResult result = simulate(config, trace_dir_from_env());
   const double seconds =
