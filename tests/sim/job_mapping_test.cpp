@@ -109,6 +109,14 @@ TEST(JobMapping, MapperImprovesTheRing) {
   EXPECT_EQ(result.jobs[1].hop_bytes, 4096);
 }
 
+TEST(JobMapping, ScotchMapsAOneNodeJob) {
+  // Job 3 gets one node: Scotch cannot build a one-processor target, the mapper places it.
+  const RunResult result = Simulation(line_config("ring", "scotch"), three_jobs()).run();
+  ASSERT_EQ(result.jobs.size(), 3u);
+  EXPECT_EQ(result.jobs[2].hop_bytes, 0);
+  EXPECT_EQ(result.jobs[0].comm_bytes, 4096);
+}
+
 TEST(JobMapping, NoPatternLeavesCommunicationAtZero) {
   RunConfig config = line_config("");
   Simulation simulation(config, three_jobs());
