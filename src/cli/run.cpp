@@ -52,7 +52,9 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
   }
   std::cout << "\ndiagnostics:\n" << result.diagnostics.report();
   std::cout << "\nresources: " << seconds << " s wall (reading included), peak memory "
-            << peak_memory_mb() << " MB\n";
+            << peak_memory_mb() << " MB";
+  if (!config.pattern.empty()) std::cout << ", mapping " << result.mapping_seconds << " s";
+  std::cout << '\n';
 }
 
 void run(const RunOptions& options) {
@@ -76,7 +78,8 @@ void run(const RunOptions& options) {
     if (!result.decisions.empty())
       std::cout << ", \"decisions\": " << decisions_json(result.decisions);
     std::cout << ", \"resources\": {\"wall_seconds\": " << json_number(seconds)
-              << ", \"peak_memory_mb\": " << json_number(peak_memory_mb()) << "}}\n";
+              << ", \"peak_memory_mb\": " << json_number(peak_memory_mb())
+              << ", \"mapping_seconds\": " << json_number(result.mapping_seconds) << "}}\n";
   } else {
     print_text(config, result, seconds);
   }
@@ -117,6 +120,11 @@ void add_run_command(CLI::App& app) {
   command->add_option("--decisions", c.decisions,
                       "situation/decision experiment: allocators asked at every placement of "
                       "--alloc (repeatable)");
+  command->add_option("--pattern", c.pattern,
+                      "each job's communication pattern, sized to the job: mesh2d:auto, "
+                      "mesh3d:auto, ring, alltoall, random:degree=D (default none)");
+  command->add_option("--mapper", c.mapper, "mapper chain placing a job's tasks on its nodes")
+      ->capture_default_str();
   command->add_flag("--strict", c.strict, "malformed trace lines are errors, not counted skips");
   command->add_option("--jobs-out", options->jobs_out, "write one CSV row per job");
   command->add_option("--format", options->format, "text | json")

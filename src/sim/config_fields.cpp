@@ -4,6 +4,8 @@
 #include <charconv>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/mapping/job_pattern.hpp"
+#include "allocsim/mapping/mapper.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 #include "allocsim/topo/topology.hpp"
@@ -75,6 +77,30 @@ std::string check_decision(const std::string& spec) {
   return problem.empty() ? problem : "decisions: " + problem;
 }
 
+std::string check_pattern(const std::string& spec) {
+  if (spec.empty()) return {};
+  try {
+    mapping::canonical_job_pattern(spec);
+    return {};
+  } catch (const std::exception& error) {
+    return "pattern: " + std::string(error.what());
+  }
+}
+std::string check_mapper(const std::string& spec) {
+  try {
+    mapping::MapperChain chain(spec);
+    return {};
+  } catch (const std::exception& error) {
+    return "mapper: " + std::string(error.what());
+  }
+}
+std::string canonical_pattern(const std::string& spec) {
+  return spec.empty() ? spec : mapping::canonical_job_pattern(spec);
+}
+std::string canonical_mapper(const std::string& spec) {
+  return mapping::MapperChain(spec).canonical();
+}
+
 std::string canonical_machine(const std::string& spec) {
   return Topology::parse(spec).spec();
 }
@@ -144,6 +170,11 @@ const std::vector<ConfigField>& config_fields() {
       {"decisions", &R::decisions,
        "situation/decision experiment: allocators asked at every placement of alloc",
        "", identity, false, check_decision, canonical_alloc, "mc1x1; genalg"},
+      {"pattern", &R::pattern,
+       "each job's communication pattern, sized to the job (mesh2d:auto, ring, ...; empty = none)",
+       "", identity, false, check_pattern, canonical_pattern, "mesh2d:auto"},
+      {"mapper", &R::mapper, "mapper placing a job's tasks on its nodes (allocsim list mappers)",
+       "", identity, false, check_mapper, canonical_mapper, "topolb:order=2+refine"},
       {"seed", &R::seed, "generator seed of allocator and scheduler draws",
        "", derived, false, nullptr, nullptr, "12345678901234567890"},
       {"workload_seed", &R::workload_seed, "seed of synthetic workloads and random transforms",
