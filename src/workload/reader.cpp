@@ -40,17 +40,20 @@ struct Fields {
 bool parse_numbers(std::string_view line, Fields& out) {
   out.values.clear();
   out.texts.clear();
-  std::size_t p = 0;
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  // A hand-written scan (not find_first_of): this loop runs for every field of every line.
   while (true) {
-    p = line.find_first_not_of(" \t", p);
-    if (p == std::string_view::npos) return true;
-    const std::size_t end = std::min(line.find_first_of(" \t", p), line.size());
-    const std::string_view token = line.substr(p, end - p);
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    if (p == end) return true;
+    const char* token_end = p;
+    while (token_end < end && *token_end != ' ' && *token_end != '\t') ++token_end;
+    const std::string_view token(p, static_cast<std::size_t>(token_end - p));
     const auto value = parse_double(token);
     if (!value) return false;
     out.values.push_back(*value);
     out.texts.push_back(token);
-    p = end;
+    p = token_end;
   }
 }
 
