@@ -34,9 +34,18 @@ void add_sweep_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->output,
                       "HDF5 result file (default: <experiment name>.h5)");
+  command->add_flag("--allow-large", options->allow_large,
+                    "run an experiment of more than a million configs");
   command->add_flag("--dry-run", *dry_run, "check every config and estimate the work; run nothing");
   command->add_flag("--resume", options->store.resume,
                     "continue an interrupted sweep: skip configs already done (by id)");
+  command
+      ->add_option("--lock-wait", options->store.lock_wait_seconds,
+                   "with --resume: seconds to wait for an earlier sweep still holding the "
+                   "output's lock (<file>.lock) to exit; without --resume a held lock is "
+                   "refused at once")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
   command->add_flag("--retry-failed", options->store.retry_failed,
                     "with --resume: also rerun failed and timed-out configs");
   command->add_flag("--overwrite", options->store.overwrite,

@@ -42,6 +42,7 @@ struct Prepared {
 Prepared prepare(const SweepOptions& options) {
   Prepared p;
   p.experiment = read_experiment(options.experiment_path);
+  check_experiment_size(p.experiment, options.allow_large);
   p.expansion = expand(p.experiment);
   p.validation = validate(p.experiment, p.expansion, options.trace_dir);
   std::vector<Problem> problems = p.validation.problems;
@@ -162,6 +163,7 @@ int dry_run_sweep(const SweepOptions& options, std::ostream& out, std::ostream& 
   Prepared p;
   try {
     p.experiment = read_experiment(options.experiment_path);
+    check_experiment_size(p.experiment, options.allow_large);
     p.expansion = expand(p.experiment);
   } catch (const ExperimentError& error) {
     print_problems(error, err);
