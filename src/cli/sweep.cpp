@@ -44,7 +44,7 @@ void add_sweep_command(CLI::App& app) {
                    "with --resume: seconds to wait for an earlier sweep still holding the "
                    "output's lock (<file>.lock) to exit; without --resume a held lock is "
                    "refused at once")
-      ->check(CLI::Range(0.0, 86400.0))
+      ->check(non_negative_number())
       ->capture_default_str();
   command->add_flag("--retry-failed", options->store.retry_failed,
                     "with --resume: also rerun failed and timed-out configs");
@@ -56,6 +56,7 @@ void add_sweep_command(CLI::App& app) {
   command
       ->add_option("--grace", options->grace_seconds,
                    "seconds given to configs in flight after SIGTERM/SIGINT/SIGUSR1")
+      ->check(non_negative_number())
       ->capture_default_str();
   command
       ->add_option("--progress", options->progress,

@@ -2,6 +2,7 @@
 #include "allocsim/sim/config_fields.hpp"
 
 #include <charconv>
+#include <cmath>
 
 #include "allocsim/alloc/allocator.hpp"
 #include "allocsim/sched/scheduler.hpp"
@@ -50,9 +51,14 @@ std::string check_transform(const std::string& spec) {
 std::string check_runtime_model(const std::string& spec) {
   return registry_problem(runtime_model_registry(), spec);
 }
+/// "" when `number` is a finite number >= 0, else the problem naming the field.
 std::string non_negative(const char* name, const std::string& number) {
-  return number.rfind('-', 0) == 0 ? std::string(name) + " " + number + " must not be negative"
-                                   : std::string();
+  double value = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (number.empty() || ec != std::errc() || end != number.data() + number.size() ||
+      !std::isfinite(value))
+    return std::string(name) + " " + number + " must be a finite number";
+  return value < 0 ? std::string(name) + " " + number + " must not be negative" : std::string();
 }
 std::string check_bsd_threshold(const std::string& v) {
   return non_negative("bsd_threshold", v);

@@ -3,6 +3,7 @@
 #include "allocsim/topo/topology_registry.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <limits>
 
 #include "allocsim/util/error.hpp"
@@ -50,6 +51,37 @@ std::vector<bool> parse_wrap(const std::string& flags, std::size_t dims, bool fa
   std::vector<bool> wrap(dims);
   for (std::size_t axis = 0; axis < dims; ++axis) wrap[axis] = flags[axis] == '1';
   return wrap;
+}
+
+/// Removes `allow_large=...` from the parameters; true when it was given as 1/true/yes.
+bool take_allow_large(std::vector<std::pair<std::string, std::string>>& given) {
+  bool allowed = false;
+  for (auto it = given.begin(); it != given.end();) {
+    if (it->first != "allow_large") {
+      ++it;
+      continue;
+    }
+    if (it->second != "0" && it->second != "1" && it->second != "true" && it->second != "false")
+      throw InputError("allow_large=" + it->second + " must be 1 or 0");
+    allowed = it->second == "1" || it->second == "true";
+    it = given.erase(it);
+  }
+  return allowed;
+}
+
+/// Refuses machines beyond kMaxNodesWithoutOverride nodes unless allowed, with the memory
+/// they would take.
+void check_machine_size(const std::vector<int>& sides, bool allowed) {
+  long long nodes = 1;
+  for (int side : sides) nodes *= side;
+  if (allowed || nodes <= kMaxNodesWithoutOverride) return;
+  const double gigabytes = static_cast<double>(nodes) * kBytesPerNode / 1e9;
+  char estimate[64];
+  std::snprintf(estimate, sizeof estimate, "%.1f", gigabytes);
+  throw InputError(std::to_string(nodes) + " nodes would take about " + estimate +
+                   " GB of memory before any job runs; machines of more than " +
+                   std::to_string(kMaxNodesWithoutOverride) +
+                   " nodes need the parameter allow_large=1 (e.g. mesh:4000x4000:allow_large=1)");
 }
 
 const ParamSpec kWrapParam{"wrap",
@@ -122,6 +154,7 @@ Topology Topology::parse(std::string_view spec) {
       if (text.empty()) throw InputError("nothing after the last ':'");
       given = AlgoSpec::parse(kind + ":" + std::string(text)).params;
     }
+    check_machine_size(sides, take_allow_large(given));
     const Params params(entry->params, given, "topology '" + kind + "'");
     return entry->factory(sides, params);
   } catch (const InputError& error) {
@@ -142,6 +175,8 @@ std::string Topology::spec() const {
     text += ":wrap=";
     for (bool w : wrap_) text += w ? '1' : '0';
   }
+  // Only a machine built with the permission can be this large: parse(spec()) needs it too.
+  if (nodes_ > kMaxNodesWithoutOverride) text += mixed ? ",allow_large=1" : ":allow_large=1";
   return text;
 }
 

@@ -102,11 +102,10 @@ std::uint64_t workload_seed(std::uint64_t experiment_seed, int replicate) {
 
 std::int64_t planned_configs(const Experiment& e) {
   constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
-  auto times = [](std::int64_t a, std::int64_t b) {
-    return b != 0 && a > kMax / b ? kMax : a * b;
-  };
+  auto times = [](std::int64_t a, std::int64_t b) { return b != 0 && a > kMax / b ? kMax : a * b; };
   std::int64_t product = 1;
-  for (const auto& axis : e.axes) product = times(product, static_cast<std::int64_t>(axis.values.size()));
+  for (const auto& axis : e.axes)
+    product = times(product, static_cast<std::int64_t>(axis.values.size()));
   const std::int64_t drafts = product > kMax - static_cast<std::int64_t>(e.includes.size())
                                   ? kMax
                                   : product + static_cast<std::int64_t>(e.includes.size());
@@ -118,19 +117,18 @@ void check_experiment_size(const Experiment& e, bool allow_large) {
   if (allow_large || planned <= kMaxConfigsWithoutOverride) return;
   std::string shape;
   for (const auto& axis : e.axes)
-    shape += (shape.empty() ? "" : " x ") + axis.name + " (" + std::to_string(axis.values.size()) +
-             ")";
+    shape +=
+        (shape.empty() ? "" : " x ") + axis.name + " (" + std::to_string(axis.values.size()) + ")";
   if (!e.includes.empty()) shape += " + " + std::to_string(e.includes.size()) + " includes";
   if (e.replicates > 1) shape += ", x " + std::to_string(e.replicates) + " replicates";
-  throw ExperimentError({{e.source,
-                          "the experiment expands to " +
-                              (planned == std::numeric_limits<std::int64_t>::max()
-                                   ? std::string("more than 9.2e18")
-                                   : std::to_string(planned)) +
-                              " configs (" + shape + "), more than " +
-                              std::to_string(kMaxConfigsWithoutOverride) +
-                              ": shrink an axis, or pass --allow-large to run it anyway (about 2 "
-                              "KB of memory per config before any runs)"}});
+  throw ExperimentError(
+      {{e.source,
+        "the experiment expands to " +
+            (planned == std::numeric_limits<std::int64_t>::max() ? std::string("more than 9.2e18")
+                                                                 : std::to_string(planned)) +
+            " configs (" + shape + "), more than " + std::to_string(kMaxConfigsWithoutOverride) +
+            ": shrink an axis, or pass --allow-large to run it anyway (about 2 "
+            "KB of memory per config before any runs)"}});
 }
 
 Expansion expand(const Experiment& e) {

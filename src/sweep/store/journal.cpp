@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 #include <fstream>
-#include <string_view>
 #include <sstream>
+#include <string_view>
 
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/rng.hpp"
@@ -173,7 +173,7 @@ FrameCheck check_frame(const char* data, std::uint64_t size, std::uint32_t& type
                        std::string& payload, std::uint64_t& length) {
   if (size < kFrameHead)
     return std::memcmp(data, kMagic, std::min<std::uint64_t>(size, 4)) == 0 ? FrameCheck::torn
-                                                                             : FrameCheck::corrupt;
+                                                                            : FrameCheck::corrupt;
   if (std::memcmp(data, kMagic, 4) != 0) return FrameCheck::corrupt;
   type = static_cast<std::uint32_t>(get_le(data + 4, 4));
   const std::uint64_t payload_bytes = get_le(data + 8, 8), checksum = get_le(data + 16, 8);

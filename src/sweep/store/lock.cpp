@@ -47,8 +47,8 @@ bool still_linked(int fd, const std::string& path) {
 }  // namespace
 
 OutputLock::OutputLock(const std::string& path, double wait_seconds) : lock_path_(lock_path(path)) {
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration<double>(std::max(wait_seconds, 0.0));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(std::max(wait_seconds, 0.0));
   while (true) {
     const int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
@@ -75,11 +75,9 @@ OutputLock::OutputLock(const std::string& path, double wait_seconds) : lock_path
     if (error != EWOULDBLOCK && error != EINTR)
       throw std::runtime_error("cannot lock '" + lock_path_ + "': " + std::strerror(error));
     if (std::chrono::steady_clock::now() >= deadline)
-      throw InputError("'" + path + "' is in use by " + holder + " (lock '" + lock_path_ +
-                       "')" +
+      throw InputError("'" + path + "' is in use by " + holder + " (lock '" + lock_path_ + "')" +
                        (wait_seconds > 0 ? ", still after waiting " +
-                                               std::to_string(static_cast<int>(wait_seconds)) +
-                                               " s"
+                                               std::to_string(static_cast<int>(wait_seconds)) + " s"
                                          : "") +
                        ": wait for it to end or stop it first");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

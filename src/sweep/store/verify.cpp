@@ -26,8 +26,7 @@ void require_column(const std::string& path, const std::string& table, const h5:
                     const std::string& name, ColumnType type) {
   const int c = t.find(name);
   if (c < 0 || t.columns()[static_cast<std::size_t>(c)].type != type)
-    throw InputError("'" + path + "' is damaged: " + table + " has no valid column '" + name +
-                     "'");
+    throw InputError("'" + path + "' is damaged: " + table + " has no valid column '" + name + "'");
 }
 
 /// Everything readers of a result file touch; throws on any problem.
@@ -83,15 +82,14 @@ int pending_stop_signal() {
 void check_result_layout(const std::string& path, const h5::Table& configs,
                          const h5::Table& summary) {
   for (const auto& [name, type] :
-       std::initializer_list<std::pair<const char*, ColumnType>>{
-           {"config_id", ColumnType::u64},
-           {"index", ColumnType::i64},
-           {"status", ColumnType::text},
-           {"error", ColumnType::text},
-           {"wall_seconds", ColumnType::f64},
-           {"rank", ColumnType::i64},
-           {"label", ColumnType::text},
-           {"diagnostics", ColumnType::text}})
+       std::initializer_list<std::pair<const char*, ColumnType>>{{"config_id", ColumnType::u64},
+                                                                 {"index", ColumnType::i64},
+                                                                 {"status", ColumnType::text},
+                                                                 {"error", ColumnType::text},
+                                                                 {"wall_seconds", ColumnType::f64},
+                                                                 {"rank", ColumnType::i64},
+                                                                 {"label", ColumnType::text},
+                                                                 {"diagnostics", ColumnType::text}})
     require_column(path, "/configs", configs, name, type);
   require_column(path, "/summary", summary, "config_id", ColumnType::u64);
 }

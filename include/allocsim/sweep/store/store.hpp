@@ -31,7 +31,8 @@ class ResultStore {
  public:
   /// Opens the store of `path` for the configs `members` (expansion indices) of `expansion`.
   /// Throws InputError when another process holds the file's lock (OutputLock), when the file
-  /// exists without --resume/--overwrite, or belongs to another experiment, seed or shard. Notes for the user go to `log`.
+  /// exists without --resume/--overwrite, or belongs to another experiment, seed or shard. Notes
+  /// for the user go to `log`.
   ResultStore(std::string path, FileInfo info, const Expansion& expansion,
               std::vector<std::int64_t> members, const StoreOptions& options, std::ostream& log);
   ~ResultStore();
