@@ -1,6 +1,10 @@
 // `allocsim sweep`: run an experiment file master/worker over MPI (issue 3). MPI is started
 // inside the command (only `sweep` needs it), after the stop signals are blocked so that every
 // thread Open MPI starts inherits the mask.
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -19,6 +23,18 @@ bool secondary_rank() {
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
     if (const char* value = std::getenv(name)) return std::string(value) != "0";
   return false;
+}
+
+/// Under mpirun, every rank dies with its launcher (mpirun or its daemon): a killed mpirun
+/// must not leave a master holding the output lock or workers stuck in a config (issue 16).
+void die_with_launcher() {
+  bool launched = false;
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    launched = launched || std::getenv(name) != nullptr;
+  if (!launched) return;
+  const pid_t launcher = getppid();
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != launcher) std::_Exit(sweep::kExitInterrupted);  // it died before prctl
 }
 }  // namespace
 
@@ -73,6 +89,7 @@ void add_sweep_command(CLI::App& app) {
     }
     int code = sweep::kExitOk;
     {
+      die_with_launcher();
       sweep::StopSignals signals;  // before MPI_Init: Open MPI's threads inherit the mask
       boost::mpi::environment environment(boost::mpi::threading::funneled, true);
       boost::mpi::communicator world;
