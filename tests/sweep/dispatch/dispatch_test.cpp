@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <thread>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "allocsim/sweep/dispatch/dispatch.hpp"
 #include "allocsim/sweep/dispatch/progress.hpp"
