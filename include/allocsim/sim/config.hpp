@@ -10,9 +10,8 @@
 namespace allocsim {
 
 /// Everything that determines one simulation. Each member has a row in config_fields()
-/// (sim/config_fields.hpp), which every reader and writer of configs walks. `canonical()` is its
-/// stable text form (names resolved against the registries, defaults filled in), hashed into the
-/// config id.
+/// (sim/config_fields.hpp), which every reader and writer of configs walks. `canonical()` is its stable text form
+/// (names resolved against the registries, defaults filled in), hashed into the config id.
 struct RunConfig {
   std::string machine = "mesh:16x16";
   std::string trace;  ///< path, trace NAME, or `synthetic:...`
