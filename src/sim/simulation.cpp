@@ -11,16 +11,25 @@
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/decisions.hpp"
 #include "allocsim/sim/job_recorder.hpp"
+#include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/reader.hpp"
 #include "allocsim/workload/transform.hpp"
 
 namespace allocsim {
 
+namespace {
+/// The run's machine, refused before it is built when it is too large (issue 16).
+Topology machine_of(const RunConfig& config) {
+  check_machine_size(config.machine);
+  return Topology::parse(config.machine);
+}
+}  // namespace
+
 Simulation::Simulation(const RunConfig& config, Workload workload)
     : config_(config),
       workload_(std::move(workload)),
-      topology_(Topology::parse(config.machine)),
+      topology_(machine_of(config)),
       rng_(config.seed) {
   allocator_ = make_allocator(config.alloc, topology_);
   {
@@ -248,7 +257,7 @@ Workload load_workload(const RunConfig& config, const std::string& trace_dir) {
 Workload transform_workload(const RunConfig& config, const Workload& base) {
   Workload workload = base;
   Rng rng(mix_seed(config.workload_seed, stable_hash("transforms")));
-  TransformContext context{Topology::parse(config.machine).node_count(), &rng};
+  TransformContext context{machine_of(config).node_count(), &rng};
   for (const auto& spec : config.transforms) apply_transform(workload, spec, context);
   return workload;
 }

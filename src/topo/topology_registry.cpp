@@ -134,29 +134,59 @@ const TopologyRegistry& topology_registry() {
   return registry;
 }
 
-Topology Topology::parse(std::string_view spec) {
+namespace {
+
+/// A machine spec split into its table entry, sides and parameters (`allow_large` taken out).
+struct SpecParts {
+  const RegistryEntry<TopologyFactory>* entry = nullptr;
+  std::string kind;
+  std::vector<int> sides;
+  std::vector<std::pair<std::string, std::string>> given;
+  bool allow_large = false;
+};
+
+SpecParts split_spec(std::string_view spec) {
+  SpecParts parts;
   const auto colon = spec.find(':');
   if (colon == std::string_view::npos) throw_bad_machine(spec, "missing ':'");
-  const std::string kind(spec.substr(0, colon));
-  const RegistryEntry<TopologyFactory>* entry = nullptr;
+  parts.kind = std::string(spec.substr(0, colon));
   try {
-    entry = &topology_registry().find(kind);
+    parts.entry = &topology_registry().find(parts.kind);
   } catch (const InputError& error) {
     throw_bad_machine(spec, error.what());
   }
   const std::string_view rest = spec.substr(colon + 1);
   const auto params_colon = rest.find(':');
-  const std::vector<int> sides = parse_sides(spec, rest.substr(0, params_colon));
+  parts.sides = parse_sides(spec, rest.substr(0, params_colon));
   try {
-    std::vector<std::pair<std::string, std::string>> given;
     if (params_colon != std::string_view::npos) {
       const std::string_view text = rest.substr(params_colon + 1);
       if (text.empty()) throw InputError("nothing after the last ':'");
-      given = AlgoSpec::parse(kind + ":" + std::string(text)).params;
+      parts.given = AlgoSpec::parse(parts.kind + ":" + std::string(text)).params;
     }
-    check_machine_size(sides, take_allow_large(given));
-    const Params params(entry->params, given, "topology '" + kind + "'");
-    return entry->factory(sides, params);
+    parts.allow_large = take_allow_large(parts.given);
+  } catch (const InputError& error) {
+    throw_bad_machine(spec, error.what());
+  }
+  return parts;
+}
+
+}  // namespace
+
+void check_machine_size(std::string_view spec) {
+  const SpecParts parts = split_spec(spec);
+  try {
+    check_machine_size(parts.sides, parts.allow_large);
+  } catch (const InputError& error) {
+    throw_bad_machine(spec, error.what());
+  }
+}
+
+Topology Topology::parse(std::string_view spec) {
+  const SpecParts parts = split_spec(spec);
+  try {
+    const Params params(parts.entry->params, parts.given, "topology '" + parts.kind + "'");
+    return parts.entry->factory(parts.sides, params);
   } catch (const InputError& error) {
     throw_bad_machine(spec, error.what());
   }
