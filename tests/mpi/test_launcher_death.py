@@ -38,6 +38,7 @@ def descendants(pid):
 ranks = [pid for pid in descendants(process.pid)
          if os.path.basename(os.readlink(f"/proc/{pid}/exe")) == "allocsim"]
 t.check(master in ranks and len(ranks) == 3, f"ranks {ranks}, master {master}")
+killed = time.time()
 t.kill(process.pid, t.SIGKILL)
 process.wait()
 # Bounded wait on the event "every rank is gone" (the bound only catches ranks that live on).
@@ -48,7 +49,9 @@ while alive and time.time() < deadline:
              open(f"/proc/{pid}/stat").read().split(") ")[1][0] != "Z"]
     time.sleep(0.01)
 t.check(not alive, f"ranks {alive} outlived mpirun")
+gone_after = time.time() - killed
 env.sweep(2, experiment, output, "--resume", "--lock-wait", "0")
 statuses = t.configs(output)["status"]
 t.check(len(statuses) == 12 and (statuses == "done").all(), statuses.value_counts().to_dict())
-print(f"mpirun killed: its {len(ranks)} ranks ended with it; --resume completed at once")
+print(f"mpirun killed: its {len(ranks)} ranks were gone {gone_after:.2f} s later; --resume "
+      "completed at once")
