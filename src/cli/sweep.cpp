@@ -26,7 +26,7 @@ bool secondary_rank() {
 }
 
 /// Under mpirun, every rank dies with its launcher (mpirun or its daemon): a killed mpirun
-/// must not leave a master holding the output lock or workers stuck in a config (issue 16).
+/// must not leave a master holding the output lock or workers stuck in a config.
 void die_with_launcher() {
   bool launched = false;
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})

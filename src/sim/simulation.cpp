@@ -19,7 +19,7 @@
 namespace allocsim {
 
 namespace {
-/// The run's machine, refused before it is built when it is too large (issue 16).
+/// The run's machine, refused before it is built when it is too large.
 Topology machine_of(const RunConfig& config) {
   check_machine_size(config.machine);
   return Topology::parse(config.machine);

@@ -1,4 +1,4 @@
-"""200 random byte corruptions of a small result file (issue 16, item 4): `allocsim report`
+"""200 random byte corruptions of a small result file: `allocsim report`
 never crashes (no exit by a signal) and never hangs (each run bounded by this test's own
 generous limit); it prints the report or a clear error (exit 2). A few corrupted files without
 a journal must also not crash or hang `sweep --resume`, and with an intact journal the resume

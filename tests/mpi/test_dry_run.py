@@ -49,7 +49,7 @@ t.check("4 configs" in result.stdout, result.stdout)
 t.check("700 simulated jobs" in result.stdout, result.stdout)
 t.check("shard 1/2:" in result.stdout, result.stdout)
 t.check("no problems found" in result.stdout, result.stdout)
-# A billion configs: refused from the count, before anything is expanded (issue 16).
+# A billion configs: refused from the count, before anything is expanded.
 huge = env.write("huge.toml", """
 [base]
 trace = "synthetic:jobs={a},runtime=const:{b},arrival=const:{c}"

@@ -1,5 +1,5 @@
 """SIGKILL of mpirun ends every rank at once (they die with their launcher), so an immediate
-`--resume` finds the output lock free and completes the sweep (issue 16, item 3)."""
+`--resume` finds the output lock free and completes the sweep."""
 import os
 import time
 

@@ -1,4 +1,4 @@
-"""Two sweeps on one output file (issue 16, item 3): while a sweep holds `<file>.lock`, a
+"""Two sweeps on one output file: while a sweep holds `<file>.lock`, a
 second sweep (--overwrite or --resume) and a merge into that file are refused at once with the
 holder's pid and host, and the first sweep completes intact."""
 import os

@@ -1,8 +1,8 @@
 """`timeout = 3` ends a config that would run for minutes within a bounded overshoot, records it
-as timed out (not failed) in the sweep's HDF5 file, and the rest of the sweep completes
-(issue 16, item 1). The slow config is conservative backfilling of a long, heavily loaded
-queue: every scheduling pass walks the whole queue, so only the checks inside the scheduler's
-loops (not just between events) can stop it on time."""
+as timed out (not failed) in the sweep's HDF5 file, and the rest of the sweep completes. The
+slow config is conservative backfilling of a long, heavily loaded queue: every scheduling pass
+walks the whole queue, so only the checks inside the scheduler's loops (not just between
+events) can stop it on time."""
 import sweeptest as t
 
 env = t.Env()

@@ -22,8 +22,8 @@ using TopologyFactory = std::function<Topology(const std::vector<int>& sides, co
 using TopologyRegistry = Registry<TopologyFactory>;
 
 /// Simulations on machines of more nodes need the spec parameter `allow_large=1` (any kind,
-/// e.g. `mesh:4000x4000:allow_large=1`), which Topology::parse accepts and ignores: the size
-/// guard of issue 16 against specs that would take gigabytes before the first job.
+/// e.g. `mesh:4000x4000:allow_large=1`), which Topology::parse accepts and ignores: a size
+/// guard against specs that would take gigabytes before the first job.
 constexpr long long kMaxNodesWithoutOverride = 10000000;
 /// Memory a simulation takes per machine node (topology, allocator state, ordering), measured
 /// on mesh:3000x3000 with mc1x1 (about 68 bytes; some allocators take more); used for the

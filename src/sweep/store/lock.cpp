@@ -1,4 +1,4 @@
-// Exclusive output lock: flock() on `<file>.lock` holding "pid host" (issue 16, item 3).
+// Exclusive output lock: flock() on `<file>.lock` holding "pid host".
 #include "allocsim/sweep/store/lock.hpp"
 
 #include <fcntl.h>

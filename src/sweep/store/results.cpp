@@ -265,9 +265,9 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
       for (const auto& column : job_columns()) cells.emplace_back(record.*column.member);
       jobs.add_row(std::move(cells));
     }
-    file_.create_table("/jobs/" + hex, jobs.columns(),
-                       std::min<std::size_t>(std::max<std::size_t>(jobs.rows(), 1), kJobChunkRowsMax),
-                       true);
+    file_.create_table(
+        "/jobs/" + hex, jobs.columns(),
+        std::min<std::size_t>(std::max<std::size_t>(jobs.rows(), 1), kJobChunkRowsMax), true);
     file_.append_table("/jobs/" + hex, jobs);
   }
   if (!outcome.result.decisions.empty() && !file_.exists("/decisions/" + hex)) {

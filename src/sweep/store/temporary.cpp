@@ -1,4 +1,4 @@
-// Temporary files removed on every error path (issue 16, item 7).
+// Temporary files removed on every error path.
 #include "allocsim/sweep/store/temporary.hpp"
 
 #include <cstdio>

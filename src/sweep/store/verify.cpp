@@ -1,4 +1,4 @@
-// Reading a result file in a child process before using it (issue 16, item 4).
+// Reading a result file in a child process before using it.
 #include "allocsim/sweep/store/verify.hpp"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// Experiment size guard (issue 16): configs are counted before the expansion, and more than a
+// Experiment size guard: configs are counted before the expansion, and more than a
 // million need --allow-large.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Output lock, temporary files and result-file verification (issue 16, items 3, 4 and 7).
+// Output lock, temporary files and result-file verification.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

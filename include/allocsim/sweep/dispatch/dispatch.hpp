@@ -71,7 +71,7 @@ struct DispatchCallbacks {
   std::function<void(const ConfigOutcome&)> on_outcome;  ///< every result, as it arrives
   std::function<bool()> stop_requested;                  ///< polled every loop
   std::function<void()> tick;                            ///< progress, periodic flush
-  /// Hard watchdog (issue 16), the last resort when a config ignores its own time limit:
+  /// Hard watchdog, the last resort when a config ignores its own time limit:
   /// seconds a config may run before it is recorded as timed out (through on_outcome) and
   /// its worker abandoned; <= 0 or unset = never.
   std::function<double(std::int64_t)> hard_limit;

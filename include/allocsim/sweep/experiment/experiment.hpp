@@ -119,8 +119,8 @@ Expansion expand(const Experiment& experiment);
 /// axis sizes plus the includes, times the replicates), counted without expanding; saturates
 /// at INT64_MAX.
 std::int64_t planned_configs(const Experiment& experiment);
-/// The most planned configs a sweep runs without `--allow-large` (issue 16: a 10^9-config
-/// experiment must be a clear error, not gigabytes of expansion and a bad_alloc).
+/// The most planned configs a sweep runs without `--allow-large`: a 10^9-config
+/// experiment is a clear error, not gigabytes of expansion and a bad_alloc.
 constexpr std::int64_t kMaxConfigsWithoutOverride = 1000000;
 /// Throws ExperimentError naming the count and the axes when planned_configs() exceeds
 /// kMaxConfigsWithoutOverride and `allow_large` is false.

@@ -1,5 +1,5 @@
 #pragma once
-// Exclusive lock on a sweep's output file and its journal (issue 16, item 3): two sweeps (or a
+// Exclusive lock on a sweep's output file and its journal: two sweeps (or a
 // sweep and a merge) writing one file destroy each other, so every writer first takes an
 // flock() on `<file>.lock`, which holds "pid host" of the holder. The kernel releases the lock
 // when the holder exits, however it dies, so a lock file left behind is never in the way; a

@@ -1,6 +1,6 @@
 #pragma once
 // A temporary file that is renamed over its target on success and removed on every other path
-// (issue 16, item 7: a full disk or any error must not leave `*.tmp` files behind).
+// (a full disk or any error must not leave `*.tmp` files behind).
 #include <string>
 
 namespace allocsim::sweep {

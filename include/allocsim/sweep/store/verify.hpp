@@ -1,5 +1,5 @@
 #pragma once
-// Result files are checked before use (issue 16, item 4): `report`, `merge` and `--resume`
+// Result files are checked before use: `report`, `merge` and `--resume`
 // read files that may be damaged, and libhdf5 can crash (global-heap reads of corrupted
 // variable-length strings) or loop forever on some corruptions. So the whole file is first
 // read in a child process: a crash, a hang (bounded wait) or an error there becomes a clear
