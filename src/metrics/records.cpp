@@ -24,6 +24,10 @@ const std::vector<Column<JobRecord>>& job_columns() {
       {"linear_span", &JobRecord::linear_span},
       {"ring_span", &JobRecord::ring_span},
       {"stretch", &JobRecord::stretch},
+      {"comm_bytes", &JobRecord::comm_bytes},
+      {"hop_bytes", &JobRecord::hop_bytes},
+      {"hops_per_byte", &JobRecord::hops_per_byte},
+      {"max_link_load", &JobRecord::max_link_load},
   };
   return columns;
 }
@@ -54,6 +58,10 @@ const std::vector<Column<RunSummary>>& summary_columns() {
       {"allocator_fallbacks", &RunSummary::allocator_fallbacks},
       {"first_submit", &RunSummary::first_submit},
       {"last_end", &RunSummary::last_end},
+      {"mean_hop_bytes", &RunSummary::mean_hop_bytes},
+      {"mean_hops_per_byte", &RunSummary::mean_hops_per_byte},
+      {"mean_max_link_load", &RunSummary::mean_max_link_load},
+      {"max_link_load", &RunSummary::max_link_load},
   };
   return columns;
 }
