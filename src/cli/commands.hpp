@@ -13,6 +13,10 @@ void add_merge_command(CLI::App& app);
 void add_optimum_command(CLI::App& app);
 void add_map_command(CLI::App& app);
 
+/// Accepts a finite number >= 0 (rejects "nan", "inf", "-1"); CLI11 names the option in the
+/// error (numeric options are validated at the boundary).
+CLI::Validator non_negative_number();
+
 /// $ALLOCSIM_TRACE_DIR, or empty when unset.
 std::string trace_dir_from_env();
 

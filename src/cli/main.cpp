@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
   } catch (const allocsim::InputError& e) {
     std::cerr << "allocsim: error: " << e.what() << '\n';
     return 2;
+  } catch (const allocsim::TimeoutError& e) {
+    std::cerr << "allocsim: timed out: " << e.what() << '\n';
+    return 4;
   } catch (const std::exception& e) {
     std::cerr << "allocsim: internal error: " << e.what() << '\n';
     return 3;

@@ -1,7 +1,9 @@
 // `allocsim run`: one simulation, summary as text or JSON, optional per-job CSV.
 #include <sys/resource.h>
 
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -19,6 +21,19 @@ namespace allocsim::cli {
 std::string trace_dir_from_env() {
   const char* dir = std::getenv("ALLOCSIM_TRACE_DIR");
   return dir ? dir : "";
+}
+
+CLI::Validator non_negative_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+            !std::isfinite(value) || value < 0)
+          return "must be a finite number >= 0, not '" + text + "'";
+        return {};
+      },
+      "NUMBER>=0");
 }
 
 namespace {
@@ -111,12 +126,15 @@ void add_run_command(CLI::App& app) {
                    "seed of synthetic workloads and random transforms")
       ->capture_default_str();
   command->add_option("--bsd-threshold", c.bsd_threshold, "Δ of bounded slowdown (s)")
+      ->check(non_negative_number())
       ->capture_default_str();
   command
       ->add_option("--estimate-factor", c.estimate_factor,
                    "estimate = factor x runtime for jobs without a requested time")
+      ->check(non_negative_number())
       ->capture_default_str();
-  command->add_option("--timeout", c.timeout_seconds, "wall-clock limit in seconds (0 = none)");
+  command->add_option("--timeout", c.timeout_seconds, "wall-clock limit in seconds (0 = none)")
+      ->check(non_negative_number());
   command->add_option("--decisions", c.decisions,
                       "situation/decision experiment: allocators asked at every placement of "
                       "--alloc (repeatable)");

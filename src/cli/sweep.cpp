@@ -1,6 +1,10 @@
 // `allocsim sweep`: run an experiment file master/worker over MPI. MPI is started
 // inside the command (only `sweep` needs it), after the stop signals are blocked so that every
 // thread Open MPI starts inherits the mask.
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -20,6 +24,18 @@ bool secondary_rank() {
     if (const char* value = std::getenv(name)) return std::string(value) != "0";
   return false;
 }
+
+/// Under mpirun, every rank dies with its launcher (mpirun or its daemon): a killed mpirun
+/// must not leave a master holding the output lock or workers stuck in a config.
+void die_with_launcher() {
+  bool launched = false;
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    launched = launched || std::getenv(name) != nullptr;
+  if (!launched) return;
+  const pid_t launcher = getppid();
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != launcher) std::_Exit(sweep::kExitInterrupted);  // it died before prctl
+}
 }  // namespace
 
 void add_sweep_command(CLI::App& app) {
@@ -34,9 +50,18 @@ void add_sweep_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->output,
                       "HDF5 result file (default: <experiment name>.h5)");
+  command->add_flag("--allow-large", options->allow_large,
+                    "run an experiment of more than a million configs");
   command->add_flag("--dry-run", *dry_run, "check every config and estimate the work; run nothing");
   command->add_flag("--resume", options->store.resume,
                     "continue an interrupted sweep: skip configs already done (by id)");
+  command
+      ->add_option("--lock-wait", options->store.lock_wait_seconds,
+                   "with --resume: seconds to wait for an earlier sweep still holding the "
+                   "output's lock (<file>.lock) to exit; without --resume a held lock is "
+                   "refused at once")
+      ->check(non_negative_number())
+      ->capture_default_str();
   command->add_flag("--retry-failed", options->store.retry_failed,
                     "with --resume: also rerun failed and timed-out configs");
   command->add_flag("--overwrite", options->store.overwrite,
@@ -47,6 +72,7 @@ void add_sweep_command(CLI::App& app) {
   command
       ->add_option("--grace", options->grace_seconds,
                    "seconds given to configs in flight after SIGTERM/SIGINT/SIGUSR1")
+      ->check(non_negative_number())
       ->capture_default_str();
   command
       ->add_option("--progress", options->progress,
@@ -63,6 +89,7 @@ void add_sweep_command(CLI::App& app) {
     }
     int code = sweep::kExitOk;
     {
+      die_with_launcher();
       sweep::StopSignals signals;  // before MPI_Init: Open MPI's threads inherit the mask
       boost::mpi::environment environment(boost::mpi::threading::funneled, true);
       boost::mpi::communicator world;

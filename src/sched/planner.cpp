@@ -1,6 +1,7 @@
 #include "allocsim/sched/planner.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace allocsim {
 
@@ -17,8 +18,11 @@ Planner::Planner(const SchedulerContext& context)
       shaped_(context.allocator().contiguous_only()) {
   const auto& running = context.running();
   releases_.reserve(running.size());
-  for (std::size_t i = 0; i < running.size(); ++i)
-    releases_.emplace_back(std::max(running[i].estimated_end, context.now()), static_cast<int>(i));
+  for (std::size_t i = 0; i < running.size(); ++i) {
+    // A job without a usable estimate (NaN) is planned like one that outran it: ends now.
+    const double end = running[i].estimated_end;
+    releases_.emplace_back(std::isnan(end) ? now_ : std::max(end, now_), static_cast<int>(i));
+  }
   std::sort(releases_.begin(), releases_.end());
 }
 
@@ -28,9 +32,13 @@ Reservation Planner::reserve(int job_index) const {
   int free = context_->free_count();
   const auto& running = context_->running();
   for (std::size_t i = 0; i < releases_.size();) {
+    context_->check_time_limit();
+    // Every release at this time; advances at least once, whatever the times compare like.
     const double time = releases_[i].first;
-    for (; i < releases_.size() && releases_[i].first == time; ++i)
+    do {
       free += static_cast<int>(running[releases_[i].second].allocation.nodes.size());
+      ++i;
+    } while (i < releases_.size() && releases_[i].first == time);
     if (free < need) continue;
     if (!shaped_ || fits_after_releases(job_index, time, nullptr)) return {time, free - need};
   }
@@ -63,6 +71,7 @@ bool Planner::fits_after_releases(int job, double until, const Allocation* extra
   const auto& running = context_->running();
   for (const auto& [time, index] : releases_) {
     if (time > until) break;
+    context_->check_time_limit();
     const Allocation& released = running[index].allocation;
     for (NodeId node : released.nodes) busy[node] = 0;
     free += static_cast<int>(released.nodes.size());

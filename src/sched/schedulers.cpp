@@ -1,6 +1,7 @@
 // The scheduler table: FCFS, EASY (aggressive backfilling, Lifka; Mu'alem & Feitelson),
 // conservative backfilling, and the Cplant simulator's queue (Leung et al.).
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "allocsim/sched/planner.hpp"
@@ -31,6 +32,7 @@ std::vector<int> ordered_queue(const SchedulerContext& context, const std::strin
 std::size_t start_in_order(SchedulerContext& context, const std::vector<int>& queue) {
   std::size_t position = 0;
   for (; position < queue.size(); ++position) {
+    context.check_time_limit();
     auto allocation = context.try_allocate(queue[position]);
     if (!allocation) break;
     context.start(queue[position], std::move(*allocation));
@@ -65,6 +67,7 @@ class EasyScheduler final : public Scheduler {
     const auto& jobs = context.jobs();
     const double now = context.now();
     for (std::size_t i = head_position + 1; i < queue.size() && context.free_count() > 0; ++i) {
+      context.check_time_limit();
       if (!planner.may_keep_reservation(reservation, queue[i])) continue;  // skip the allocator
       auto allocation = context.try_allocate(queue[i]);
       if (!allocation || !planner.keeps_reservation(head, reservation, queue[i], *allocation))
@@ -97,19 +100,21 @@ class ConservativeScheduler final : public Scheduler {
     profile[now] = context.free_count();
     {
       std::vector<std::pair<double, int>> releases;
-      for (const RunningJob& r : context.running())
-        releases.emplace_back(std::max(r.estimated_end, now),
+      for (const RunningJob& r : context.running())  // no usable estimate (NaN): ends now
+        releases.emplace_back(std::isnan(r.estimated_end) ? now : std::max(r.estimated_end, now),
                               static_cast<int>(r.allocation.nodes.size()));
       std::sort(releases.begin(), releases.end());
       int free = context.free_count();
       for (const auto& [time, nodes] : releases) profile[time] = (free += nodes);
     }
     for (int job_index : queue) {
+      context.check_time_limit();
       const Job& job = context.jobs()[job_index];
       const int need =
           context.allocator().nodes_needed(job);  // <= machine: the simulation drops others
-      const double duration = std::max(job.estimate, 0.0);
-      const double start = earliest_slot(profile, need, duration);
+      // A NaN estimate counts as 0 (a NaN key would break the profile's ordering).
+      const double duration = std::isnan(job.estimate) ? 0.0 : std::max(job.estimate, 0.0);
+      const double start = earliest_slot(context, profile, need, duration);
       if (start == now) {
         if (auto allocation = context.try_allocate(job_index)) {
           const int used = static_cast<int>(allocation->nodes.size());
@@ -124,8 +129,10 @@ class ConservativeScheduler final : public Scheduler {
 
  private:
   /// Earliest breakpoint t with at least `need` free nodes throughout [t, t + duration).
-  static double earliest_slot(const std::map<double, int>& profile, int need, double duration) {
+  static double earliest_slot(const SchedulerContext& context, const std::map<double, int>& profile,
+                              int need, double duration) {
     for (auto candidate = profile.begin(); candidate != profile.end(); ++candidate) {
+      context.check_time_limit();
       bool fits = true;
       for (auto it = candidate;
            it != profile.end() && (it == candidate || it->first < candidate->first + duration);
@@ -158,6 +165,7 @@ class CplantScheduler final : public Scheduler {
   void schedule(SchedulerContext& context) override {
     for (int job_index : ordered_queue(context, "cplant")) {
       if (context.free_count() == 0) break;
+      context.check_time_limit();
       if (auto allocation = context.try_allocate(job_index))
         context.start(job_index, std::move(*allocation));
     }

@@ -9,6 +9,7 @@
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 #include "allocsim/topo/topology.hpp"
+#include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/numbers.hpp"
 #include "allocsim/workload/transform.hpp"
@@ -36,6 +37,7 @@ std::string registry_problem(const Registry& registry, const std::string& spec) 
 
 std::string check_machine(const std::string& spec) {
   try {
+    check_machine_size(spec);
     Topology::parse(spec);
     return {};
   } catch (const std::exception& error) {

@@ -12,6 +12,7 @@
 #include "allocsim/sim/decisions.hpp"
 #include "allocsim/sim/job_mapping.hpp"
 #include "allocsim/sim/job_recorder.hpp"
+#include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/reader.hpp"
 #include "allocsim/workload/transform.hpp"
@@ -19,14 +20,17 @@
 namespace allocsim {
 
 namespace {
-/// The wall-clock timeout is checked once every this many event times.
-constexpr std::int64_t kTimeoutCheckInterval = 1024;
+/// The run's machine, refused before it is built when it is too large.
+Topology machine_of(const RunConfig& config) {
+  check_machine_size(config.machine);
+  return Topology::parse(config.machine);
+}
 }  // namespace
 
 Simulation::Simulation(const RunConfig& config, Workload workload)
     : config_(config),
       workload_(std::move(workload)),
-      topology_(Topology::parse(config.machine)),
+      topology_(machine_of(config)),
       rng_(config.seed) {
   allocator_ = make_allocator(config.alloc, topology_);
   {
@@ -178,6 +182,7 @@ void Simulation::complete_jobs_ending_now() {
       completions_.pop();
       finish(job_index);
       ended_.push_back(job_index);
+      check_time_limit();
     }
     if (ended_.empty()) return;
     runtime_model_->rerate(*this, RunningChange{RunningChange::Kind::ended, ended_});
@@ -185,7 +190,7 @@ void Simulation::complete_jobs_ending_now() {
   }
 }
 
-void Simulation::check_timeout() {
+void Simulation::check_time_limit() const {
   if (config_.timeout_seconds <= 0) return;
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started_;
   if (elapsed.count() > config_.timeout_seconds)
@@ -211,8 +216,10 @@ RunResult Simulation::run() {
     // On an idle machine, a waiting job that the allocator cannot place can never run.
     if (running_.empty() && !waiting_.empty()) {
       std::vector<int> stuck;
-      for (int job_index : waiting_)
+      for (int job_index : waiting_) {
+        check_time_limit();
         if (!allocator_->allocate(jobs[job_index], view())) stuck.push_back(job_index);
+      }
       for (int job_index : stuck) {
         waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job_index));
         for (auto* observer : observers_) observer->on_drop(job_index);
@@ -222,7 +229,8 @@ RunResult Simulation::run() {
       if (running_.empty() && !waiting_.empty() && next_arrival >= jobs.size())
         throw std::logic_error("scheduler left placeable jobs waiting on an idle machine");
     }
-    if (++events % kTimeoutCheckInterval == 0) check_timeout();
+    ++events;
+    check_time_limit();  // a clock read per event: cheap next to a scheduling pass
   }
   if (unplaceable > 0)
     workload_.diagnostics.count("allocator cannot place the job even on an empty machine (dropped)",
@@ -261,7 +269,7 @@ Workload load_workload(const RunConfig& config, const std::string& trace_dir) {
 Workload transform_workload(const RunConfig& config, const Workload& base) {
   Workload workload = base;
   Rng rng(mix_seed(config.workload_seed, stable_hash("transforms")));
-  TransformContext context{Topology::parse(config.machine).node_count(), &rng};
+  TransformContext context{machine_of(config).node_count(), &rng};
   for (const auto& spec : config.transforms) apply_transform(workload, spec, context);
   return workload;
 }

@@ -3,6 +3,7 @@
 #include "allocsim/topo/topology_registry.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <limits>
 
 #include "allocsim/util/error.hpp"
@@ -50,6 +51,37 @@ std::vector<bool> parse_wrap(const std::string& flags, std::size_t dims, bool fa
   std::vector<bool> wrap(dims);
   for (std::size_t axis = 0; axis < dims; ++axis) wrap[axis] = flags[axis] == '1';
   return wrap;
+}
+
+/// Removes `allow_large=...` from the parameters; true when it was given as 1/true/yes.
+bool take_allow_large(std::vector<std::pair<std::string, std::string>>& given) {
+  bool allowed = false;
+  for (auto it = given.begin(); it != given.end();) {
+    if (it->first != "allow_large") {
+      ++it;
+      continue;
+    }
+    if (it->second != "0" && it->second != "1" && it->second != "true" && it->second != "false")
+      throw InputError("allow_large=" + it->second + " must be 1 or 0");
+    allowed = it->second == "1" || it->second == "true";
+    it = given.erase(it);
+  }
+  return allowed;
+}
+
+/// Refuses machines beyond kMaxNodesWithoutOverride nodes unless allowed, with the memory
+/// they would take.
+void check_machine_size(const std::vector<int>& sides, bool allowed) {
+  long long nodes = 1;
+  for (int side : sides) nodes *= side;
+  if (allowed || nodes <= kMaxNodesWithoutOverride) return;
+  const double gigabytes = static_cast<double>(nodes) * kBytesPerNode / 1e9;
+  char estimate[64];
+  std::snprintf(estimate, sizeof estimate, "%.1f", gigabytes);
+  throw InputError(std::to_string(nodes) + " nodes would take about " + estimate +
+                   " GB of memory before any job runs; machines of more than " +
+                   std::to_string(kMaxNodesWithoutOverride) +
+                   " nodes need the parameter allow_large=1 (e.g. mesh:4000x4000:allow_large=1)");
 }
 
 const ParamSpec kWrapParam{"wrap",
@@ -102,28 +134,59 @@ const TopologyRegistry& topology_registry() {
   return registry;
 }
 
-Topology Topology::parse(std::string_view spec) {
+namespace {
+
+/// A machine spec split into its table entry, sides and parameters (`allow_large` taken out).
+struct SpecParts {
+  const RegistryEntry<TopologyFactory>* entry = nullptr;
+  std::string kind;
+  std::vector<int> sides;
+  std::vector<std::pair<std::string, std::string>> given;
+  bool allow_large = false;
+};
+
+SpecParts split_spec(std::string_view spec) {
+  SpecParts parts;
   const auto colon = spec.find(':');
   if (colon == std::string_view::npos) throw_bad_machine(spec, "missing ':'");
-  const std::string kind(spec.substr(0, colon));
-  const RegistryEntry<TopologyFactory>* entry = nullptr;
+  parts.kind = std::string(spec.substr(0, colon));
   try {
-    entry = &topology_registry().find(kind);
+    parts.entry = &topology_registry().find(parts.kind);
   } catch (const InputError& error) {
     throw_bad_machine(spec, error.what());
   }
   const std::string_view rest = spec.substr(colon + 1);
   const auto params_colon = rest.find(':');
-  const std::vector<int> sides = parse_sides(spec, rest.substr(0, params_colon));
+  parts.sides = parse_sides(spec, rest.substr(0, params_colon));
   try {
-    std::vector<std::pair<std::string, std::string>> given;
     if (params_colon != std::string_view::npos) {
       const std::string_view text = rest.substr(params_colon + 1);
       if (text.empty()) throw InputError("nothing after the last ':'");
-      given = AlgoSpec::parse(kind + ":" + std::string(text)).params;
+      parts.given = AlgoSpec::parse(parts.kind + ":" + std::string(text)).params;
     }
-    const Params params(entry->params, given, "topology '" + kind + "'");
-    return entry->factory(sides, params);
+    parts.allow_large = take_allow_large(parts.given);
+  } catch (const InputError& error) {
+    throw_bad_machine(spec, error.what());
+  }
+  return parts;
+}
+
+}  // namespace
+
+void check_machine_size(std::string_view spec) {
+  const SpecParts parts = split_spec(spec);
+  try {
+    check_machine_size(parts.sides, parts.allow_large);
+  } catch (const InputError& error) {
+    throw_bad_machine(spec, error.what());
+  }
+}
+
+Topology Topology::parse(std::string_view spec) {
+  const SpecParts parts = split_spec(spec);
+  try {
+    const Params params(parts.entry->params, parts.given, "topology '" + parts.kind + "'");
+    return parts.entry->factory(parts.sides, params);
   } catch (const InputError& error) {
     throw_bad_machine(spec, error.what());
   }
@@ -142,6 +205,8 @@ std::string Topology::spec() const {
     text += ":wrap=";
     for (bool w : wrap_) text += w ? '1' : '0';
   }
+  // Only a machine built with the permission can be this large: parse(spec()) needs it too.
+  if (nodes_ > kMaxNodesWithoutOverride) text += mixed ? ",allow_large=1" : ":allow_large=1";
   return text;
 }
 

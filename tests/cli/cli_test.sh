@@ -75,6 +75,23 @@ PY
     grep -q 'processors > machine size 16 (dropped): 1' "$out" || fail "oversized job not counted"
     rm -f "$csv"
     ;;
+  bad_numbers)
+    # Numeric options: NaN, infinities and negatives are refused with the option named.
+    for option in "--estimate-factor nan" "--bsd-threshold -1" "--timeout -1" "--timeout inf"; do
+      # shellcheck disable=SC2086
+      "$allocsim" run --machine mesh:4x4 --trace "$data/small.swf" $option >"$out" 2>"$err" &&
+        fail "$option accepted"
+      grep -q -- "${option%% *}" "$err" || fail "$option: option not named"
+      grep -q "finite number >= 0" "$err" || fail "$option: no reason"
+    done
+    ;;
+  large_machine)
+    # More than 10^7 nodes needs allow_large=1; the refusal gives a memory estimate.
+    "$allocsim" run --machine mesh:10000x10000 --trace "$data/small.swf" >"$out" 2>"$err" &&
+      fail "a 10^8-node machine was built"
+    grep -q "100000000 nodes would take about 7.0 GB" "$err" || fail "no memory estimate"
+    grep -q "allow_large=1" "$err" || fail "no override named"
+    ;;
   *) fail "unknown case $case_name" ;;
 esac
 echo "PASS: $case_name"

@@ -49,4 +49,17 @@ t.check("4 configs" in result.stdout, result.stdout)
 t.check("700 simulated jobs" in result.stdout, result.stdout)
 t.check("shard 1/2:" in result.stdout, result.stdout)
 t.check("no problems found" in result.stdout, result.stdout)
-print("dry run: all three mistakes reported; good file estimated")
+# A billion configs: refused from the count, before anything is expanded.
+huge = env.write("huge.toml", """
+[base]
+trace = "synthetic:jobs={a},runtime=const:{b},arrival=const:{c}"
+[sweep]
+a = {from = 1, to = 1000, step = 1}
+b = {from = 1, to = 1000, step = 1}
+c = {from = 1, to = 1000, step = 1}
+""")
+result = env.run([env.allocsim, "sweep", huge, "--dry-run"], expect=2)
+t.check("expands to 1000000000 configs" in result.stderr and "--allow-large" in result.stderr,
+        result.stderr)
+env.sweep(1, huge, env.path("huge.h5"), expect=2)
+print("dry run: all three mistakes reported; good file estimated; a billion configs refused")

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "allocsim/sched/planner.hpp"
 #include "allocsim/sched/scheduler.hpp"
+#include "allocsim/util/error.hpp"
 
 using namespace allocsim;
 
@@ -61,7 +63,12 @@ class FakeContext final : public SchedulerContext {
     running_since(job_index, now_, std::move(allocation.nodes));
   }
 
-  std::vector<int> started;  ///< job indices started by the pass, in order
+  void check_time_limit() const override {
+    if (time_limit_spent) throw TimeoutError("time limit spent");
+  }
+
+  std::vector<int> started;       ///< job indices started by the pass, in order
+  bool time_limit_spent = false;  ///< check_time_limit() throws when set
 
  private:
   Topology topology_;
@@ -142,4 +149,30 @@ TEST(FakeContext, CplantStartsEveryJobThatFitsSmallestFirst) {
   make_scheduler("cplant")->schedule(*context);
   EXPECT_EQ(context->started, (std::vector<int>{3, 2}));
   EXPECT_EQ(context->free_count(), 1);
+}
+
+TEST(FakeContext, EverySchedulerChecksTheTimeLimitInItsPass) {
+  for (const char* spec : {"fcfs", "easy", "conservative", "cplant"}) {
+    auto context = half_busy({job(0, 4, 20), job(1, 6, 10), job(2, 2, 10)}, {1, 2});
+    context->time_limit_spent = true;
+    EXPECT_THROW(make_scheduler(spec)->schedule(*context), TimeoutError) << spec;
+  }
+  auto context = half_busy({job(0, 4, 20), job(1, 6, 10)}, {1});
+  context->time_limit_spent = true;
+  EXPECT_THROW(Planner(*context).reserve(1), TimeoutError);
+}
+
+TEST(FakeContext, NanEstimatesArePlannedAsEndingNowAndNeverSpin) {
+  // Job 0 runs with a NaN estimate: the planner assumes it ends now (time 5), so the head
+  // (6 nodes) is reserved at 5; before the fix reserve() spun forever on NaN == NaN.
+  const double nan = std::nan("");
+  auto context = half_busy({job(0, 4, nan), job(1, 6, 10), job(2, 2, nan)}, {1, 2});
+  const Reservation reservation = Planner(*context).reserve(1);
+  EXPECT_EQ(reservation.start, 5);
+  EXPECT_EQ(reservation.spare_nodes, 2);
+  for (const char* spec : {"easy", "conservative"}) {
+    auto again = half_busy({job(0, 4, nan), job(1, 6, 10), job(2, 2, nan)}, {1, 2});
+    make_scheduler(spec)->schedule(*again);  // terminates; job 2 fits the 4 free nodes
+    EXPECT_EQ(again->started, (std::vector<int>{2})) << spec;
+  }
 }

@@ -152,3 +152,28 @@ TEST(Topology, TableAndCapabilities) {
   EXPECT_TRUE(Topology::parse("flat:16").fully_connected());
   EXPECT_FALSE(Topology::parse("torus:2x2").fully_connected());
 }
+
+namespace allocsim {
+namespace {
+
+TEST(TopologySize, MoreThanTenMillionNodesNeedsAllowLarge) {
+  try {
+    check_machine_size("torus:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2");
+    FAIL() << "a 2^24-node machine was built without allow_large";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("16777216 nodes would take about 1.2 GB"), std::string::npos) << message;
+    EXPECT_NE(message.find("allow_large=1"), std::string::npos) << message;
+  }
+  EXPECT_NO_THROW(
+      check_machine_size("torus:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2:allow_large=1"));
+  EXPECT_NO_THROW(check_machine_size("mesh:3000x3000"));
+  // The permission is no topology parameter: a small machine with it is the same machine.
+  const Topology small = Topology::parse("torus:4x4:allow_large=1");
+  EXPECT_EQ(small.spec(), "torus:4x4");
+  EXPECT_EQ(Topology::parse("semitorus:4x4:wrap=10,allow_large=1").spec(), "torus:4x4:wrap=10");
+  EXPECT_THROW(Topology::parse("mesh:4x4:allow_large=maybe"), InputError);
+}
+
+}  // namespace
+}  // namespace allocsim

@@ -45,6 +45,10 @@ class SchedulerContext {
   virtual std::optional<Allocation> try_allocate(int job_index) = 0;
   /// Commits `allocation` and starts the job now (removes it from the waiting list).
   virtual void start(int job_index, Allocation allocation) = 0;
+  /// Throws TimeoutError when the run's wall-clock budget is spent (checked in every loop that
+  /// can run long). Schedulers and the planner call it once per
+  /// job or release they look at; the default (test fakes) never throws.
+  virtual void check_time_limit() const {}
 };
 
 }  // namespace allocsim

@@ -62,6 +62,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   /// Commits `allocation`, starts the job now (removes it from the waiting list), tells the
   /// observers and lets the runtime model re-rate.
   void start(int job_index, Allocation allocation) override;
+  /// Throws TimeoutError once config.timeout_seconds of wall time have passed since run().
+  void check_time_limit() const override;
 
   double rate(int job_index) const override { return progress_[job_index].rate; }
   double remaining_work(int job_index) const override;
@@ -96,7 +98,6 @@ class Simulation final : public SchedulerContext, public RateContext {
   /// Completions at now_ with the re-ratings they cause (event order steps 1 and 2).
   void complete_jobs_ending_now();
   void push_completion(int job_index);
-  void check_timeout();
   RunResult summarize();
 
   RunConfig config_;

@@ -40,9 +40,11 @@ void worker_loop(WorkerChannel& channel, const std::function<ConfigOutcome(std::
 DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
                      const DispatchOptions& options, const DispatchCallbacks& callbacks) {
   struct WorkerState {
-    bool ready = false, stop_sent = false, gone = false;
+    bool ready = false, stop_sent = false, gone = false, abandoned = false;
     std::deque<std::int64_t> in_flight;
+    Clock::time_point front_since{};  ///< when in_flight.front() started (the worker is FIFO)
   };
+  bool any_abandoned = false;
   std::vector<WorkerState> workers(static_cast<std::size_t>(transport.workers()));
   bool stopping = false;
   Clock::time_point deadline{};
@@ -72,6 +74,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
     while (auto event = transport.poll()) {
       progressed = true;
       auto& state = workers.at(static_cast<std::size_t>(event->worker));
+      if (state.abandoned) continue;  // its late result was already recorded as timed out
       switch (event->kind) {
         case WorkerEvent::Kind::hello:
           state.ready = true;
@@ -80,6 +83,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
           auto& q = state.in_flight;
           auto it = std::find(q.begin(), q.end(), event->outcome.index);
           if (it != q.end()) q.erase(it);
+          state.front_since = Clock::now();
           seconds_sum += event->outcome.wall_seconds;
           ++results;
           callbacks.on_outcome(event->outcome);
@@ -106,6 +110,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         auto& state = workers[static_cast<std::size_t>(w)];
         if (!state.ready || state.gone || state.stop_sent) continue;
         while (state.in_flight.size() < depth && !order.empty()) {
+          if (state.in_flight.empty()) state.front_since = Clock::now();
           transport.send(w, {WorkerCommand::Kind::task, order.front()});
           state.in_flight.push_back(order.front());
           order.pop_front();
@@ -114,9 +119,35 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         if (order.empty() && state.in_flight.empty()) send_stop(w);
       }
     }
+    if (callbacks.hard_limit) {
+      const auto now = Clock::now();
+      for (int w = 0; w < transport.workers(); ++w) {
+        auto& state = workers[static_cast<std::size_t>(w)];
+        if (state.gone || state.in_flight.empty()) continue;
+        const std::int64_t index = state.in_flight.front();
+        const double limit = callbacks.hard_limit(index);
+        const double running = std::chrono::duration<double>(now - state.front_since).count();
+        if (limit <= 0 || running <= limit) continue;
+        ConfigOutcome outcome;
+        outcome.index = index;
+        outcome.status = ConfigStatus::timed_out;
+        outcome.wall_seconds = running;
+        outcome.rank = transport.workers() == 1 ? 0 : w + 1;
+        outcome.error = "watchdog: no result after " + std::to_string(running) +
+                        " s, past the hard limit of " + std::to_string(limit) +
+                        " s (the config ignored its time limit); its worker was abandoned";
+        state.in_flight.pop_front();
+        for (auto it = state.in_flight.rbegin(); it != state.in_flight.rend(); ++it)
+          order.push_front(*it);
+        state.in_flight.clear();
+        state.gone = state.abandoned = any_abandoned = true;
+        callbacks.on_outcome(outcome);
+      }
+    }
     if (callbacks.tick) callbacks.tick();
     const bool all_gone =
         std::all_of(workers.begin(), workers.end(), [](const WorkerState& s) { return s.gone; });
+    if (all_gone && any_abandoned) return DispatchEnd::stuck;
     if (all_gone) return order.empty() ? DispatchEnd::complete : DispatchEnd::interrupted;
     if (stopping && Clock::now() > deadline) return DispatchEnd::abandoned;
     if (progressed) {

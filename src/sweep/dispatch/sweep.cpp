@@ -42,6 +42,7 @@ struct Prepared {
 Prepared prepare(const SweepOptions& options) {
   Prepared p;
   p.experiment = read_experiment(options.experiment_path);
+  check_experiment_size(p.experiment, options.allow_large);
   p.expansion = expand(p.experiment);
   p.validation = validate(p.experiment, p.expansion, options.trace_dir);
   std::vector<Problem> problems = p.validation.problems;
@@ -162,6 +163,7 @@ int dry_run_sweep(const SweepOptions& options, std::ostream& out, std::ostream& 
   Prepared p;
   try {
     p.experiment = read_experiment(options.experiment_path);
+    check_experiment_size(p.experiment, options.allow_large);
     p.expansion = expand(p.experiment);
   } catch (const ExperimentError& error) {
     print_problems(error, err);
@@ -301,6 +303,13 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     store->tick();
     progress.update(store->finished(), store->failed());
   };
+  // Last resort for a config that ignores its time limit: after its limit and as much again
+  // (at least 30 s more), the master records it as timed out and gives up its worker.
+  callbacks.hard_limit = [&](std::int64_t index) {
+    const double limit =
+        p.expansion.configs.at(static_cast<std::size_t>(index)).config.timeout_seconds;
+    return limit > 0 ? limit + std::max(limit, 30.0) : 0.0;
+  };
   DispatchOptions dispatch_options;
   dispatch_options.grace_seconds = options.grace_seconds;
 
@@ -336,6 +345,20 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   if (written.failed + written.timed_out > 0)
     log << "errors of the failed configs: allocsim report " << output_path(options, p.experiment)
         << "\n";
+  if (end == DispatchEnd::stuck) {
+    // A worker still runs a config the watchdog gave up: end every rank now.
+    log << "the watchdog abandoned a worker stuck in a config; ending the sweep's processes"
+        << (written.pending == 0 ? "" : "; rerun with --resume for the pending configs")
+        << std::endl;
+    const int code = written.pending == 0 ? kExitOk : kExitInterrupted;
+    std::fflush(nullptr);
+    if (local != nullptr) {
+      local->abandon();
+      std::_Exit(code);
+    }
+    store.reset();  // releases the output lock before the abort
+    world.abort(code);
+  }
   if (written.pending == 0 && end != DispatchEnd::abandoned) return kExitOk;
   log << "interrupted; rerun with --resume" << std::endl;
   if (end == DispatchEnd::abandoned) {

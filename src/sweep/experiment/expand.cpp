@@ -3,6 +3,7 @@
 // form + replicate), seed = mix_seed(experiment seed, id); every config of one replicate gets
 // the same workload seed, so allocators are compared on identical job streams.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -97,6 +98,37 @@ bool excluded(const Experiment& e, const Resolved& r) {
 std::uint64_t workload_seed(std::uint64_t experiment_seed, int replicate) {
   return mix_seed(mix_seed(experiment_seed, stable_hash("workload")),
                   static_cast<std::uint64_t>(replicate));
+}
+
+std::int64_t planned_configs(const Experiment& e) {
+  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+  auto times = [](std::int64_t a, std::int64_t b) { return b != 0 && a > kMax / b ? kMax : a * b; };
+  std::int64_t product = 1;
+  for (const auto& axis : e.axes)
+    product = times(product, static_cast<std::int64_t>(axis.values.size()));
+  const std::int64_t drafts = product > kMax - static_cast<std::int64_t>(e.includes.size())
+                                  ? kMax
+                                  : product + static_cast<std::int64_t>(e.includes.size());
+  return times(drafts, std::max(e.replicates, 1));
+}
+
+void check_experiment_size(const Experiment& e, bool allow_large) {
+  const std::int64_t planned = planned_configs(e);
+  if (allow_large || planned <= kMaxConfigsWithoutOverride) return;
+  std::string shape;
+  for (const auto& axis : e.axes)
+    shape +=
+        (shape.empty() ? "" : " x ") + axis.name + " (" + std::to_string(axis.values.size()) + ")";
+  if (!e.includes.empty()) shape += " + " + std::to_string(e.includes.size()) + " includes";
+  if (e.replicates > 1) shape += ", x " + std::to_string(e.replicates) + " replicates";
+  throw ExperimentError(
+      {{e.source,
+        "the experiment expands to " +
+            (planned == std::numeric_limits<std::int64_t>::max() ? std::string("more than 9.2e18")
+                                                                 : std::to_string(planned)) +
+            " configs (" + shape + "), more than " + std::to_string(kMaxConfigsWithoutOverride) +
+            ": shrink an axis, or pass --allow-large to run it anyway (about 2 "
+            "KB of memory per config before any runs)"}});
 }
 
 Expansion expand(const Experiment& e) {

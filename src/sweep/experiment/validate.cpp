@@ -15,6 +15,7 @@
 #include "allocsim/sim/config_fields.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 #include "allocsim/topo/topology.hpp"
+#include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/workload/reader.hpp"
 #include "allocsim/workload/transform.hpp"
 #include "fields.hpp"
@@ -137,6 +138,7 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
     }
     if (!topologies.count(c.machine)) {
       try {
+        check_machine_size(c.machine);  // before building gigabytes of machine
         topologies.emplace(c.machine, Topology::parse(c.machine));
       } catch (const std::exception&) {
         topologies.emplace(c.machine, std::nullopt);  // reported by the machine field's check

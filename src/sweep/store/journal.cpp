@@ -2,12 +2,16 @@
 #include "allocsim/sweep/store/journal.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/rng.hpp"
@@ -127,40 +131,114 @@ void JournalWriter::close() {
   }
 }
 
-JournalContents scan_journal(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read journal '" + path + "'");
-  JournalContents contents;
-  in.seekg(0, std::ios::end);
-  contents.file_bytes = static_cast<std::uint64_t>(in.tellg());
-  in.seekg(0);
-  std::uint64_t offset = 0;
-  char head[kFrameHead];
-  std::string payload;
-  while (in.read(head, kFrameHead)) {
-    if (std::memcmp(head, kMagic, 4) != 0) break;
-    const auto type = static_cast<std::uint32_t>(get_le(head + 4, 4));
-    const std::uint64_t length = get_le(head + 8, 8), checksum = get_le(head + 16, 8);
-    if (length > kMaxPayload || offset + kFrameHead + length > contents.file_bytes) break;
-    payload.resize(length);
-    if (!in.read(payload.data(), static_cast<std::streamsize>(length))) break;
-    if (stable_hash(payload) != checksum) break;
-    if (type == kHeaderFrame && offset == 0) {
-      contents.has_header = true;
-      contents.header = JournalHeader::decode(payload);
-    } else if (type == kOutcomeFrame && contents.has_header) {
-      try {
-        const ConfigOutcome outcome = decode_outcome(payload);
-        contents.frames.push_back({offset, outcome.config_id, outcome.index, outcome.status});
-      } catch (const std::exception&) {
-        break;
+namespace {
+
+/// A read-only memory map of a whole file (no copy, however large the journal).
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError("cannot read journal '" + path + "': " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+      size_ = static_cast<std::uint64_t>(st.st_size);
+      void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map == MAP_FAILED) {
+        ::close(fd);
+        throw InputError("cannot map journal '" + path + "': " + std::strerror(errno));
       }
-    } else {
+      data_ = static_cast<const char*>(map);
+    }
+    ::close(fd);
+  }
+  ~MappedFile() {
+    if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  const char* data() const { return data_ != nullptr ? data_ : ""; }
+  std::uint64_t size() const { return size_; }
+
+ private:
+  const char* data_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
+/// How the frame at the start of `data` reads.
+enum class FrameCheck { intact, torn, corrupt };
+
+/// Checks the frame starting at data[0] (size bytes left in the file); on intact, sets its
+/// type, payload and total length.
+FrameCheck check_frame(const char* data, std::uint64_t size, std::uint32_t& type,
+                       std::string& payload, std::uint64_t& length) {
+  if (size < kFrameHead)
+    return std::memcmp(data, kMagic, std::min<std::uint64_t>(size, 4)) == 0 ? FrameCheck::torn
+                                                                            : FrameCheck::corrupt;
+  if (std::memcmp(data, kMagic, 4) != 0) return FrameCheck::corrupt;
+  type = static_cast<std::uint32_t>(get_le(data + 4, 4));
+  const std::uint64_t payload_bytes = get_le(data + 8, 8), checksum = get_le(data + 16, 8);
+  if (payload_bytes > kMaxPayload || (type != kHeaderFrame && type != kOutcomeFrame))
+    return FrameCheck::corrupt;
+  // A frame longer than the rest of the file is the torn last write of a kill.
+  if (kFrameHead + payload_bytes > size) return FrameCheck::torn;
+  payload.assign(data + kFrameHead, payload_bytes);
+  if (stable_hash(payload) != checksum) return FrameCheck::corrupt;
+  length = kFrameHead + payload_bytes;
+  return FrameCheck::intact;
+}
+
+}  // namespace
+
+JournalContents scan_journal(const std::string& path) {
+  const MappedFile data(path);
+  JournalContents contents;
+  contents.file_bytes = data.size();
+  std::uint64_t offset = 0;
+  std::string payload;
+  while (offset < data.size()) {
+    std::uint32_t type = 0;
+    std::uint64_t length = 0;
+    const FrameCheck check =
+        check_frame(data.data() + offset, data.size() - offset, type, payload, length);
+    if (check == FrameCheck::torn) break;
+    bool accepted = false;
+    if (check == FrameCheck::intact) {
+      if (type == kHeaderFrame && offset == 0) {
+        contents.has_header = true;
+        contents.header = JournalHeader::decode(payload);
+        accepted = true;
+      } else if (type == kOutcomeFrame && contents.has_header) {
+        try {
+          const ConfigOutcome outcome = decode_outcome(payload);
+          contents.frames.push_back({offset, outcome.config_id, outcome.index, outcome.status});
+          accepted = true;
+        } catch (const std::exception&) {
+        }
+      }
+    }
+    if (!accepted) {
+      contents.corrupt = true;
       break;
     }
-    offset += kFrameHead + length;
+    offset += length;
     contents.valid_bytes = offset;
   }
+  // Count the intact outcome frames beyond the damage: then it was no torn last write, and
+  // the user learns what was lost.
+  const std::string_view all(data.data(), data.size()), magic(kMagic, 4);
+  for (auto at = all.find(magic, offset + 1); at != std::string_view::npos;) {
+    std::uint32_t type = 0;
+    std::uint64_t length = 0;
+    if (check_frame(data.data() + at, data.size() - at, type, payload, length) ==
+            FrameCheck::intact &&
+        type == kOutcomeFrame) {
+      ++contents.frames_after_damage;
+      at = all.find(magic, at + length);
+    } else {
+      at = all.find(magic, at + 1);
+    }
+  }
+  if (contents.frames_after_damage > 0) contents.corrupt = true;
   return contents;
 }
 

@@ -7,7 +7,10 @@
 #include <memory>
 
 #include "allocsim/sweep/experiment/experiment.hpp"
+#include "allocsim/sweep/store/lock.hpp"
 #include "allocsim/sweep/store/results.hpp"
+#include "allocsim/sweep/store/temporary.hpp"
+#include "allocsim/sweep/store/verify.hpp"
 #include "allocsim/util/error.hpp"
 
 namespace allocsim::sweep {
@@ -32,12 +35,14 @@ bool same_layout(const h5::Table& a, const h5::Table& b) {
 
 MergeSummary merge_results(const std::vector<std::string>& inputs, const std::string& output) {
   if (inputs.empty()) throw InputError("merge needs at least one input file");
+  const OutputLock lock(output, 0);
   std::vector<std::unique_ptr<h5::File>> files;
   std::vector<FileInfo> infos;
   std::vector<h5::Table> configs, summaries;
   for (const auto& path : inputs) {
     if (std::filesystem::exists(output) && std::filesystem::equivalent(path, output))
       throw InputError("the merge output '" + output + "' is also an input");
+    verify_result_file(path);
     try {
       files.push_back(std::make_unique<h5::File>(path, h5::File::Mode::read));
     } catch (const std::runtime_error& error) {
@@ -94,9 +99,9 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
   }
 
   MergeSummary result;
-  const std::string temporary = output + ".tmp";
+  TemporaryFile temporary(output + ".tmp");
   {
-    h5::File out(temporary, h5::File::Mode::create);
+    h5::File out(temporary.path(), h5::File::Mode::create);
     FileInfo info = infos.front();
     info.shard.clear();
     info.ranks = 0;
@@ -155,7 +160,7 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
     out.append_table("/summary", merged_summary);
     out.flush();
   }
-  std::filesystem::rename(temporary, output);
+  temporary.commit(output);
   return result;
 }
 

@@ -7,6 +7,7 @@
 
 #include "allocsim/metrics/records.hpp"
 #include "allocsim/sim/config_fields.hpp"
+#include "allocsim/sweep/store/verify.hpp"
 
 namespace allocsim::sweep {
 
@@ -264,9 +265,9 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
       for (const auto& column : job_columns()) cells.emplace_back(record.*column.member);
       jobs.add_row(std::move(cells));
     }
-    file_.create_table("/jobs/" + hex, jobs.columns(),
-                       std::min<std::size_t>(std::max<std::size_t>(jobs.rows(), 1), kJobChunkRowsMax),
-                       true);
+    file_.create_table(
+        "/jobs/" + hex, jobs.columns(),
+        std::min<std::size_t>(std::max<std::size_t>(jobs.rows(), 1), kJobChunkRowsMax), true);
     file_.append_table("/jobs/" + hex, jobs);
   }
   if (!outcome.result.decisions.empty() && !file_.exists("/decisions/" + hex)) {
@@ -319,15 +320,18 @@ RunConfig read_config(const Table& configs, std::size_t row) {
 }
 
 ResultTables read_result_tables(const std::string& path) {
+  verify_result_file(path);
   h5::File file(path, h5::File::Mode::read);
   ResultTables tables;
   tables.info = read_info(file);
   tables.configs = file.read_table("/configs");
   tables.summary = file.read_table("/summary");
+  check_result_layout(path, tables.configs, tables.summary);
   return tables;
 }
 
 std::vector<ConfigOutcome> read_outcomes(const std::string& path) {
+  verify_result_file(path);
   h5::File file(path, h5::File::Mode::read);
   read_info(file);
   const Table configs = file.read_table("/configs");

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <ostream>
 
+#include "allocsim/sweep/store/temporary.hpp"
+#include "allocsim/sweep/store/verify.hpp"
 #include "allocsim/util/error.hpp"
 
 namespace allocsim::sweep {
@@ -32,7 +34,10 @@ void check_same_sweep(const std::string& what, const std::string& experiment, st
 ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expansion,
                          std::vector<std::int64_t> members, const StoreOptions& options,
                          std::ostream& log)
-    : path_(std::move(path)), expansion_(&expansion), members_(std::move(members)) {
+    : path_(std::move(path)),
+      lock_(path_, options.resume || options.retry_failed ? options.lock_wait_seconds : 0),
+      expansion_(&expansion),
+      members_(std::move(members)) {
   for (auto index : members_)
     index_of_[expansion.configs.at(static_cast<std::size_t>(index)).id] = index;
   const std::string journal = journal_path(path_);
@@ -56,12 +61,18 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
     if (contents.has_header)
       check_same_sweep("'" + journal + "'", contents.header.experiment, contents.header.seed,
                        contents.header.shard, info);
-    if (contents.valid_bytes < contents.file_bytes)
+    if (contents.corrupt)
+      log << "resume: journal '" << journal << "' is corrupted at byte offset "
+          << contents.valid_bytes << ": the " << contents.frames.size()
+          << " records before it are used, the " << contents.frames_after_damage
+          << " intact records after it are dropped (their configs run again)\n";
+    else if (contents.valid_bytes < contents.file_bytes)
       log << "resume: ignoring a torn last record of '" << journal << "' ("
           << contents.file_bytes - contents.valid_bytes << " bytes)\n";
   } else if (from_file) {
     FileInfo old;
     try {
+      verify_result_file(path_);
       h5::File file(path_, h5::File::Mode::read);
       old = read_info(file);
     } catch (const std::runtime_error& error) {
@@ -73,9 +84,9 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
 
   // The new journal is written beside the old one and renamed over it once complete, so the
   // previous state stays available until the new one is.
-  const std::string fresh = journal + ".tmp";
+  TemporaryFile fresh(journal + ".tmp");
   journal_ = std::make_unique<JournalWriter>(JournalWriter::create(
-      fresh, JournalHeader{info.experiment, info.seed, info.fingerprint, info.shard}));
+      fresh.path(), JournalHeader{info.experiment, info.seed, info.fingerprint, info.shard}));
   std::int64_t dropped = 0, retried = 0;
   auto consider = [&](ConfigOutcome outcome) {
     auto it = index_of_.find(outcome.config_id);
@@ -97,7 +108,7 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
     for (auto& outcome : read_outcomes(path_)) consider(std::move(outcome));
   }
   journal_->sync();
-  fs::rename(fresh, journal);
+  fresh.commit(journal);
   if (resume && (have_file || have_journal))
     log << "resume: " << resumed_ << " configs already finished, "
         << static_cast<std::int64_t>(members_.size()) - resumed_ << " to run"
@@ -172,9 +183,9 @@ FileInfo ResultStore::finish(FileInfo info) {
   if (info.status.empty() || info.status == "running")
     info.status = info.pending == 0 ? "complete" : "interrupted";
   // Rewrite in expansion order into a temporary file, then rename it over the live one.
-  const std::string temporary = path_ + ".tmp";
+  TemporaryFile temporary(path_ + ".tmp");
   {
-    ResultWriter writer(temporary, info, *expansion_);
+    ResultWriter writer(temporary.path(), info, *expansion_);
     for (auto index : members_) {
       const ConfigEntry& entry = expansion_->configs[static_cast<std::size_t>(index)];
       auto it = recorded_.find(entry.id);
@@ -186,7 +197,7 @@ FileInfo ResultStore::finish(FileInfo info) {
     }
     writer.close();
   }
-  fs::rename(temporary, path_);
+  temporary.commit(path_);
   journal_->close();
   if (info.pending == 0) {
     std::error_code ec;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "allocsim/sweep/dispatch/dispatch.hpp"
 #include "allocsim/sweep/dispatch/progress.hpp"
@@ -77,6 +78,28 @@ TEST(Dispatch, GracePeriodRunsOutOnASlowConfig) {
   options.grace_seconds = 0.05;
   EXPECT_EQ(dispatch(*transport, {0, 1}, options, callbacks), DispatchEnd::abandoned);
   release = true;  // let the worker finish so the test can join it
+  transport.reset();
+}
+
+TEST(Dispatch, WatchdogRecordsAStuckConfigAsTimedOutAndAbandonsItsWorker) {
+  // Config 1 never returns on its own (it ignores its time limit); the others are instant.
+  std::atomic<bool> release{false};
+  auto transport = std::make_unique<LocalTransport>([&](std::int64_t index) {
+    while (index == 1 && !release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return done(index);
+  });
+  std::map<std::int64_t, ConfigOutcome> received;
+  DispatchCallbacks callbacks;
+  callbacks.on_outcome = [&](const ConfigOutcome& o) { received[o.index] = o; };
+  callbacks.hard_limit = [](std::int64_t index) { return index == 1 ? 0.05 : 0.0; };
+  EXPECT_EQ(dispatch(*transport, {0, 1, 2}, {}, callbacks), DispatchEnd::stuck);
+  ASSERT_EQ(received.count(1), 1u);
+  EXPECT_EQ(received[1].status, ConfigStatus::timed_out);
+  EXPECT_NE(received[1].error.find("watchdog"), std::string::npos) << received[1].error;
+  EXPECT_GT(received[1].wall_seconds, 0.05);
+  EXPECT_EQ(received[0].status, ConfigStatus::done);
+  EXPECT_EQ(received.count(2), 0u);  // its only worker is gone: config 2 stays pending
+  release = true;                    // let the worker finish so the test can join it
   transport.reset();
 }
 

@@ -150,3 +150,66 @@ TEST(Journal, CorruptByteStopsTheScan) {
 
 }  // namespace
 }  // namespace allocsim::sweep
+
+namespace allocsim::sweep {
+namespace {
+
+TEST(Journal, DamageInsideTheFileIsCorruptionWithTheRecordsDroppedAfterIt) {
+  const TempDir temp_path("allocsim_journal_test");
+  const std::string path = temp_path("damaged.journal");
+  {
+    JournalWriter writer = JournalWriter::create(path, {"exp", 1, 2, ""});
+    for (std::uint64_t id = 1; id <= 5; ++id) writer.append(sample(id, ConfigStatus::done, 1));
+  }
+  const auto before = scan_journal(path);
+  ASSERT_EQ(before.frames.size(), 5u);
+  EXPECT_FALSE(before.corrupt);
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(before.frames[1].offset + 40));
+    f.put('\x7f');
+  }
+  const auto after = scan_journal(path);
+  EXPECT_TRUE(after.corrupt);
+  EXPECT_EQ(after.frames.size(), 1u);
+  EXPECT_EQ(after.valid_bytes, before.frames[1].offset);
+  EXPECT_EQ(after.frames_after_damage, 3);
+}
+
+TEST(Journal, LengthFieldDamageBeforeIntactFramesIsCorruptionNotATornTail) {
+  const TempDir temp_path("allocsim_journal_test");
+  const std::string path = temp_path("long.journal");
+  {
+    JournalWriter writer = JournalWriter::create(path, {"exp", 1, 2, ""});
+    for (std::uint64_t id = 1; id <= 4; ++id) writer.append(sample(id, ConfigStatus::done, 1));
+  }
+  const auto before = scan_journal(path);
+  {
+    // The payload length of frame 2 now claims more bytes than the file has.
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(before.frames[1].offset + 8 + 4));
+    f.put('\x01');
+  }
+  const auto after = scan_journal(path);
+  EXPECT_TRUE(after.corrupt);
+  EXPECT_EQ(after.frames.size(), 1u);
+  EXPECT_EQ(after.frames_after_damage, 2);
+}
+
+TEST(Journal, TornTailIsNoCorruption) {
+  const TempDir temp_path("allocsim_journal_test");
+  const std::string path = temp_path("torn.journal");
+  {
+    JournalWriter writer = JournalWriter::create(path, {"exp", 1, 2, ""});
+    for (std::uint64_t id = 1; id <= 3; ++id) writer.append(sample(id, ConfigStatus::done, 1));
+  }
+  const auto before = scan_journal(path);
+  fs::resize_file(path, before.file_bytes - 5);
+  const auto after = scan_journal(path);
+  EXPECT_FALSE(after.corrupt);
+  EXPECT_EQ(after.frames.size(), 2u);
+  EXPECT_EQ(after.frames_after_damage, 0);
+}
+
+}  // namespace
+}  // namespace allocsim::sweep

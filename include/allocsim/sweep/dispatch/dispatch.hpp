@@ -71,12 +71,17 @@ struct DispatchCallbacks {
   std::function<void(const ConfigOutcome&)> on_outcome;  ///< every result, as it arrives
   std::function<bool()> stop_requested;                  ///< polled every loop
   std::function<void()> tick;                            ///< progress, periodic flush
+  /// Hard watchdog, the last resort when a config ignores its own time limit:
+  /// seconds a config may run before it is recorded as timed out (through on_outcome) and
+  /// its worker abandoned; <= 0 or unset = never.
+  std::function<double(std::int64_t)> hard_limit;
 };
 
 enum class DispatchEnd {
   complete,     ///< every task ran
   interrupted,  ///< stopped on request; every worker left cleanly
-  abandoned     ///< stopped on request; the grace period ran out with work in flight
+  abandoned,    ///< stopped on request; the grace period ran out with work in flight
+  stuck         ///< the watchdog abandoned a worker that is still running a config
 };
 
 /// The master loop. `order` holds the task indices, first dispatched first.

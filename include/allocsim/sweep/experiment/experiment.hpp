@@ -115,6 +115,17 @@ struct Expansion {
 /// hash the canonical form, so adding an axis value keeps the other configs' ids.
 Expansion expand(const Experiment& experiment);
 
+/// Configs an experiment expands to before excludes and duplicates are dropped (product of the
+/// axis sizes plus the includes, times the replicates), counted without expanding; saturates
+/// at INT64_MAX.
+std::int64_t planned_configs(const Experiment& experiment);
+/// The most planned configs a sweep runs without `--allow-large`: a 10^9-config
+/// experiment is a clear error, not gigabytes of expansion and a bad_alloc.
+constexpr std::int64_t kMaxConfigsWithoutOverride = 1000000;
+/// Throws ExperimentError naming the count and the axes when planned_configs() exceeds
+/// kMaxConfigsWithoutOverride and `allow_large` is false.
+void check_experiment_size(const Experiment& experiment, bool allow_large);
+
 /// The workload seed shared by every config of replicate `replicate` (synthetic generator and
 /// random transforms), so allocators are compared on identical job streams.
 std::uint64_t workload_seed(std::uint64_t experiment_seed, int replicate);

@@ -66,10 +66,16 @@ struct JournalContents {
   std::vector<Frame> frames;
   std::uint64_t valid_bytes = 0;  ///< end of the last complete frame
   std::uint64_t file_bytes = 0;   ///< > valid_bytes when the tail was torn or corrupt
+  /// True when the bytes at valid_bytes are damaged rather than a torn last frame (a frame
+  /// that would end before the end of the file, a bad magic, checksum or payload).
+  bool corrupt = false;
+  /// Complete, intact outcome frames found after the damage (dropped with it).
+  std::int64_t frames_after_damage = 0;
 };
 
 /// Scans a journal (decoding every frame to check it); stops at the first torn or corrupt
-/// frame. Throws InputError when the file cannot be opened.
+/// frame, and after a corrupt one counts the intact frames that follow (resynchronizing on
+/// the magic). Throws InputError when the file cannot be opened.
 JournalContents scan_journal(const std::string& path);
 /// Reads the outcome frame at `offset` (from scan_journal).
 ConfigOutcome read_journal_outcome(const std::string& path, std::uint64_t offset);

@@ -79,7 +79,8 @@ class ResultWriter {
   h5::Table configs_, summary_;
 };
 
-/// /configs and /summary of a result file, read whole.
+/// /configs and /summary of a result file, read whole after verify_result_file() (a damaged
+/// file is an InputError, never a crash).
 struct ResultTables {
   FileInfo info;
   h5::Table configs;
@@ -90,7 +91,8 @@ ResultTables read_result_tables(const std::string& path);
 /// The RunConfig of one /configs row (fields the file lacks keep their defaults).
 RunConfig read_config(const h5::Table& configs, std::size_t row);
 
-/// Rebuilds the outcomes stored in a finished result file (for --resume without a journal).
+/// Rebuilds the outcomes stored in a finished result file (for --resume without a journal);
+/// verifies the file first.
 std::vector<ConfigOutcome> read_outcomes(const std::string& path);
 
 /// Compact one-line text of diagnostics ("reason: count; ...; note").

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "allocsim/sweep/store/journal.hpp"
+#include "allocsim/sweep/store/lock.hpp"
 #include "allocsim/sweep/store/results.hpp"
 
 namespace allocsim::sweep {
@@ -21,13 +22,17 @@ struct StoreOptions {
   bool resume = false;        ///< continue from the journal / existing file
   bool retry_failed = false;  ///< also rerun failed and timed-out configs
   bool overwrite = false;     ///< start again even though the file exists
+  /// With --resume: how long to wait for a live holder of the output lock (an earlier sweep
+  /// still shutting down) before refusing; without --resume a holder is refused at once.
+  double lock_wait_seconds = 10;
 };
 
 class ResultStore {
  public:
   /// Opens the store of `path` for the configs `members` (expansion indices) of `expansion`.
-  /// Throws InputError when the file exists without --resume/--overwrite, or belongs to
-  /// another experiment, seed or shard. Notes for the user go to `log`.
+  /// Throws InputError when another process holds the file's lock (OutputLock), when the file
+  /// exists without --resume/--overwrite, or belongs to another experiment, seed or shard. Notes
+  /// for the user go to `log`.
   ResultStore(std::string path, FileInfo info, const Expansion& expansion,
               std::vector<std::int64_t> members, const StoreOptions& options, std::ostream& log);
   ~ResultStore();
@@ -59,6 +64,7 @@ class ResultStore {
   void carry_over(const ConfigOutcome& outcome);
 
   std::string path_;
+  OutputLock lock_;  ///< first taken, last released
   const Expansion* expansion_;
   std::vector<std::int64_t> members_;
   std::map<std::uint64_t, std::int64_t> index_of_;  ///< id -> expansion index (members)
