@@ -19,6 +19,7 @@ ALLOWED = {
     "metrics": {"util", "topo", "workload"},
     "alloc": {"util", "topo", "workload", "geom"},
     "sched": {"util", "topo", "workload", "alloc"},
+    "network": {"util", "topo"},
 }
 CORE_FORBIDDEN = ("mpi.h", "hdf5.h", "boost/mpi")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')
