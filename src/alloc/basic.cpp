@@ -20,7 +20,7 @@ namespace {
 /// Any p free processors: the lowest free ids (the topology-oblivious baseline).
 class FlatAllocator final : public CloneableAllocator<FlatAllocator> {
  public:
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override {
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override {
     if (machine.free_count() < job.procs) return std::nullopt;
     Allocation allocation;
     allocation.nodes.reserve(job.procs);
@@ -33,7 +33,7 @@ class FlatAllocator final : public CloneableAllocator<FlatAllocator> {
 /// p free processors drawn uniformly at random from the simulation's generator.
 class RandomAllocator final : public CloneableAllocator<RandomAllocator> {
  public:
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override {
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override {
     if (machine.free_count() < job.procs) return std::nullopt;
     std::vector<NodeId> free = machine.free_nodes();
     for (int i = 0; i < job.procs; ++i) {  // partial Fisher-Yates
@@ -53,7 +53,7 @@ class SortedFreeListAllocator final : public CloneableAllocator<SortedFreeListAl
  public:
   explicit SortedFreeListAllocator(std::vector<NodeId> order)
       : order_(std::make_shared<const std::vector<NodeId>>(std::move(order))) {}
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override {
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override {
     if (machine.free_count() < job.procs) return std::nullopt;
     Allocation allocation;
     allocation.nodes.reserve(job.procs);

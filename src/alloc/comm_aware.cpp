@@ -42,7 +42,8 @@ std::vector<std::vector<int>> CommAwareAllocator::all_positions() const {
   return values;
 }
 
-geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, const Job& job) {
+geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, const Job& job,
+                                           bool& fell_back) const {
   using geom::Selection;
   auto mm_variant = [&]() -> Selection {
     switch (options_.centres) {
@@ -84,55 +85,76 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
       exact.incumbent = &start;
       Selection best = geom::exact_optimum(points, k, exact);
       if (best.proven) return best;
-      fell_back_ = true;
+      fell_back = true;
       return start;
     }
     case Method::ptas: {
       bool completed = false;
       Selection best = geom::ptas(points, k, options_.ptas_m, options_.budget, &completed);
       if (completed) return best;
-      fell_back_ = true;
+      fell_back = true;
       return geom::mm_inc(points, k);
     }
   }
   return mm_variant();
 }
 
-std::optional<Allocation> CommAwareAllocator::allocate(const Job& job, const MachineView& machine) {
+const SelectionCache::Answer* SelectionCache::find(const std::vector<NodeId>& free,
+                                                   const Key& key) {
+  if (free != free_) {
+    answers_.clear();
+    last_ = -1;
+    free_ = free;
+    return nullptr;
+  }
+  for (std::size_t i = 0; i < answers_.size(); ++i)
+    if (answers_[i].key == key) {
+      last_ = static_cast<int>(i);
+      return &answers_[i];
+    }
+  return nullptr;
+}
+
+const SelectionCache::Answer& SelectionCache::store(const Key& key, bool fell_back,
+                                                    geom::Selection selection) {
+  if (answers_.size() >= kCapacity) answers_.clear();
+  answers_.push_back({key, fell_back, std::move(selection)});
+  last_ = static_cast<int>(answers_.size()) - 1;
+  return answers_.back();
+}
+
+const geom::Selection& CommAwareAllocator::last_selection() const {
+  static const geom::Selection none;
+  const SelectionCache::Answer* last = cache_.last();
+  return last ? last->selection : none;
+}
+
+std::optional<Allocation> CommAwareAllocator::allocate(const Job& job,
+                                                       const MachineView& machine) const {
   const int k = job.procs;
   if (machine.free_count() < k) return std::nullopt;
   Allocation allocation;
   if (k <= 0) return allocation;
   const Topology& topology = machine.topology();
-  std::vector<NodeId> free = machine.free_nodes();
+  const std::vector<NodeId> free = machine.free_nodes();
   const bool shaped = options_.method == Method::mc;
-  const int shape_a = shaped ? job.shape_a : 0, shape_b = shaped ? job.shape_b : 0;
-  if (free != cache_free_) {
-    cache_.clear();
-    cache_free_ = free;
+  const SelectionCache::Key key{k, shaped ? job.shape_a : 0, shaped ? job.shape_b : 0};
+  const SelectionCache::Answer* answer = cache_.find(free, key);
+  if (!answer) {
+    geom::PointSet points(topology.dims(), rings_);
+    points.reserve(static_cast<int>(free.size()));
+    std::vector<int> coords(topology.dims());
+    for (const NodeId node : free) {
+      topology.coords(node, coords);
+      points.add(coords);
+    }
+    bool fell_back = false;
+    geom::Selection selection = choose(points, k, job, fell_back);
+    answer = &cache_.store(key, fell_back, std::move(selection));
   }
-  for (const auto& cached : cache_) {
-    if (cached.procs != k || cached.shape_a != shape_a || cached.shape_b != shape_b) continue;
-    last_ = cached.selection;
-    if (cached.fell_back) ++fallbacks_;
-    allocation.nodes.reserve(k);
-    for (const int index : last_.indices) allocation.nodes.push_back(free[index]);
-    return allocation;
-  }
-  geom::PointSet points(topology.dims(), rings_);
-  points.reserve(static_cast<int>(free.size()));
-  std::vector<int> coords(topology.dims());
-  for (const NodeId node : free) {
-    topology.coords(node, coords);
-    points.add(coords);
-  }
-  fell_back_ = false;
-  last_ = choose(points, k, job);
-  if (fell_back_) ++fallbacks_;
-  if (cache_.size() >= 64) cache_.clear();
-  cache_.push_back({k, shape_a, shape_b, fell_back_, last_});
+  allocation.used_fallback = answer->fell_back;
   allocation.nodes.reserve(k);
-  for (const int index : last_.indices) allocation.nodes.push_back(free[index]);
+  for (const int index : answer->selection.indices) allocation.nodes.push_back(free[index]);
   return allocation;
 }
 

@@ -230,7 +230,8 @@ CurveAllocator::CurveAllocator(std::vector<NodeId> order, CurveFit fit, SpanKind
   node_of_rank_ = std::make_shared<const std::vector<NodeId>>(std::move(order));
 }
 
-std::optional<Allocation> CurveAllocator::allocate(const Job& job, const MachineView& machine) {
+std::optional<Allocation> CurveAllocator::allocate(const Job& job,
+                                                   const MachineView& machine) const {
   const int procs = job.procs;
   if (procs <= 0 || procs > machine.free_count()) return std::nullopt;
   const auto& order = *node_of_rank_;

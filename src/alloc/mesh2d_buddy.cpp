@@ -111,7 +111,8 @@ int Buddy2DAllocator::block_level(const Job& job) {
   return level;
 }
 
-std::optional<Allocation> Buddy2DAllocator::allocate(const Job& job, const MachineView& machine) {
+std::optional<Allocation> Buddy2DAllocator::allocate(const Job& job,
+                                                     const MachineView& machine) const {
   const int level = block_level(job);
   if (machine.free_count() < (1 << (2 * level))) return std::nullopt;
   std::optional<QuadBlocks> scratch;
@@ -125,7 +126,7 @@ std::optional<Allocation> Buddy2DAllocator::allocate(const Job& job, const Machi
 
 // ---------------------------------------------------------------- mbs
 
-std::optional<Allocation> MbsAllocator::allocate(const Job& job, const MachineView& machine) {
+std::optional<Allocation> MbsAllocator::allocate(const Job& job, const MachineView& machine) const {
   const int p = job_processors(job);
   if (machine.free_count() < p) return std::nullopt;
   std::optional<QuadBlocks> scratch;

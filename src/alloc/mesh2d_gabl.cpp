@@ -20,7 +20,8 @@ void take(BusyList& work, const Mesh2D& mesh, const Rect& piece, Allocation& all
 
 }  // namespace
 
-std::optional<Allocation> GablAllocator::allocate(const Job& job, const MachineView& machine) {
+std::optional<Allocation> GablAllocator::allocate(const Job& job,
+                                                  const MachineView& machine) const {
   const Shape shape = job_shape(job, rule_, mesh_);
   if (machine.free_count() < shape.area()) return std::nullopt;
   std::optional<BusyList> scratch;
@@ -59,7 +60,8 @@ bool AncaAllocator::place(BusyList& work, int w, int h, Allocation& allocation) 
   return place(work, w, (h + 1) / 2, allocation) && place(work, w, h / 2, allocation);
 }
 
-std::optional<Allocation> AncaAllocator::allocate(const Job& job, const MachineView& machine) {
+std::optional<Allocation> AncaAllocator::allocate(const Job& job,
+                                                  const MachineView& machine) const {
   const Shape shape = job_shape(job, rule_, mesh_);
   if (machine.free_count() < shape.area()) return std::nullopt;
   std::optional<BusyList> scratch;

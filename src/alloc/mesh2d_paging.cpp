@@ -81,7 +81,8 @@ int PagingAllocator::nodes_needed(const Job& job) const {
   return (p + page_area_ - 1) / page_area_ * page_area_;
 }
 
-std::optional<Allocation> PagingAllocator::allocate(const Job& job, const MachineView& machine) {
+std::optional<Allocation> PagingAllocator::allocate(const Job& job,
+                                                    const MachineView& machine) const {
   const int wanted = nodes_needed(job) / page_area_;
   if (machine.free_count() < wanted * page_area_) return std::nullopt;
   Allocation allocation;

@@ -53,7 +53,8 @@ const BusyList& TrackedBusyList::view(const MachineView& machine,
   return *scratch;
 }
 
-std::optional<Allocation> SubmeshAllocator::allocate(const Job& job, const MachineView& machine) {
+std::optional<Allocation> SubmeshAllocator::allocate(const Job& job,
+                                                     const MachineView& machine) const {
   const Shape shape = job_shape(job, rule_, mesh_);
   if (machine.free_count() < shape.area()) return std::nullopt;
   std::optional<BusyList> scratch;

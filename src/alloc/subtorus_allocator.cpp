@@ -123,7 +123,7 @@ int SubtorusAllocator::nodes_needed(const Job& job) const {
 }
 
 std::optional<Allocation> SubtorusAllocator::allocate(const Job& job,
-                                                      const MachineView& /*machine*/) {
+                                                      const MachineView& /*machine*/) const {
   // Identification (paper, Section 3): the smallest available semitorus with at least m nodes;
   // ties go to the lowest origin node id, so the choice does not depend on slot order.
   const int k = ceil_log2(job.procs);

@@ -1,8 +1,10 @@
 // `allocsim list [family]`: prints the registry tables.
+#include <algorithm>
 #include <iostream>
 
 #include "allocsim/alloc/allocator.hpp"
 #include "allocsim/sched/scheduler.hpp"
+#include "allocsim/sim/config_fields.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 #include "allocsim/topo/ordering.hpp"
 #include "allocsim/topo/topology_registry.hpp"
@@ -13,9 +15,25 @@
 namespace allocsim::cli {
 
 namespace {
+/// The config field table: name, type, default and help of every RunConfig field.
+std::string describe_fields() {
+  std::string out = "config fields (experiment-file keys, /configs columns):\n";
+  const RunConfig defaults;
+  for (const auto& field : config_fields()) {
+    std::string head = "  " + std::string(field.name);
+    head.resize(std::max<std::size_t>(head.size() + 1, 18), ' ');
+    const std::string value = field_text(defaults, field);
+    out += head + field_type_text(field.type()) + ", default " + (value.empty() ? "none" : value) +
+           (*field.unit ? std::string(" ") + field.unit : std::string()) +
+           (field.role == FieldRole::derived ? ", set by the sweep" : "") + "\n" +
+           std::string(18, ' ') + field.help + "\n";
+  }
+  return out;
+}
+
 void list(const std::string& family, const std::string& machine) {
   const std::vector<std::string> families{"allocators", "schedulers",     "topologies", "orderings",
-                                          "transforms", "runtime-models", "workloads"};
+                                          "transforms", "runtime-models", "workloads",  "fields"};
   bool all = family.empty();
   bool known = all;
   auto want = [&](const char* name) {
@@ -37,6 +55,10 @@ void list(const std::string& family, const std::string& machine) {
                                    {"seeded synthetic job stream (also: a trace path or NAME)"},
                                    {synthetic_params()})
               << '\n';
+  if (family == "fields") {  // not part of the full listing
+    std::cout << describe_fields();
+    known = true;
+  }
   if (!known) {
     std::string message = "unknown family '" + family + "'";
     const std::string suggestion = closest_match(family, families);
@@ -54,7 +76,8 @@ void add_list_command(CLI::App& app) {
   auto* command = app.add_subcommand("list", "print the tables of allocators, schedulers, ...");
   command->add_option(
       "family", *family,
-      "allocators | schedulers | topologies | orderings | transforms | runtime-models | workloads");
+      "allocators | schedulers | topologies | orderings | transforms | runtime-models | workloads "
+      "| fields");
   command->add_option("--machine", *machine, "machine for per-machine figures (orderings)");
   command->callback([family, machine] { list(*family, *machine); });
 }

@@ -2,7 +2,7 @@
 #include <iostream>
 #include <memory>
 
-#include "allocsim/sweep/merge.hpp"
+#include "allocsim/sweep/store/merge.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <memory>
 
-#include "allocsim/sweep/report.hpp"
+#include "allocsim/sweep/report/report.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {

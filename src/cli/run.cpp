@@ -7,10 +7,11 @@
 #include <iomanip>
 #include <iostream>
 
+#include "allocsim/output/csv.hpp"
+#include "allocsim/output/json.hpp"
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/util/error.hpp"
 #include "commands.hpp"
-#include "output.hpp"
 
 namespace allocsim::cli {
 
@@ -20,6 +21,8 @@ std::string trace_dir_from_env() {
 }
 
 namespace {
+
+using namespace output;
 
 struct RunOptions {
   RunConfig config;
@@ -49,17 +52,6 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
   std::cout << "\ndiagnostics:\n" << result.diagnostics.report();
   std::cout << "\nresources: " << seconds << " s wall (reading included), peak memory "
             << peak_memory_mb() << " MB\n";
-}
-
-std::string decisions_json(const std::vector<DecisionRow>& rows) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    out += std::string(i ? ", " : "") + "{\"decision\": " + json_string(rows[i].decision) +
-           ", \"mean_pairwise_sum\": " + json_number(rows[i].mean_pairwise_sum) +
-           ", \"mean_avg_pairwise\": " + json_number(rows[i].mean_avg_pairwise) +
-           ", \"jobs\": " + json_number(rows[i].jobs) +
-           ", \"refusals\": " + json_number(rows[i].refusals) + "}";
-  return out + "]";
 }
 
 void run(const RunOptions& options) {

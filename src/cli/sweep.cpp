@@ -8,7 +8,7 @@
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
 
-#include "allocsim/sweep/sweep.hpp"
+#include "allocsim/sweep/dispatch/sweep.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {

@@ -104,10 +104,11 @@ TEST(CommAwareAllocators, GreedyOptimalIsExactWithinBudgetAndCountsFallbacks) {
   auto fallback = starved->allocate(job_of(20), machine.view());
   ASSERT_TRUE(fallback);
   EXPECT_EQ(fallback->nodes, machine.nodes_of(geom::mm_inc(points, 20)));
+  starved->commit(*fallback);  // fallbacks are counted when committed
   EXPECT_EQ(dynamic_cast<CommAwareAllocator*>(starved.get())->fallbacks(), 1);
   // Clones copy the counter and keep counting on their own.
   auto copy = starved->clone();
-  copy->allocate(job_of(20), machine.view());
+  copy->commit(*copy->allocate(job_of(20), machine.view()));
   EXPECT_EQ(dynamic_cast<CommAwareAllocator*>(copy.get())->fallbacks(), 2);
   EXPECT_EQ(dynamic_cast<CommAwareAllocator*>(starved.get())->fallbacks(), 1);
 }
@@ -123,6 +124,7 @@ TEST(CommAwareAllocators, PtasWithinBudgetOrFallsBack) {
   auto starved = make_allocator("ptas:m=3,nodes=2", machine.topology);
   auto fallback = starved->allocate(job_of(6), machine.view());
   EXPECT_EQ(fallback->nodes, machine.nodes_of(geom::mm_inc(points, 6)));
+  starved->commit(*fallback);
   EXPECT_EQ(dynamic_cast<CommAwareAllocator*>(starved.get())->fallbacks(), 1);
 }
 
@@ -171,6 +173,74 @@ TEST(CommAwareAllocators, RefusalsAndErrors) {
   EXPECT_THROW(make_allocator("mm:centers=nowhere", machine.topology), InputError);
   EXPECT_THROW(make_allocator("ptas:m=0", machine.topology), InputError);
   EXPECT_THROW(make_allocator("greedy-optimal:budget=3", machine.topology), InputError);
+}
+
+TEST(CommAwareAllocators, RepeatedQuestionsAreAnsweredAlikeAndCountNothing) {
+  Machine machine("mesh:8x8", scattered_busy());
+  for (const std::string spec : {"greedy-optimal:nodes=1", "ptas:m=3,nodes=2", "mm", "mc1x1"}) {
+    auto allocator = make_allocator(spec, machine.topology);
+    const Allocator& asked = *allocator;  // allocate() is const
+    const bool budgeted = spec.rfind("mm", 0) != 0 && spec.rfind("mc1x1", 0) != 0;
+    const auto first = asked.allocate(job_of(20), machine.view());
+    ASSERT_TRUE(first) << spec;
+    EXPECT_EQ(first->used_fallback, budgeted) << spec;
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      const auto again = asked.allocate(job_of(20), machine.view());
+      ASSERT_TRUE(again) << spec;
+      EXPECT_EQ(again->nodes, first->nodes) << spec;
+      EXPECT_EQ(again->used_fallback, first->used_fallback) << spec;
+      EXPECT_EQ(asked.fallbacks(), 0) << spec;  // questions are not counted
+    }
+    // A fresh allocator (empty cache) answers the same.
+    const auto fresh = make_allocator(spec, machine.topology)->allocate(job_of(20), machine.view());
+    EXPECT_EQ(fresh->nodes, first->nodes) << spec;
+    // Only committing an allocation that used the fallback counts.
+    Allocation without = *first;
+    without.used_fallback = false;
+    allocator->commit(without);
+    EXPECT_EQ(allocator->fallbacks(), 0) << spec;
+    allocator->commit(*first);
+    EXPECT_EQ(allocator->fallbacks(), budgeted ? 1 : 0) << spec;
+    allocator->release(*first);
+    EXPECT_EQ(allocator->fallbacks(), budgeted ? 1 : 0) << spec;
+    asked.allocate(job_of(20), machine.view());
+    EXPECT_EQ(allocator->fallbacks(), budgeted ? 1 : 0) << spec;
+  }
+}
+
+TEST(CommAwareAllocators, AnswerCacheStaysWithinItsBound) {
+  Machine machine("torus:16x16", {});
+  auto allocator = make_allocator("mm-inc", machine.topology);
+  const auto& typed = dynamic_cast<const CommAwareAllocator&>(*allocator);
+  Rng draws(7);
+  // Many distinct free sets, several sizes each.
+  for (int round = 0; round < 300; ++round) {
+    const auto node = static_cast<NodeId>(draws.uniform_int(0, machine.topology.node_count() - 1));
+    machine.busy[node] = !machine.busy[node];
+    machine.free_count += machine.busy[node] ? -1 : 1;
+    for (const int k : {1, 3, 8}) {
+      const auto chosen = typed.allocate(job_of(k), machine.view());
+      ASSERT_TRUE(chosen);
+      EXPECT_EQ(chosen->nodes, typed.allocate(job_of(k), machine.view())->nodes);
+      EXPECT_LE(typed.cache().size(), SelectionCache::kCapacity);
+      EXPECT_EQ(typed.last_selection().indices.size(), static_cast<std::size_t>(k));
+    }
+  }
+  // Many sizes on one free set: more questions than the capacity.
+  const int asked = static_cast<int>(SelectionCache::kCapacity) * 2 + 5;
+  ASSERT_GE(machine.free_count, asked);
+  for (int k = 1; k <= asked; ++k) {
+    const auto chosen = typed.allocate(job_of(k), machine.view());
+    ASSERT_TRUE(chosen);
+    EXPECT_EQ(static_cast<int>(chosen->nodes.size()), k);
+    EXPECT_LE(typed.cache().size(), SelectionCache::kCapacity);
+  }
+  // The answers after eviction are those of a fresh allocator.
+  for (const int k : {1, 40, asked}) {
+    auto fresh = make_allocator("mm-inc", machine.topology);
+    EXPECT_EQ(typed.allocate(job_of(k), machine.view())->nodes,
+              fresh->allocate(job_of(k), machine.view())->nodes);
+  }
 }
 
 }  // namespace

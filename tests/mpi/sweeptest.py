@@ -104,7 +104,7 @@ def master_pid(lines, process, timeout=60):
 
 
 def journal_frames(path):
-    """Number of outcome frames in a journal (same format as src/sweep/journal.cpp)."""
+    """Number of outcome frames in a journal (same format as src/sweep/store/journal.cpp)."""
     try:
         with open(path, "rb") as f:
             data = f.read()

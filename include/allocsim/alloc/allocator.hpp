@@ -1,7 +1,17 @@
 #pragma once
 // The allocator interface (design sketch: "Interfaces worth getting right early").
-// allocate() is a pure choice; the Simulation commits it. Stateful allocators (buddy systems,
-// busy lists, subtorus sets) also hear commit() and release().
+//
+// allocate() is a pure, const choice: asking any number of times in the same state gives the
+// same answer and changes nothing a later answer or the run's results depend on (schedulers ask
+// freely: EASY's look-ahead, the idle check, decision experiments). The Simulation commits the
+// answer it takes; stateful allocators (buddy systems, busy lists, subtorus sets) follow the
+// machine through commit() and release(). An allocator may memoise answers only in an explicitly
+// `mutable`, documented, bounded cache whose key captures everything the answer depends on (never
+// answers that depend on rng draws). Anything counted for the results (fallbacks()) is counted in
+// commit(), from what allocate() recorded in the Allocation.
+//
+// The registry (src/alloc/registry.cpp) is one table: each family appends its rows (name, help,
+// parameters, factory) from its own file; make_allocator() resolves `name:key=value,...`.
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,7 +49,10 @@ class MachineView {
 /// processors for block-based allocators: the excess is internal fragmentation).
 struct Allocation {
   std::vector<NodeId> nodes;
-  int pieces = 1;                  ///< contiguous blocks used (non-contiguous allocators)
+  int pieces = 1;  ///< contiguous blocks used (non-contiguous allocators)
+  /// Set by allocate() when the allocator gave up on its own method and answered with its
+  /// fallback (budgeted greedy-optimal / PTAS); commit() of such an allocation counts it.
+  bool used_fallback = false;
   /// Allocator-specific token returned on release (block id, semitorus id ...), -1 if unused.
   std::int64_t token = -1;
   /// Linear and ring span in the allocator's own ordering (0 = not measured by the allocator).
@@ -50,10 +63,12 @@ struct Allocation {
 class Allocator {
  public:
   virtual ~Allocator() = default;
-  /// The processors `job` would get on `machine` now, or nullopt ("not now").
-  /// Must not change allocator state (it may draw from machine.rng()).
-  virtual std::optional<Allocation> allocate(const Job& job, const MachineView& machine) = 0;
-  /// The simulation committed `allocation` (made its nodes busy).
+  /// The processors `job` would get on `machine` now, or nullopt ("not now"). A pure choice: it
+  /// may draw from machine.rng() and fill a mutable cache, nothing else.
+  virtual std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const = 0;
+  /// The simulation committed `allocation` (made its nodes busy). Allocations are committed to
+  /// the allocator that chose them (or, in decision experiments, to allocators that follow
+  /// another allocator's placements).
   virtual void commit(const Allocation& /*allocation*/) {}
   /// The job holding `allocation` ended; its nodes are free again.
   virtual void release(const Allocation& /*allocation*/) {}
@@ -61,16 +76,18 @@ class Allocator {
   virtual int nodes_needed(const Job& job) const { return job.procs; }
   /// True when allocate() may refuse although nodes_needed() nodes are free (shape constraints).
   virtual bool contiguous_only() const { return false; }
-  /// How often the allocator gave up on its own method and used a fallback (budgeted exact
-  /// and PTAS allocators); reported as the run's allocator_fallbacks.
+  /// Committed allocations for which the allocator had given up on its own method and used a
+  /// fallback (Allocation::used_fallback; budgeted exact and PTAS allocators); reported as the
+  /// run's allocator_fallbacks. Questions that were asked but not committed do not count. (An
+  /// allocator following another's placements, as in decision experiments, counts the flags of
+  /// the allocations it is given; only the simulation's own allocator's count is reported.)
   virtual std::int64_t fallbacks() const { return 0; }
   /// A deep copy with the same state (for backfilling look-ahead and decision experiments).
   virtual std::unique_ptr<Allocator> clone() const = 0;
 };
 
 /// Builds an allocator for a machine; throws InputError when the machine is not supported.
-using AllocatorFactory =
-    std::function<std::unique_ptr<Allocator>(const Params&, const Topology&)>;
+using AllocatorFactory = std::function<std::unique_ptr<Allocator>(const Params&, const Topology&)>;
 using AllocatorRegistry = Registry<AllocatorFactory>;
 
 /// The table of allocators (src/alloc/registry.cpp).

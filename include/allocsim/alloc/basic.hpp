@@ -1,6 +1,7 @@
 #pragma once
-// Topology-oblivious baselines: `random` (seeded), `sortedfreelist:order=row|snake|hilbert|ghilbert`
-// (Cplant's baseline: first p free processors in that order), `flat` (any p free processors).
+// Topology-oblivious baselines: `random` (seeded),
+// `sortedfreelist:order=row|snake|hilbert|ghilbert` (Cplant's baseline: first p free processors in
+// that order), `flat` (any p free processors).
 #include <vector>
 
 #include "allocsim/alloc/allocator.hpp"

@@ -4,6 +4,7 @@
 // `mc1x1`, `mc`, `mm-inc`, `greedy-optimal` (the exact optimum at every step, budgeted, falling
 // back to MM+Inc), `ptas:m=M` (budgeted likewise). Meshes and tori (ring-aware distances);
 // flat machines are refused.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -15,10 +16,53 @@ namespace allocsim {
 /// Appends the communication-aware rows to the allocator table.
 void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entries);
 
-/// One allocator class for the whole family; the method selects the solver.
-/// Answers are cached per free set: schedulers ask again and again between events (EASY tries
-/// every waiting job at each pass), and the solvers are deterministic pure choices, so a repeat
-/// question (same free processors, same size and shape) gets the stored answer.
+/// Memo of a communication-aware allocator's answers for one free set.
+///
+/// Why: schedulers ask the same question again and again between events (EASY tries every
+/// waiting job at each pass and again in its look-ahead; the idle check asks once more), and the
+/// solvers cost far more than a lookup.
+/// Key: the free set (node ids, so the allocator's fixed topology gives their coordinates), the
+/// processor count and, for `mc` only, the requested shape. The allocator's options are fixed at
+/// construction, and no solver draws from the generator, so the answer is a function of the key:
+/// a stored answer is exactly what the solver would return again (with a node budget; with a
+/// wall-clock budget the solver itself is machine-dependent and the first answer is reused).
+/// Bound: answers for one free set only, at most kCapacity of them; a question about another
+/// free set empties the cache, a full cache is emptied before storing. So it holds at most one
+/// free set (<= N node ids) and kCapacity selections (<= N indices each).
+/// Not thread-safe (one allocator per simulation; clones copy the cache).
+class SelectionCache {
+ public:
+  static constexpr std::size_t kCapacity = 64;
+
+  /// What an answer depends on besides the free set.
+  struct Key {
+    int procs = 0, shape_a = 0, shape_b = 0;
+    bool operator==(const Key&) const = default;
+  };
+  struct Answer {
+    Key key;
+    bool fell_back = false;  ///< the budgeted method gave up and the fallback answered
+    geom::Selection selection;
+  };
+
+  /// The stored answer for `key` on the free set `free`, or nullptr. Forgets all answers when
+  /// `free` is not the free set they belong to.
+  const Answer* find(const std::vector<NodeId>& free, const Key& key);
+  /// Stores the answer for `key` on the free set of the preceding find() (which missed).
+  const Answer& store(const Key& key, bool fell_back, geom::Selection selection);
+  /// Answers held (never more than kCapacity).
+  std::size_t size() const { return answers_.size(); }
+  /// The answer most recently found or stored, or nullptr.
+  const Answer* last() const { return last_ < 0 ? nullptr : &answers_[last_]; }
+
+ private:
+  std::vector<NodeId> free_;  // the free set the answers belong to
+  std::vector<Answer> answers_;
+  int last_ = -1;
+};
+
+/// One allocator class for the whole family; the method selects the solver. allocate() is a
+/// pure choice memoised in a SelectionCache; fallbacks are counted when committed.
 class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
  public:
   enum class Method { mm, genalg, mc1x1, mc, mm_inc, greedy_optimal, ptas };
@@ -36,33 +80,34 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
 
   CommAwareAllocator(const Options& options, const Topology& topology);
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  /// The solver's choice on the free processors; used_fallback is set when greedy-optimal or
+  /// ptas exhausted its budget and answered with MM+Inc instead.
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
+  /// Counts a committed allocation that used the fallback.
+  void commit(const Allocation& allocation) override {
+    if (allocation.used_fallback) ++fallbacks_;
+  }
 
-  /// allocate() calls in which greedy-optimal or ptas exhausted its budget and answered with
-  /// MM+Inc instead (for RunSummary::allocator_fallbacks; the Simulation reads it).
+  /// Committed allocations that used the fallback (RunSummary::allocator_fallbacks).
   std::int64_t fallbacks() const override { return fallbacks_; }
-  /// Solver result of the last allocate() call (indices refer to the free processors then).
-  const geom::Selection& last_selection() const { return last_; }
+  /// Solver result of the most recent allocate() answer (indices refer to the free processors
+  /// then); empty before the first. Read from the cache, for inspection only.
+  const geom::Selection& last_selection() const;
+  /// The answer memo (for tests of its bound).
+  const SelectionCache& cache() const { return cache_; }
   /// The near-cube shell-0 shape MC uses for a job of k processors without a requested shape.
   static std::vector<int> near_cube_shape(int k, int dims);
 
  private:
-  geom::Selection choose(const geom::PointSet& points, int k, const Job& job);
+  /// Runs the solver; sets `fell_back` when a budgeted method answered with its fallback.
+  geom::Selection choose(const geom::PointSet& points, int k, const Job& job,
+                         bool& fell_back) const;
   std::vector<std::vector<int>> all_positions() const;
-
-  struct CachedAnswer {
-    int procs = 0, shape_a = 0, shape_b = 0;
-    bool fell_back = false;
-    geom::Selection selection;
-  };
 
   Options options_;
   std::vector<int> sides_, rings_;
   std::int64_t fallbacks_ = 0;
-  bool fell_back_ = false;  // set by choose()
-  geom::Selection last_;
-  std::vector<NodeId> cache_free_;  // the free set the cached answers belong to
-  std::vector<CachedAnswer> cache_;
+  mutable SelectionCache cache_;  // a memo only: see SelectionCache for why it is exact
 };
 
 }  // namespace allocsim

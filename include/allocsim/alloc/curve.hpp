@@ -90,7 +90,7 @@ class CurveAllocator final : public CloneableAllocator<CurveAllocator> {
   /// `pieces` counts the runs of consecutive ranks used. When the machine's free count differs
   /// from the tracked one (nodes made busy without commit()), the free intervals are rebuilt
   /// from the machine view for this choice.
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override;
   void release(const Allocation& allocation) override;
 

@@ -77,7 +77,7 @@ class Buddy2DAllocator : public CloneableAllocator<Buddy2DAllocator> {
  public:
   explicit Buddy2DAllocator(Mesh2D mesh) : mesh_(mesh), blocks_(mesh) {}
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override { blocks_.commit(allocation); }
   void release(const Allocation& allocation) override { blocks_.release(allocation); }
   int nodes_needed(const Job& job) const override { return 1 << (2 * block_level(job)); }
@@ -101,7 +101,7 @@ class MbsAllocator : public CloneableAllocator<MbsAllocator> {
  public:
   explicit MbsAllocator(Mesh2D mesh) : mesh_(mesh), blocks_(mesh) {}
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override { blocks_.commit(allocation); }
   void release(const Allocation& allocation) override { blocks_.release(allocation); }
   int nodes_needed(const Job& job) const override { return job_processors(job); }

@@ -19,7 +19,7 @@ class GablAllocator : public CloneableAllocator<GablAllocator> {
   GablAllocator(Mesh2D mesh, bool rotate, ShapeRule rule)
       : mesh_(mesh), rotate_(rotate), rule_(rule), busy_(mesh) {}
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override { busy_.commit(allocation); }
   void release(const Allocation& allocation) override { busy_.release(allocation); }
   int nodes_needed(const Job& job) const override { return job_shape(job, rule_, mesh_).area(); }
@@ -42,7 +42,7 @@ class AncaAllocator : public CloneableAllocator<AncaAllocator> {
   AncaAllocator(Mesh2D mesh, bool rotate, ShapeRule rule)
       : mesh_(mesh), rotate_(rotate), rule_(rule), busy_(mesh) {}
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override { busy_.commit(allocation); }
   void release(const Allocation& allocation) override { busy_.release(allocation); }
   int nodes_needed(const Job& job) const override { return job_shape(job, rule_, mesh_).area(); }

@@ -25,7 +25,7 @@ class PagingAllocator : public CloneableAllocator<PagingAllocator> {
   /// Throws InputError when the mesh sides are not multiples of 2^size_index.
   PagingAllocator(Mesh2D mesh, int size_index, PageIndexing indexing);
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   int nodes_needed(const Job& job) const override;
 
   const std::vector<Rect>& pages() const { return pages_; }

@@ -166,7 +166,7 @@ class SubmeshAllocator : public CloneableAllocator<SubmeshAllocator> {
   SubmeshAllocator(Mesh2D mesh, Fit fit, bool rotate, ShapeRule rule)
       : mesh_(mesh), fit_(fit), rotate_(rotate), rule_(rule), busy_(mesh) {}
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override { busy_.commit(allocation); }
   void release(const Allocation& allocation) override { busy_.release(allocation); }
   int nodes_needed(const Job& job) const override { return job_shape(job, rule_, mesh_).area(); }

@@ -110,7 +110,7 @@ class SubtorusAllocator : public CloneableAllocator<SubtorusAllocator> {
  public:
   SubtorusAllocator(const Topology& topology, PartitionScheme scheme, ConvertMode mode);
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) override;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override;
   void release(const Allocation& allocation) override;
   int nodes_needed(const Job& job) const override;

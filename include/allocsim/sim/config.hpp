@@ -9,7 +9,8 @@
 
 namespace allocsim {
 
-/// Everything that determines one simulation. `canonical()` is its stable text form
+/// Everything that determines one simulation. Each member has a row in config_fields()
+/// (sim/config_fields.hpp), which every reader and writer of configs walks. `canonical()` is its stable text form
 /// (names resolved against the registries, defaults filled in), hashed into the config id.
 struct RunConfig {
   std::string machine = "mesh:16x16";
@@ -29,8 +30,10 @@ struct RunConfig {
   double timeout_seconds = 0;           ///< 0 = none; checked cooperatively
   std::vector<std::string> decisions;   ///< situation/decision experiment (empty = off)
 
-  /// Canonical text (all fields, specs in canonical spelling). Throws InputError on bad specs.
+  /// Canonical text of the identity fields of config_fields() (specs in canonical spelling).
+  /// Throws InputError on bad specs.
   std::string canonical() const;
+  bool operator==(const RunConfig&) const = default;
 };
 
 /// What one simulation produces.

@@ -1,0 +1,27 @@
+#pragma once
+// JSON text of results and configs, written by hand (no JSON library is a dependency yet).
+// Used by `allocsim run --format json` and `allocsim report --format json`.
+#include <string>
+#include <vector>
+
+#include "allocsim/metrics/records.hpp"
+#include "allocsim/sim/config.hpp"
+#include "allocsim/workload/job.hpp"
+
+namespace allocsim::output {
+
+/// `"text"` with JSON escapes.
+std::string json_string(const std::string& text);
+/// A finite number as JSON (NaN/inf become null).
+std::string json_number(double value);
+/// The summary as a JSON object keyed by summary_columns() names.
+std::string summary_json(const RunSummary& summary);
+/// The diagnostics as a JSON object {reason: {count, first_lines}, ..., "notes": [...]}.
+std::string diagnostics_json(const Diagnostics& diagnostics);
+/// Situation/decision rows as a JSON array of objects.
+std::string decisions_json(const std::vector<DecisionRow>& rows);
+/// The config as a JSON object keyed by config_fields() names, values typed (lists as arrays,
+/// booleans as true/false).
+std::string config_json(const RunConfig& config);
+
+}  // namespace allocsim::output

@@ -1,0 +1,51 @@
+#pragma once
+// Runs one config of a sweep on a worker (issue 3, items 3-4): each trace is read once and
+// cached (transforms are applied per config by simulate()), the wall time is measured, and an
+// exception marks the config failed (TimeoutError: timed_out) instead of stopping the sweep.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "allocsim/sim/config.hpp"
+#include "allocsim/sweep/experiment/experiment.hpp"
+#include "allocsim/sweep/store/outcome.hpp"
+
+namespace allocsim::sweep {
+
+/// Reads a config's base workload (transforms not applied).
+using LoadFn = std::function<Workload(const RunConfig& config, const std::string& trace_dir)>;
+/// Simulates a config on its cached base workload.
+using SimulateFn = std::function<RunResult(const RunConfig& config, const Workload& base)>;
+
+/// The core's load_workload (transforms cleared) and simulate(config, base).
+LoadFn core_load();
+SimulateFn core_simulate();
+
+class ConfigRunner {
+ public:
+  /// `configs` must outlive the runner. `base_dir` resolves relative traces, `trace_dir` NAMEs.
+  ConfigRunner(const std::vector<ConfigEntry>& configs, std::string base_dir, std::string trace_dir,
+               LoadFn load = core_load(), SimulateFn simulate = core_simulate());
+
+  /// Runs config `index` and reports how it ended; never throws for a config's own failure.
+  ConfigOutcome run(std::int64_t index, int rank);
+  /// Distinct base workloads read so far.
+  std::size_t cached_workloads() const { return cache_.size(); }
+
+ private:
+  struct Cached {
+    std::shared_ptr<const Workload> workload;
+    std::string error;  ///< reading failed: every config of this workload fails the same way
+  };
+  const Cached& base_workload(const RunConfig& config);
+
+  const std::vector<ConfigEntry>* configs_;
+  std::string base_dir_, trace_dir_;
+  LoadFn load_;
+  SimulateFn simulate_;
+  std::map<std::string, Cached> cache_;
+};
+
+}  // namespace allocsim::sweep

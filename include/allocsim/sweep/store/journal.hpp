@@ -1,0 +1,80 @@
+#pragma once
+// The append-only journal beside a result file (`results.h5.journal`; issue 3, item 5).
+// The master appends every outcome as one checksummed frame with a single write() before it
+// touches the HDF5 file, so a SIGKILL at any moment leaves a journal whose frames up to the
+// first torn or corrupt one are exactly the finished configs. `--resume` replays it and
+// rebuilds the HDF5 file; a clean finish removes it.
+//
+// Frame: magic "ASJ1" (4 bytes), type (u32), payload length (u64), FNV-1a of payload (u64),
+// payload. Type 1 = header (key=value lines), type 2 = outcome (encode_outcome()).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "allocsim/sweep/store/outcome.hpp"
+
+namespace allocsim::sweep {
+
+/// Identifies the sweep a journal or result file belongs to.
+struct JournalHeader {
+  std::string experiment;  ///< experiment name
+  std::uint64_t seed = 0;
+  std::uint64_t fingerprint = 0;
+  std::string shard;  ///< "K/N" or empty
+
+  std::string encode() const;
+  static JournalHeader decode(const std::string& text);
+};
+
+/// Appends frames to a journal file (created if missing).
+class JournalWriter {
+ public:
+  /// Creates `path` anew (truncating) with a header frame.
+  static JournalWriter create(const std::string& path, const JournalHeader& header);
+  JournalWriter(JournalWriter&& other) noexcept;
+  JournalWriter& operator=(JournalWriter&& other) noexcept;
+  JournalWriter(const JournalWriter&) = delete;
+  JournalWriter& operator=(const JournalWriter&) = delete;
+  ~JournalWriter();
+
+  /// Appends one outcome frame with a single write() (complete once this returns) and
+  /// returns the frame's offset (for read_journal_outcome).
+  std::uint64_t append(const ConfigOutcome& outcome);
+  /// fdatasync: survives power loss too (SIGKILL survival needs no sync).
+  void sync();
+  void close();
+
+ private:
+  explicit JournalWriter(int fd) : fd_(fd) {}
+  std::uint64_t write_frame(std::uint32_t type, const std::string& payload);
+  int fd_ = -1;
+  std::uint64_t bytes_ = 0;
+};
+
+/// The valid prefix of a journal.
+struct JournalContents {
+  bool has_header = false;
+  JournalHeader header;
+  /// Byte offset of every outcome frame, in file order, with its id, index and status.
+  struct Frame {
+    std::uint64_t offset = 0;
+    std::uint64_t config_id = 0;
+    std::int64_t index = 0;
+    ConfigStatus status = ConfigStatus::pending;
+  };
+  std::vector<Frame> frames;
+  std::uint64_t valid_bytes = 0;  ///< end of the last complete frame
+  std::uint64_t file_bytes = 0;   ///< > valid_bytes when the tail was torn or corrupt
+};
+
+/// Scans a journal (decoding every frame to check it); stops at the first torn or corrupt
+/// frame. Throws InputError when the file cannot be opened.
+JournalContents scan_journal(const std::string& path);
+/// Reads the outcome frame at `offset` (from scan_journal).
+ConfigOutcome read_journal_outcome(const std::string& path, std::uint64_t offset);
+
+/// The latest frame per config id (later frames supersede earlier ones).
+std::map<std::uint64_t, JournalContents::Frame> latest_frames(const JournalContents& contents);
+
+}  // namespace allocsim::sweep

@@ -1,0 +1,91 @@
+#pragma once
+// The HDF5 result file of a sweep (design sketch "HDF5 result file"; issue 3, item 5):
+//   root attributes  provenance (FileInfo)
+//   /configs         one row per config: id, index, status, error, wall time, rank, fields,
+//                    free variables, label, canonical form, diagnostics
+//   /summary         one row per done config: config_id + summary_columns() (run's JSON keys)
+//   /jobs/<id hex>   per-job records (job_id + job_columns()) when keep_jobs
+//   /decisions/<id hex>  situation/decision rows when requested
+// Only the master writes it; rows are buffered and appended, and the file flushed, often.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "allocsim/sweep/experiment/experiment.hpp"
+#include "allocsim/sweep/store/h5.hpp"
+#include "allocsim/sweep/store/outcome.hpp"
+
+namespace allocsim::sweep {
+
+/// Provenance and bookkeeping stored as root attributes.
+struct FileInfo {
+  std::string format = "allocsim-sweep/1";
+  std::string version;     ///< ALLOCSIM_VERSION (project version + git describe)
+  std::string experiment;  ///< experiment name
+  std::string experiment_file;
+  std::string experiment_text;
+  std::uint64_t seed = 0;
+  std::uint64_t fingerprint = 0;   ///< Expansion::fingerprint: "same experiment"
+  std::int64_t total_configs = 0;  ///< configs of the whole experiment
+  std::string shard;               ///< "K/N", or empty for a whole sweep or a merge
+  std::int64_t file_configs = 0;   ///< configs this file is responsible for
+  std::string host;
+  std::int64_t ranks = 0;
+  std::string start_time, end_time;  ///< ISO 8601 UTC
+  std::string status = "running";    ///< running | complete | interrupted | partial (merge)
+  double dispatch_seconds = 0;       ///< wall time from first dispatch to last result
+  double master_cpu_seconds = 0;     ///< master CPU time over that interval
+  double master_cpu_share = 0;       ///< master_cpu_seconds / dispatch_seconds
+  std::string master_cpu_scope;      ///< "process" (MPI) or "thread" (one rank)
+  std::int64_t done = 0, failed = 0, timed_out = 0, pending = 0;
+};
+
+void write_info(h5::File& file, const FileInfo& info);
+FileInfo read_info(const h5::File& file);
+
+/// Column layout of /configs for an expansion (its free variables become columns: float64
+/// when every value is a number, else strings).
+std::vector<h5::ColumnDef> config_columns(const Expansion& expansion);
+std::vector<h5::ColumnDef> summary_table_columns();
+std::vector<h5::ColumnDef> job_table_columns();
+
+/// Writes a result file: create, add outcomes as they come, flush, close.
+class ResultWriter {
+ public:
+  ResultWriter(const std::string& path, const FileInfo& info, const Expansion& expansion);
+
+  /// Buffers the /configs (and /summary) row; writes /jobs and /decisions at once.
+  void add(const ConfigEntry& entry, const ConfigOutcome& outcome);
+  /// A /configs row for a config without outcome (status pending).
+  void add_pending(const ConfigEntry& entry);
+  /// Appends buffered rows and flushes the file to disk.
+  void flush();
+  void set_info(const FileInfo& info);
+  void close();
+  std::size_t buffered() const { return configs_.rows(); }
+
+ private:
+  h5::File file_;
+  const Expansion* expansion_;
+  std::vector<bool> numeric_variable_;
+  h5::Table configs_, summary_;
+};
+
+/// /configs and /summary of a result file, read whole.
+struct ResultTables {
+  FileInfo info;
+  h5::Table configs;
+  h5::Table summary;
+};
+ResultTables read_result_tables(const std::string& path);
+
+/// The RunConfig of one /configs row (fields the file lacks keep their defaults).
+RunConfig read_config(const h5::Table& configs, std::size_t row);
+
+/// Rebuilds the outcomes stored in a finished result file (for --resume without a journal).
+std::vector<ConfigOutcome> read_outcomes(const std::string& path);
+
+/// Compact one-line text of diagnostics ("reason: count; ...; note").
+std::string diagnostics_text(const Diagnostics& diagnostics);
+
+}  // namespace allocsim::sweep

@@ -1,0 +1,38 @@
+// CSV writers for per-job records and configs.
+#include "allocsim/output/csv.hpp"
+
+#include "allocsim/output/json.hpp"
+#include "allocsim/sim/config_fields.hpp"
+
+namespace allocsim::output {
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
+  out << "job_id";
+  for (const auto& column : job_columns()) out << ',' << column.name;
+  out << '\n';
+  for (const auto& job : jobs) {
+    out << job.job_id;
+    for (const auto& column : job_columns()) out << ',' << json_number(job.*column.member);
+    out << '\n';
+  }
+}
+
+void write_configs_csv(std::ostream& out, const std::vector<RunConfig>& configs) {
+  const auto& fields = config_fields();
+  for (std::size_t f = 0; f < fields.size(); ++f) out << (f ? "," : "") << fields[f].name;
+  out << '\n';
+  for (const auto& config : configs) {
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      out << (f ? "," : "") << csv_field(field_text(config, fields[f]));
+    out << '\n';
+  }
+}
+
+}  // namespace allocsim::output

@@ -1,0 +1,191 @@
+// Master/worker dispatch loop and the in-process transport (issue 3, items 3-4).
+#include "allocsim/sweep/dispatch/dispatch.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace allocsim::sweep {
+
+using Clock = std::chrono::steady_clock;
+
+void worker_loop(WorkerChannel& channel, const std::function<ConfigOutcome(std::int64_t)>& run,
+                 int worker) {
+  channel.send({WorkerEvent::Kind::hello, worker, {}});
+  std::deque<std::int64_t> queue;
+  std::chrono::microseconds wait{0};
+  while (true) {
+    // Take every command that has arrived; wait only when there is nothing to do.
+    bool stop = false;
+    while (auto command = channel.receive(queue.empty() ? wait : std::chrono::microseconds{0})) {
+      if (command->kind == WorkerCommand::Kind::stop) {
+        stop = true;
+        break;
+      }
+      queue.push_back(command->index);
+      wait = std::chrono::microseconds{0};
+    }
+    if (stop) break;
+    if (queue.empty()) {
+      wait = std::clamp(wait * 2, std::chrono::microseconds{50}, std::chrono::microseconds{2000});
+      continue;
+    }
+    const std::int64_t index = queue.front();
+    queue.pop_front();
+    WorkerEvent event{WorkerEvent::Kind::result, worker, run(index)};
+    channel.send(event);
+  }
+  channel.send({WorkerEvent::Kind::bye, worker, {}});
+}
+
+DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
+                     const DispatchOptions& options, const DispatchCallbacks& callbacks) {
+  struct WorkerState {
+    bool ready = false, stop_sent = false, gone = false;
+    std::deque<std::int64_t> in_flight;
+  };
+  std::vector<WorkerState> workers(static_cast<std::size_t>(transport.workers()));
+  bool stopping = false;
+  Clock::time_point deadline{};
+  double seconds_sum = 0;
+  std::int64_t results = 0;
+  std::chrono::microseconds sleep{0};
+
+  auto send_stop = [&](int w) {
+    auto& state = workers[static_cast<std::size_t>(w)];
+    if (state.stop_sent || state.gone) return;
+    transport.send(w, {WorkerCommand::Kind::stop, 0});
+    state.stop_sent = true;
+  };
+  // Tasks queued per worker: one while configs take much longer than the master's sleeps (a
+  // queued task cannot move to a worker that becomes idle), more when they are short enough for
+  // a worker to run dry while the master sleeps; one each near the end, for a short tail.
+  auto prefetch = [&]() -> std::size_t {
+    if (order.size() <= 2 * workers.size() || results == 0) return 1;
+    const double mean = seconds_sum / static_cast<double>(results);
+    const double cover = 4e-6 * static_cast<double>(options.max_sleep.count());
+    const double depth = 1 + std::floor(cover / std::max(mean, 1e-6));
+    return static_cast<std::size_t>(std::clamp(depth, 1.0, double(options.max_prefetch)));
+  };
+
+  while (true) {
+    bool progressed = false;
+    while (auto event = transport.poll()) {
+      progressed = true;
+      auto& state = workers.at(static_cast<std::size_t>(event->worker));
+      switch (event->kind) {
+        case WorkerEvent::Kind::hello:
+          state.ready = true;
+          break;
+        case WorkerEvent::Kind::result: {
+          auto& q = state.in_flight;
+          auto it = std::find(q.begin(), q.end(), event->outcome.index);
+          if (it != q.end()) q.erase(it);
+          seconds_sum += event->outcome.wall_seconds;
+          ++results;
+          callbacks.on_outcome(event->outcome);
+          break;
+        }
+        case WorkerEvent::Kind::bye:
+          state.gone = true;
+          // Tasks it dropped go back to the front (they had the highest cost).
+          for (auto it = state.in_flight.rbegin(); it != state.in_flight.rend(); ++it)
+            order.push_front(*it);
+          state.in_flight.clear();
+          break;
+      }
+    }
+    if (!stopping && callbacks.stop_requested && callbacks.stop_requested()) {
+      stopping = true;
+      deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(options.grace_seconds));
+      for (int w = 0; w < transport.workers(); ++w) send_stop(w);
+    }
+    if (!stopping) {
+      const std::size_t depth = prefetch();
+      for (int w = 0; w < transport.workers(); ++w) {
+        auto& state = workers[static_cast<std::size_t>(w)];
+        if (!state.ready || state.gone || state.stop_sent) continue;
+        while (state.in_flight.size() < depth && !order.empty()) {
+          transport.send(w, {WorkerCommand::Kind::task, order.front()});
+          state.in_flight.push_back(order.front());
+          order.pop_front();
+          progressed = true;
+        }
+        if (order.empty() && state.in_flight.empty()) send_stop(w);
+      }
+    }
+    if (callbacks.tick) callbacks.tick();
+    const bool all_gone =
+        std::all_of(workers.begin(), workers.end(), [](const WorkerState& s) { return s.gone; });
+    if (all_gone) return order.empty() ? DispatchEnd::complete : DispatchEnd::interrupted;
+    if (stopping && Clock::now() > deadline) return DispatchEnd::abandoned;
+    if (progressed) {
+      sleep = std::chrono::microseconds{0};
+    } else {
+      sleep = std::min(std::max(sleep * 2, std::chrono::microseconds{100}), options.max_sleep);
+      std::this_thread::sleep_for(sleep);
+    }
+  }
+}
+
+// ---- LocalTransport ----
+
+class LocalTransport::Channel : public WorkerChannel {
+ public:
+  explicit Channel(LocalTransport& owner) : owner_(owner) {}
+  void send(const WorkerEvent& event) override {
+    std::lock_guard lock(owner_.mutex_);
+    owner_.to_master_.push_back(event);
+  }
+  std::optional<WorkerCommand> receive(std::chrono::microseconds wait) override {
+    std::unique_lock lock(owner_.mutex_);
+    if (owner_.to_worker_.empty() && wait.count() > 0)
+      owner_.to_worker_ready_.wait_for(lock, wait, [&] { return !owner_.to_worker_.empty(); });
+    if (owner_.to_worker_.empty()) return std::nullopt;
+    WorkerCommand command = owner_.to_worker_.front();
+    owner_.to_worker_.pop_front();
+    return command;
+  }
+
+ private:
+  LocalTransport& owner_;
+};
+
+LocalTransport::LocalTransport(std::function<ConfigOutcome(std::int64_t)> run) {
+  thread_ = std::thread([this, run = std::move(run)] {
+    Channel channel(*this);
+    worker_loop(channel, run, 0);
+  });
+}
+
+LocalTransport::~LocalTransport() {
+  if (!thread_.joinable()) return;
+  if (abandoned_) {
+    thread_.detach();
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    to_worker_.push_back({WorkerCommand::Kind::stop, 0});
+  }
+  to_worker_ready_.notify_all();
+  thread_.join();
+}
+
+void LocalTransport::send(int /*worker*/, const WorkerCommand& command) {
+  {
+    std::lock_guard lock(mutex_);
+    to_worker_.push_back(command);
+  }
+  to_worker_ready_.notify_all();
+}
+
+std::optional<WorkerEvent> LocalTransport::poll() {
+  std::lock_guard lock(mutex_);
+  if (to_master_.empty()) return std::nullopt;
+  WorkerEvent event = std::move(to_master_.front());
+  to_master_.pop_front();
+  return event;
+}
+
+}  // namespace allocsim::sweep

@@ -1,0 +1,353 @@
+// `allocsim sweep`: validation, master/worker run, crash-safe storage (issue 3).
+#include "allocsim/sweep/dispatch/sweep.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <boost/mpi/collectives/broadcast.hpp>
+#include <boost/serialization/string.hpp>
+
+#include "allocsim/sweep/dispatch/dispatch.hpp"
+#include "allocsim/sweep/dispatch/mpi_transport.hpp"
+#include "allocsim/sweep/dispatch/progress.hpp"
+#include "allocsim/sweep/experiment/validate.hpp"
+
+#ifndef ALLOCSIM_VERSION
+#define ALLOCSIM_VERSION "unknown"
+#endif
+
+namespace allocsim::sweep {
+
+namespace {
+
+/// Everything the master knows before dispatching.
+struct Prepared {
+  Experiment experiment;
+  Expansion expansion;
+  Validation validation;
+  std::vector<std::int64_t> members;  ///< indices of this shard, in index order
+  int shard_k = 0, shard_n = 0;
+};
+
+/// Reads, expands and validates; throws ExperimentError listing every problem.
+Prepared prepare(const SweepOptions& options) {
+  Prepared p;
+  p.experiment = read_experiment(options.experiment_path);
+  p.expansion = expand(p.experiment);
+  p.validation = validate(p.experiment, p.expansion, options.trace_dir);
+  std::vector<Problem> problems = p.validation.problems;
+  if (!options.shard.empty()) {
+    try {
+      std::tie(p.shard_k, p.shard_n) = parse_shard(options.shard);
+    } catch (const InputError& error) {
+      problems.push_back({"--shard", error.what()});
+    }
+  }
+  if (!problems.empty()) throw ExperimentError(std::move(problems));
+  for (const auto& entry : p.expansion.configs)
+    if (p.shard_n == 0 || in_shard(entry.id, p.shard_k, p.shard_n))
+      p.members.push_back(entry.index);
+  return p;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+std::string host_name() {
+  char buffer[256] = {};
+  gethostname(buffer, sizeof buffer - 1);
+  return buffer;
+}
+
+/// True when the parent process (mpirun or its daemon) has a terminal as stdout or stderr:
+/// mpirun gives every rank a pseudo-terminal as stdout, even when its own output is a file.
+bool parent_writes_to_terminal() {
+  for (const char* fd : {"1", "2"}) {
+    std::error_code ec;
+    const auto target =
+        std::filesystem::read_symlink("/proc/" + std::to_string(getppid()) + "/fd/" + fd, ec);
+    const std::string name = target.string();
+    if (!ec && (name.rfind("/dev/pts/", 0) == 0 || name.rfind("/dev/tty", 0) == 0)) return true;
+  }
+  return false;
+}
+
+/// CPU seconds of this process (MPI: includes Open MPI's threads) or of the calling thread.
+double cpu_seconds(bool thread_only) {
+  if (thread_only) {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& tv) {
+    return static_cast<double>(tv.tv_sec) + 1e-6 * static_cast<double>(tv.tv_usec);
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+void print_problems(const ExperimentError& error, std::ostream& err) {
+  err << error.problems().size() << (error.problems().size() == 1 ? " problem" : " problems")
+      << "; the sweep does not start:\n";
+  for (const auto& p : error.problems()) err << "  " << p.where << ": " << p.message << "\n";
+}
+
+std::string output_path(const SweepOptions& options, const Experiment& experiment) {
+  return options.output.empty() ? experiment.name + ".h5" : options.output;
+}
+
+ConfigRunner make_runner(const SweepOptions& options, const std::vector<ConfigEntry>& configs,
+                         const std::string& base_dir, const std::string& trace_dir) {
+  return ConfigRunner(configs, base_dir, trace_dir, options.load ? options.load : core_load(),
+                      options.simulate ? options.simulate : core_simulate());
+}
+
+/// Worker ranks: receive the experiment from the master, expand it, run what it sends.
+int run_worker(const SweepOptions& options, const boost::mpi::communicator& world) {
+  int ok = 0;
+  std::string text, source, base_dir, trace_dir;
+  boost::mpi::broadcast(world, ok, 0);
+  if (!ok) return kExitOk;
+  boost::mpi::broadcast(world, text, 0);
+  boost::mpi::broadcast(world, source, 0);
+  boost::mpi::broadcast(world, base_dir, 0);
+  boost::mpi::broadcast(world, trace_dir, 0);
+  unsigned long long fingerprint = 0;
+  boost::mpi::broadcast(world, fingerprint, 0);
+  Expansion expansion;
+  std::string setup_error;
+  try {
+    expansion = expand(parse_experiment(text, source, base_dir));
+    if (expansion.fingerprint != fingerprint)
+      setup_error = "this rank expands the experiment into other configs than the master";
+  } catch (const std::exception& error) {
+    setup_error = error.what();
+  }
+  ConfigRunner runner = make_runner(options, expansion.configs, base_dir, trace_dir);
+  MpiWorkerChannel channel(world);
+  const int rank = world.rank();
+  worker_loop(
+      channel,
+      [&](std::int64_t index) {
+        if (setup_error.empty()) return runner.run(index, rank);
+        ConfigOutcome failed;
+        failed.index = index;
+        failed.status = ConfigStatus::failed;
+        failed.error = "worker setup failed: " + setup_error;
+        return failed;
+      },
+      rank - 1);
+  return kExitOk;
+}
+
+}  // namespace
+
+int dry_run_sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
+  Prepared p;
+  try {
+    p.experiment = read_experiment(options.experiment_path);
+    p.expansion = expand(p.experiment);
+  } catch (const ExperimentError& error) {
+    print_problems(error, err);
+    return kExitBadInput;
+  } catch (const std::exception& error) {
+    err << "error: " << error.what() << "\n";
+    return kExitBadInput;
+  }
+  p.validation = validate(p.experiment, p.expansion, options.trace_dir);
+  out << "experiment '" << p.experiment.name << "' (" << options.experiment_path << "), seed "
+      << p.experiment.seed << ", " << p.experiment.replicates << " replicate"
+      << (p.experiment.replicates == 1 ? "" : "s") << "\n"
+      << p.validation.summary(p.expansion);
+  std::vector<Problem> problems = p.validation.problems;
+  if (!options.shard.empty()) {
+    try {
+      auto [k, n] = parse_shard(options.shard);
+      std::int64_t count = 0;
+      for (const auto& entry : p.expansion.configs) count += in_shard(entry.id, k, n);
+      out << "shard " << options.shard << ": " << count << " configs\n";
+    } catch (const InputError& error) {
+      problems.push_back({"--shard", error.what()});
+    }
+  }
+  if (!problems.empty()) {
+    print_problems(ExperimentError(problems), err);
+    return kExitBadInput;
+  }
+  out << "no problems found: the sweep can start\n";
+  return kExitOk;
+}
+
+int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world,
+              StopSignals& signals) {
+  if (world.rank() != 0) return run_worker(options, world);
+
+  // ---- Master: everything that can fail happens before the workers are told to start. ----
+  std::ostream& log = std::cerr;
+  Prepared p;
+  std::unique_ptr<ResultStore> store;
+  FileInfo info;
+  int status = kExitOk;
+  try {
+    p = prepare(options);
+    info.version = ALLOCSIM_VERSION;
+    info.experiment = p.experiment.name;
+    info.experiment_file = options.experiment_path;
+    info.experiment_text = p.experiment.text;
+    info.seed = p.experiment.seed;
+    info.fingerprint = p.expansion.fingerprint;
+    info.total_configs = static_cast<std::int64_t>(p.expansion.configs.size());
+    info.shard =
+        options.shard.empty() ? "" : std::to_string(p.shard_k) + "/" + std::to_string(p.shard_n);
+    info.file_configs = static_cast<std::int64_t>(p.members.size());
+    info.host = host_name();
+    info.ranks = world.size();
+    info.start_time = utc_now();
+    store = std::make_unique<ResultStore>(output_path(options, p.experiment), info, p.expansion,
+                                          p.members, options.store, log);
+  } catch (const ExperimentError& error) {
+    print_problems(error, log);
+    status = kExitBadInput;
+  } catch (const InputError& error) {
+    log << "error: " << error.what() << "\n";
+    status = kExitBadInput;
+  } catch (const std::exception& error) {
+    log << "error: " << error.what() << "\n";
+    status = kExitError;
+  }
+  int ok = status == kExitOk;
+  boost::mpi::broadcast(world, ok, 0);
+  if (!ok) return status;
+  std::string text = p.experiment.text, source = p.experiment.source,
+              base_dir = p.experiment.base_dir, trace_dir = options.trace_dir;
+  boost::mpi::broadcast(world, text, 0);
+  boost::mpi::broadcast(world, source, 0);
+  boost::mpi::broadcast(world, base_dir, 0);
+  boost::mpi::broadcast(world, trace_dir, 0);
+  unsigned long long fingerprint = p.expansion.fingerprint;
+  boost::mpi::broadcast(world, fingerprint, 0);
+
+  // Longest estimated cost first; ties in index order.
+  std::vector<std::int64_t> todo = store->todo();
+  std::stable_sort(todo.begin(), todo.end(), [&](std::int64_t a, std::int64_t b) {
+    return p.validation.costs[static_cast<std::size_t>(a)] >
+           p.validation.costs[static_cast<std::size_t>(b)];
+  });
+  const bool one_rank = world.size() == 1;
+  // The updating line goes to a terminal: stderr, or stdout when it is mpirun's
+  // pseudo-terminal and mpirun itself writes to a terminal (not to a batch log).
+  const bool stderr_tty = isatty(fileno(stderr)) != 0;
+  const bool stdout_tty = isatty(fileno(stdout)) != 0 && parent_writes_to_terminal();
+  const bool terminal =
+      options.progress == "line" || (options.progress == "auto" && (stderr_tty || stdout_tty));
+  std::FILE* progress_out = terminal && !stderr_tty && stdout_tty ? stdout : stderr;
+  log << "sweep '" << p.experiment.name << "': " << store->members() << " configs"
+      << (info.shard.empty()
+              ? ""
+              : " (shard " + info.shard + " of " + std::to_string(info.total_configs) + ")")
+      << ", " << todo.size() << " to run on " << (one_rank ? 1 : world.size() - 1)
+      << (one_rank || world.size() == 2 ? " worker" : " workers") << "; master pid " << getpid()
+      << "; results in " << output_path(options, p.experiment) << std::endl;
+
+  Progress progress(store->members(), store->finished(), terminal,
+                    options.progress == "none" ? nullptr : progress_out);
+  ConfigRunner local_runner =
+      make_runner(options, p.expansion.configs, p.experiment.base_dir, options.trace_dir);
+  std::unique_ptr<Transport> transport;
+  LocalTransport* local = nullptr;
+  if (one_rank) {
+    auto owned = std::make_unique<LocalTransport>(
+        [&](std::int64_t index) { return local_runner.run(index, 0); });
+    local = owned.get();
+    transport = std::move(owned);
+  } else {
+    transport = std::make_unique<MpiTransport>(world);
+  }
+
+  int stop_signal = 0;
+  DispatchCallbacks callbacks;
+  callbacks.on_outcome = [&](ConfigOutcome outcome) {
+    // The master's expansion names the config (a worker that failed to set up cannot).
+    outcome.config_id = p.expansion.configs.at(static_cast<std::size_t>(outcome.index)).id;
+    store->record(outcome);
+    progress.update(store->finished(), store->failed());
+  };
+  callbacks.stop_requested = [&] {
+    stop_signal = signals.poll();
+    if (stop_signal == 0) return false;
+    if (terminal) log << "\n";
+    log << "received signal " << stop_signal << " (" << strsignal(stop_signal)
+        << "): no new configs; waiting up to " << options.grace_seconds << " s for those in flight"
+        << std::endl;
+    return true;
+  };
+  callbacks.tick = [&] {
+    store->tick();
+    progress.update(store->finished(), store->failed());
+  };
+  DispatchOptions dispatch_options;
+  dispatch_options.grace_seconds = options.grace_seconds;
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds(one_rank);
+  const DispatchEnd end = dispatch(*transport, std::deque<std::int64_t>(todo.begin(), todo.end()),
+                                   dispatch_options, callbacks);
+  const double cpu = cpu_seconds(one_rank) - cpu_start;
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  progress.finish(store->finished(), store->failed());
+
+  info.end_time = utc_now();
+  info.dispatch_seconds = wall;
+  info.master_cpu_seconds = cpu;
+  info.master_cpu_share = wall > 0 ? cpu / wall : 0;
+  info.master_cpu_scope = one_rank ? "thread" : "process";
+  const FileInfo written = store->finish(info);  // status: complete when nothing is pending
+  const double rate =
+      wall > 0 ? static_cast<double>(store->finished() - store->resumed()) / wall : 0.0;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%lld done, %lld failed, %lld timed out, %lld pending; %.1f s, %.*f cfg/s, "
+                "master CPU %.1f%%",
+                static_cast<long long>(written.done), static_cast<long long>(written.failed),
+                static_cast<long long>(written.timed_out), static_cast<long long>(written.pending),
+                wall,
+                rate >= 100 ? 0
+                : rate >= 1 ? 1
+                            : 3,
+                rate, 100 * info.master_cpu_share);
+  log << line << "; results in " << output_path(options, p.experiment) << "\n";
+  if (written.failed + written.timed_out > 0)
+    log << "errors of the failed configs: allocsim report " << output_path(options, p.experiment)
+        << "\n";
+  if (written.pending == 0 && end != DispatchEnd::abandoned) return kExitOk;
+  log << "interrupted; rerun with --resume" << std::endl;
+  if (end == DispatchEnd::abandoned) {
+    // Work still running past the grace period: the file is closed, end everything now.
+    std::fflush(nullptr);
+    if (local != nullptr) {
+      local->abandon();
+      std::_Exit(kExitInterrupted);
+    }
+    world.abort(kExitInterrupted);
+  }
+  return kExitInterrupted;
+}
+
+}  // namespace allocsim::sweep

@@ -1,0 +1,230 @@
+// Validation of an expanded experiment against the registries and the
+// checks of the config field table.
+#include "allocsim/sweep/experiment/validate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "allocsim/alloc/allocator.hpp"
+#include "allocsim/sched/scheduler.hpp"
+#include "allocsim/sim/config_fields.hpp"
+#include "allocsim/sim/runtime_model.hpp"
+#include "allocsim/topo/topology.hpp"
+#include "allocsim/workload/reader.hpp"
+#include "allocsim/workload/transform.hpp"
+#include "fields.hpp"
+
+namespace allocsim::sweep {
+
+namespace fs = std::filesystem;
+
+std::string resolve_trace(const std::string& trace, const std::string& base_dir,
+                          const std::string& trace_dir) {
+  if (trace.rfind("synthetic", 0) == 0) return trace;
+  if (trace.empty()) throw InputError("no trace given (set 'trace' in [base] or an axis)");
+  const fs::path path(trace);
+  std::error_code ec;
+  if (path.is_absolute()) {
+    if (fs::is_regular_file(path, ec)) return trace;
+    throw InputError("trace file '" + trace + "' does not exist");
+  }
+  const fs::path beside = fs::path(base_dir) / path;
+  if (fs::is_regular_file(beside, ec)) return fs::absolute(beside, ec).lexically_normal().string();
+  try {
+    return resolve_trace_path(trace, trace_dir);
+  } catch (const InputError& error) {
+    throw InputError("trace '" + trace + "' is not in the experiment's folder (" + base_dir +
+                     ") and not found as a NAME: " + error.what());
+  }
+}
+
+double estimate_cost(const RunConfig& config, std::int64_t jobs, int machine_nodes) {
+  const std::string sched = config.sched.substr(0, config.sched.find(':'));
+  const std::string alloc = config.alloc.substr(0, config.alloc.find(':'));
+  double weight = 1;
+  if (sched == "conservative")
+    weight *= 4;
+  else if (sched == "easy")
+    weight *= 2;
+  if (alloc != "flat" && alloc != "random" && alloc != "sortedfreelist") weight *= 3;
+  weight *= 1.0 + static_cast<double>(config.decisions.size());
+  return static_cast<double>(std::max<std::int64_t>(jobs, 1)) *
+         (1.0 + std::log2(1.0 + std::max(machine_nodes, 1))) * weight;
+}
+
+namespace {
+
+/// Number of job lines of a trace file (comments and blank lines aside).
+std::int64_t count_job_lines(const std::string& path) {
+  std::int64_t count = 0;
+  for (const auto& line : read_lines(path)) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first != std::string::npos && line[first] != ';' && line[first] != '#') ++count;
+  }
+  return count;
+}
+
+/// Jobs of a synthetic spec (its `jobs` parameter, default filled in).
+std::int64_t synthetic_jobs(const std::string& trace) {
+  const AlgoSpec spec = AlgoSpec::parse(trace);
+  if (spec.name != "synthetic")
+    throw InputError("unknown workload '" + spec.name +
+                     "' (a trace path, a NAME or synthetic:...)");
+  const Params params(synthetic_params(), spec.params, "synthetic workload");
+  return params.has("jobs") ? params.integer("jobs") : 0;
+}
+
+/// Jobs left after the transforms that change the count (truncate, replicate).
+std::int64_t jobs_after_transforms(std::int64_t jobs, const std::vector<std::string>& transforms) {
+  for (const auto& spec : transforms) {
+    try {
+      const auto [entry, params] = transform_registry().resolve(spec);
+      if (entry->name == "truncate" && params.has("max_jobs"))
+        jobs = std::clamp<std::int64_t>(jobs - (params.has("skip") ? params.integer("skip") : 0), 0,
+                                        params.integer("max_jobs"));
+      else if (entry->name == "replicate" && params.has("copies"))
+        jobs *= std::max<long long>(params.integer("copies"), 1);
+    } catch (const std::exception&) {
+      // reported by the name check
+    }
+  }
+  return jobs;
+}
+
+}  // namespace
+
+Validation validate(const Experiment& experiment, const Expansion& expansion,
+                    const std::string& trace_dir) {
+  Validation v;
+  v.problems = expansion.problems;
+  ConfigProblems problems;
+  // Each distinct value is checked once; configs sharing it share the verdict.
+  std::map<std::pair<const char*, std::string>, std::string> field_checks;  // -> problem
+  std::map<std::string, std::optional<Topology>> topologies;
+  std::map<std::string, std::pair<std::int64_t, std::string>> workloads;  // jobs, error
+  std::map<std::pair<std::string, std::string>, std::optional<std::string>> compat;
+  std::set<std::string> machines;
+
+  /// The problem of one value of a field ("" when valid), from its check in config_fields().
+  auto field_problem_of = [&](const ConfigField& field, const std::string& item) {
+    auto key = std::pair(field.name, item);
+    auto it = field_checks.find(key);
+    if (it == field_checks.end()) it = field_checks.emplace(key, field.check(item)).first;
+    return it->second;
+  };
+  const ConfigField& alloc_field = *find_config_field("alloc");
+  const ConfigField& decisions_field = *find_config_field("decisions");
+
+  for (const ConfigEntry& entry : expansion.configs) {
+    const RunConfig& c = entry.config;
+    const std::string where = config_where(entry);
+    bool field_problem = false;
+    auto report = [&](const std::string& message) {
+      problems.add(where, message);
+      field_problem = true;
+    };
+    // Field values: machine, names and parameters (each distinct value checked once).
+    for (const auto& field : config_fields()) {
+      if (field.check == nullptr) continue;
+      for (const auto& item : field_items(c, field))
+        if (const std::string problem = field_problem_of(field, item); !problem.empty())
+          report(problem);
+    }
+    if (!topologies.count(c.machine)) {
+      try {
+        topologies.emplace(c.machine, Topology::parse(c.machine));
+      } catch (const std::exception&) {
+        topologies.emplace(c.machine, std::nullopt);  // reported by the machine field's check
+      }
+    }
+    const auto& topology = topologies.at(c.machine);
+    machines.insert(c.machine);
+    const bool alloc_error = !field_problem_of(alloc_field, c.alloc).empty();
+    std::vector<std::string> decision_ok;
+    for (const auto& d : c.decisions)
+      if (field_problem_of(decisions_field, d).empty()) decision_ok.push_back(d);
+    // Allocator / machine compatibility (the factory throws InputError when unsupported).
+    if (topology) {
+      std::vector<std::string> allocs = decision_ok;
+      if (!alloc_error) allocs.insert(allocs.begin(), c.alloc);
+      for (const auto& alloc : allocs) {
+        auto key = std::pair(alloc, c.machine);
+        auto it = compat.find(key);
+        if (it == compat.end()) {
+          std::optional<std::string> error;
+          try {
+            make_allocator(alloc, *topology);
+          } catch (const std::exception& e) {
+            error = "allocator '" + alloc + "' cannot run on '" + c.machine + "': " + e.what();
+          }
+          it = compat.emplace(key, error).first;
+        }
+        if (it->second) report(*it->second);
+      }
+    }
+    // Workload.
+    const std::string workload_key =
+        c.trace.rfind("synthetic", 0) == 0 ? c.trace : "file:" + c.trace;
+    auto wit = workloads.find(workload_key);
+    if (wit == workloads.end()) {
+      std::pair<std::int64_t, std::string> info{0, ""};
+      try {
+        const std::string path = resolve_trace(c.trace, experiment.base_dir, trace_dir);
+        info.first = path.rfind("synthetic", 0) == 0 ? synthetic_jobs(path) : count_job_lines(path);
+      } catch (const std::exception& error) {
+        info.second = error.what();
+      }
+      wit = workloads.emplace(workload_key, info).first;
+    }
+    if (!wit->second.second.empty()) report(wit->second.second);
+    const std::int64_t jobs = jobs_after_transforms(wit->second.first, c.transforms);
+    v.jobs.push_back(jobs);
+    v.costs.push_back(estimate_cost(c, jobs, topology ? topology->node_count() : 1));
+    if (!field_problem && !entry.problem.empty()) problems.add(where, entry.problem);
+  }
+  problems.append_to(v.problems);
+  v.workloads = static_cast<std::int64_t>(workloads.size());
+  v.machines = static_cast<std::int64_t>(machines.size());
+  return v;
+}
+
+namespace {
+std::string thousands(std::int64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<std::size_t>(i), 1, ',');
+  return digits;
+}
+}  // namespace
+
+std::string Validation::summary(const Expansion& expansion) const {
+  std::ostringstream out;
+  out << thousands(static_cast<std::int64_t>(expansion.configs.size())) << " configs";
+  if (expansion.excluded || expansion.duplicates)
+    out << " (" << expansion.excluded << " excluded, " << expansion.duplicates
+        << " duplicates dropped)";
+  out << "; " << workloads << (workloads == 1 ? " workload, " : " workloads, ") << machines
+      << (machines == 1 ? " machine" : " machines") << "\n";
+  std::int64_t total_jobs = 0;
+  double total_cost = 0, max_cost = 0;
+  for (auto j : jobs) total_jobs += j;
+  for (auto c : costs) {
+    total_cost += c;
+    max_cost = std::max(max_cost, c);
+  }
+  out << "estimated work: " << thousands(total_jobs) << " simulated jobs";
+  if (total_cost > 0) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", 100 * max_cost / total_cost);
+    out << "; the costliest config is " << share << " of the total";
+  }
+  out << "\n";
+  return out.str();
+}
+
+}  // namespace allocsim::sweep

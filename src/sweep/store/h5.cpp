@@ -1,0 +1,458 @@
+// RAII wrapper of the HDF5 C API for result files (issue 3, item 5).
+#include "allocsim/sweep/store/h5.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "allocsim/sweep/experiment/experiment.hpp"
+
+namespace allocsim::sweep::h5 {
+
+Id& Id::operator=(Id&& other) noexcept {
+  if (this != &other) {
+    reset();
+    id_ = other.id_;
+    closer_ = other.closer_;
+    other.id_ = -1;
+  }
+  return *this;
+}
+
+void Id::reset() {
+  if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+  id_ = -1;
+}
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw std::runtime_error("HDF5: cannot " + what);
+}
+
+namespace {
+
+Id checked(hid_t id, Id::Closer closer, const std::string& what) {
+  if (id < 0) throw std::runtime_error("HDF5: cannot " + what);
+  return Id(id, closer);
+}
+
+Id string_type() {
+  Id type = checked(H5Tcopy(H5T_C_S1), H5Tclose, "copy the string type");
+  check(H5Tset_size(type.get(), H5T_VARIABLE), "make a variable-length string type");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "set UTF-8");
+  return type;
+}
+
+/// Compound type with one 8-byte slot per column; `file` picks the standard little-endian
+/// types stored in files, otherwise the native ones used in memory.
+Id compound_type(const std::vector<ColumnDef>& columns, bool file) {
+  Id type = checked(H5Tcreate(H5T_COMPOUND, 8 * std::max<std::size_t>(columns.size(), 1)), H5Tclose,
+                    "create a compound type");
+  Id text = string_type();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    hid_t member = -1;
+    switch (columns[i].type) {
+      case ColumnType::u64:
+        member = file ? H5T_STD_U64LE : H5T_NATIVE_UINT64;
+        break;
+      case ColumnType::i64:
+        member = file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
+        break;
+      case ColumnType::f64:
+        member = file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE;
+        break;
+      case ColumnType::text:
+        member = text.get();
+        break;
+    }
+    check(H5Tinsert(type.get(), columns[i].name.c_str(), 8 * i, member),
+          "add column '" + columns[i].name + "'");
+  }
+  return type;
+}
+
+void disable_error_printing() {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+}  // namespace
+
+// ---- Table ----
+
+Table::Table(std::vector<ColumnDef> columns)
+    : columns_(std::move(columns)), data_(columns_.size()) {}
+
+int Table::find(const std::string& name) const {
+  for (std::size_t i = 0; i < columns_.size(); ++i)
+    if (columns_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+void Table::add_row(std::vector<Cell> cells) {
+  if (cells.size() != columns_.size()) throw std::logic_error("row width mismatch");
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    switch (columns_[i].type) {
+      case ColumnType::u64:
+        data_[i].u.push_back(std::get<std::uint64_t>(cells[i]));
+        break;
+      case ColumnType::i64:
+        data_[i].i.push_back(std::get<std::int64_t>(cells[i]));
+        break;
+      case ColumnType::f64:
+        data_[i].f.push_back(std::get<double>(cells[i]));
+        break;
+      case ColumnType::text:
+        data_[i].s.push_back(std::move(std::get<std::string>(cells[i])));
+    }
+  }
+  ++rows_;
+}
+
+Table::Cell Table::cell(std::size_t row, std::size_t column) const {
+  switch (columns_[column].type) {
+    case ColumnType::u64:
+      return data_[column].u[row];
+    case ColumnType::i64:
+      return data_[column].i[row];
+    case ColumnType::f64:
+      return data_[column].f[row];
+    case ColumnType::text:
+      return data_[column].s[row];
+  }
+  return std::string();
+}
+
+double Table::number(std::size_t row, std::size_t column) const {
+  switch (columns_[column].type) {
+    case ColumnType::u64:
+      return static_cast<double>(data_[column].u[row]);
+    case ColumnType::i64:
+      return static_cast<double>(data_[column].i[row]);
+    case ColumnType::f64:
+      return data_[column].f[row];
+    case ColumnType::text:
+      break;
+  }
+  return std::nan("");
+}
+
+const std::string& Table::text(std::size_t row, std::size_t column) const {
+  return data_[column].s.at(row);
+}
+std::uint64_t Table::u64(std::size_t row, std::size_t column) const {
+  return data_[column].u.at(row);
+}
+std::int64_t Table::i64(std::size_t row, std::size_t column) const {
+  return data_[column].i.at(row);
+}
+
+std::string Table::display(std::size_t row, std::size_t column) const {
+  switch (columns_[column].type) {
+    case ColumnType::u64:
+      return std::to_string(data_[column].u[row]);
+    case ColumnType::i64:
+      return std::to_string(data_[column].i[row]);
+    case ColumnType::f64:
+      return format_number(data_[column].f[row]);
+    case ColumnType::text:
+      return data_[column].s[row];
+  }
+  return {};
+}
+
+Table Table::select(const std::vector<std::size_t>& rows) const {
+  Table out(columns_);
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    const Column& from = data_[c];
+    Column& to = out.data_[c];
+    for (auto r : rows) {
+      switch (columns_[c].type) {
+        case ColumnType::u64:
+          to.u.push_back(from.u[r]);
+          break;
+        case ColumnType::i64:
+          to.i.push_back(from.i[r]);
+          break;
+        case ColumnType::f64:
+          to.f.push_back(from.f[r]);
+          break;
+        case ColumnType::text:
+          to.s.push_back(from.s[r]);
+          break;
+      }
+    }
+  }
+  out.rows_ = rows.size();
+  return out;
+}
+
+void Table::clear_rows() {
+  for (auto& column : data_) column = Column{};
+  rows_ = 0;
+}
+
+// ---- File ----
+
+File::File(const std::string& path, Mode mode) : path_(path) {
+  disable_error_printing();
+  hid_t id = -1;
+  if (mode == Mode::create) {
+    Id fcpl = checked(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "create file properties");
+    check(H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+          "track link order");
+    id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT);
+  } else {
+    id = H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
+  }
+  if (id < 0)
+    throw std::runtime_error("cannot " + std::string(mode == Mode::create ? "create" : "open") +
+                             " HDF5 file '" + path + "'");
+  file_ = Id(id, H5Fclose);
+}
+
+void File::flush() {
+  check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush " + path_);
+}
+
+void File::close() {
+  file_.reset();
+}
+
+void File::set_attr(const std::string& name, const AttrValue& value) {
+  const hid_t root = file_.get();
+  if (H5Aexists(root, name.c_str()) > 0) check(H5Adelete(root, name.c_str()), "replace " + name);
+  Id space = checked(H5Screate(H5S_SCALAR), H5Sclose, "create a scalar space");
+  Id text = string_type();
+  hid_t file_type = -1, mem_type = -1;
+  const void* data = nullptr;
+  const char* c_str = nullptr;
+  if (auto* s = std::get_if<std::string>(&value)) {
+    file_type = mem_type = text.get();
+    c_str = s->c_str();
+    data = &c_str;
+  } else if (auto* d = std::get_if<double>(&value)) {
+    file_type = H5T_IEEE_F64LE, mem_type = H5T_NATIVE_DOUBLE, data = d;
+  } else if (auto* i = std::get_if<std::int64_t>(&value)) {
+    file_type = H5T_STD_I64LE, mem_type = H5T_NATIVE_INT64, data = i;
+  } else {
+    file_type = H5T_STD_U64LE, mem_type = H5T_NATIVE_UINT64, data = &std::get<std::uint64_t>(value);
+  }
+  Id attr =
+      checked(H5Acreate2(root, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+              H5Aclose, "create attribute " + name);
+  check(H5Awrite(attr.get(), mem_type, data), "write attribute " + name);
+}
+
+std::optional<AttrValue> File::attr(const std::string& name) const {
+  const hid_t root = file_.get();
+  if (H5Aexists(root, name.c_str()) <= 0) return std::nullopt;
+  Id attr = checked(H5Aopen(root, name.c_str(), H5P_DEFAULT), H5Aclose, "open attribute " + name);
+  Id type = checked(H5Aget_type(attr.get()), H5Tclose, "read attribute type");
+  switch (H5Tget_class(type.get())) {
+    case H5T_STRING: {
+      if (H5Tis_variable_str(type.get()) > 0) {
+        Id text = string_type();
+        char* value = nullptr;
+        check(H5Aread(attr.get(), text.get(), &value), "read attribute " + name);
+        std::string out = value ? value : "";
+        H5free_memory(value);
+        return out;
+      }
+      std::string out(H5Tget_size(type.get()), '\0');
+      Id fixed = checked(H5Tcopy(type.get()), H5Tclose, "copy type");
+      check(H5Aread(attr.get(), fixed.get(), out.data()), "read attribute " + name);
+      out.resize(std::strlen(out.c_str()));
+      return out;
+    }
+    case H5T_FLOAT: {
+      double v = 0;
+      check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), "read attribute " + name);
+      return v;
+    }
+    case H5T_INTEGER: {
+      if (H5Tget_sign(type.get()) == H5T_SGN_NONE) {
+        std::uint64_t v = 0;
+        check(H5Aread(attr.get(), H5T_NATIVE_UINT64, &v), "read attribute " + name);
+        return v;
+      }
+      std::int64_t v = 0;
+      check(H5Aread(attr.get(), H5T_NATIVE_INT64, &v), "read attribute " + name);
+      return v;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+bool File::exists(const std::string& object_path) const {
+  // Check every prefix: H5Lexists fails on a missing intermediate group.
+  std::size_t pos = 1;
+  while (true) {
+    const auto slash = object_path.find('/', pos);
+    const std::string prefix = object_path.substr(0, slash);
+    if (H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) return true;
+    pos = slash + 1;
+  }
+}
+
+void File::create_group(const std::string& group_path) {
+  if (exists(group_path)) return;
+  Id group =
+      checked(H5Gcreate2(file_.get(), group_path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+              H5Gclose, "create group " + group_path);
+}
+
+std::vector<std::string> File::list(const std::string& group_path) const {
+  std::vector<std::string> names;
+  if (!exists(group_path)) return names;
+  Id group = checked(H5Gopen2(file_.get(), group_path.c_str(), H5P_DEFAULT), H5Gclose,
+                     "open group " + group_path);
+  H5G_info_t info;
+  check(H5Gget_info(group.get(), &info), "list " + group_path);
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    const ssize_t size = H5Lget_name_by_idx(group.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i,
+                                            nullptr, 0, H5P_DEFAULT);
+    std::string name(static_cast<std::size_t>(size), '\0');
+    H5Lget_name_by_idx(group.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(),
+                       static_cast<std::size_t>(size) + 1, H5P_DEFAULT);
+    names.push_back(name);
+  }
+  return names;
+}
+
+void File::copy_from(const File& source, const std::string& source_path, const std::string& path) {
+  Id lcpl = checked(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "create link properties");
+  check(H5Pset_create_intermediate_group(lcpl.get(), 1), "set intermediate groups");
+  check(
+      H5Ocopy(source.id(), source_path.c_str(), file_.get(), path.c_str(), H5P_DEFAULT, lcpl.get()),
+      "copy " + source_path + " from " + source.path());
+}
+
+void File::create_table(const std::string& path, const std::vector<ColumnDef>& columns,
+                        std::size_t chunk_rows, bool compress) {
+  Id type = compound_type(columns, true);
+  const hsize_t dims[1] = {0}, max_dims[1] = {H5S_UNLIMITED};
+  Id space = checked(H5Screate_simple(1, dims, max_dims), H5Sclose, "create a dataspace");
+  Id dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create dataset properties");
+  const hsize_t chunk[1] = {std::max<hsize_t>(chunk_rows, 1)};
+  check(H5Pset_chunk(dcpl.get(), 1, chunk), "set chunking");
+  if (compress) {
+    check(H5Pset_shuffle(dcpl.get()), "set shuffle");
+    check(H5Pset_deflate(dcpl.get(), 4), "set deflate");
+  }
+  Id lcpl = checked(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "create link properties");
+  check(H5Pset_create_intermediate_group(lcpl.get(), 1), "set intermediate groups");
+  Id dataset = checked(H5Dcreate2(file_.get(), path.c_str(), type.get(), space.get(), lcpl.get(),
+                                  dcpl.get(), H5P_DEFAULT),
+                       H5Dclose, "create table " + path);
+}
+
+void File::append_table(const std::string& path, const Table& rows) {
+  if (rows.rows() == 0) return;
+  Id dataset = checked(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "open " + path);
+  const auto& columns = rows.columns();
+  Id mem_type = compound_type(columns, false);
+  // Row-major buffer of 8-byte slots; strings point into the table's storage.
+  std::vector<unsigned char> buffer(rows.rows() * columns.size() * 8);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const auto& data = rows.column_data(c);
+    for (std::size_t r = 0; r < rows.rows(); ++r) {
+      unsigned char* slot = buffer.data() + (r * columns.size() + c) * 8;
+      switch (columns[c].type) {
+        case ColumnType::u64:
+          std::memcpy(slot, &data.u[r], 8);
+          break;
+        case ColumnType::i64:
+          std::memcpy(slot, &data.i[r], 8);
+          break;
+        case ColumnType::f64:
+          std::memcpy(slot, &data.f[r], 8);
+          break;
+        case ColumnType::text: {
+          const char* p = data.s[r].c_str();
+          std::memcpy(slot, &p, sizeof p);
+        }
+      }
+    }
+  }
+  Id file_space = checked(H5Dget_space(dataset.get()), H5Sclose, "get the space of " + path);
+  hsize_t current[1];
+  H5Sget_simple_extent_dims(file_space.get(), current, nullptr);
+  const hsize_t count[1] = {rows.rows()}, new_size[1] = {current[0] + rows.rows()};
+  check(H5Dset_extent(dataset.get(), new_size), "extend " + path);
+  file_space = checked(H5Dget_space(dataset.get()), H5Sclose, "get the space of " + path);
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, current, nullptr, count, nullptr),
+        "select rows of " + path);
+  Id mem_space = checked(H5Screate_simple(1, count, nullptr), H5Sclose, "create a dataspace");
+  check(H5Dwrite(dataset.get(), mem_type.get(), mem_space.get(), file_space.get(), H5P_DEFAULT,
+                 buffer.data()),
+        "write rows of " + path);
+}
+
+Table File::read_table(const std::string& path) const {
+  Id dataset = checked(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "open " + path);
+  Id file_type = checked(H5Dget_type(dataset.get()), H5Tclose, "get the type of " + path);
+  if (H5Tget_class(file_type.get()) != H5T_COMPOUND)
+    throw std::runtime_error("HDF5: " + path + " is not a table");
+  std::vector<ColumnDef> columns;
+  const int members = H5Tget_nmembers(file_type.get());
+  for (int m = 0; m < members; ++m) {
+    char* raw_name = H5Tget_member_name(file_type.get(), static_cast<unsigned>(m));
+    std::string name = raw_name;
+    H5free_memory(raw_name);
+    Id member = checked(H5Tget_member_type(file_type.get(), static_cast<unsigned>(m)), H5Tclose,
+                        "get a member type");
+    ColumnType type;
+    switch (H5Tget_class(member.get())) {
+      case H5T_INTEGER:
+        type = H5Tget_sign(member.get()) == H5T_SGN_NONE ? ColumnType::u64 : ColumnType::i64;
+        break;
+      case H5T_FLOAT:
+        type = ColumnType::f64;
+        break;
+      case H5T_STRING:
+        type = ColumnType::text;
+        break;
+      default:
+        throw std::runtime_error("HDF5: unsupported column '" + name + "' in " + path);
+    }
+    columns.push_back({name, type});
+  }
+  Table table(columns);
+  Id space = checked(H5Dget_space(dataset.get()), H5Sclose, "get the space of " + path);
+  hsize_t dims[1] = {0};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  const std::size_t rows = dims[0];
+  if (rows == 0) return table;
+  Id mem_type = compound_type(columns, false);
+  std::vector<unsigned char> buffer(rows * columns.size() * 8);
+  check(H5Dread(dataset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
+        "read " + path);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    auto& data = table.column_data(c);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const unsigned char* slot = buffer.data() + (r * columns.size() + c) * 8;
+      switch (columns[c].type) {
+        case ColumnType::u64:
+          data.u.push_back(0), std::memcpy(&data.u.back(), slot, 8);
+          break;
+        case ColumnType::i64:
+          data.i.push_back(0), std::memcpy(&data.i.back(), slot, 8);
+          break;
+        case ColumnType::f64:
+          data.f.push_back(0), std::memcpy(&data.f.back(), slot, 8);
+          break;
+        case ColumnType::text: {
+          const char* p = nullptr;
+          std::memcpy(&p, slot, sizeof p);
+          data.s.emplace_back(p ? p : "");
+        }
+      }
+    }
+  }
+  table.set_rows(rows);
+  H5Dvlen_reclaim(mem_type.get(), space.get(), H5P_DEFAULT, buffer.data());
+  return table;
+}
+
+}  // namespace allocsim::sweep::h5

@@ -1,0 +1,392 @@
+// HDF5 result files (design sketch "HDF5 result file"; issue 3, item 5).
+#include "allocsim/sweep/store/results.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include "allocsim/metrics/records.hpp"
+#include "allocsim/sim/config_fields.hpp"
+
+namespace allocsim::sweep {
+
+using h5::ColumnDef;
+using h5::ColumnType;
+using h5::Table;
+
+namespace {
+
+/// The /configs column type of a config field.
+ColumnType field_column_type(FieldType type) {
+  switch (type) {
+    case FieldType::real:
+      return ColumnType::f64;
+    case FieldType::boolean:
+      return ColumnType::i64;
+    case FieldType::unsigned_integer:
+      return ColumnType::u64;
+    case FieldType::text:
+    case FieldType::text_list:
+      break;
+  }
+  return ColumnType::text;
+}
+
+/// A config field's /configs cell.
+struct CellOf {
+  Table::Cell operator()(const std::string& value) const { return value; }
+  Table::Cell operator()(const std::vector<std::string>& value) const { return join_list(value); }
+  Table::Cell operator()(double value) const { return value; }
+  Table::Cell operator()(bool value) const { return static_cast<std::int64_t>(value); }
+  Table::Cell operator()(std::uint64_t value) const { return value; }
+};
+
+/// Fixed /configs columns before the free variables (bookkeeping, then one per config
+/// field), and after them.
+const std::vector<ColumnDef>& leading_config_columns() {
+  static const std::vector<ColumnDef> columns = [] {
+    std::vector<ColumnDef> list = {
+        {"config_id", ColumnType::u64}, {"index", ColumnType::i64},
+        {"replicate", ColumnType::i64}, {"status", ColumnType::text},
+        {"error", ColumnType::text},    {"wall_seconds", ColumnType::f64},
+        {"rank", ColumnType::i64},
+    };
+    for (const auto& field : config_fields())
+      list.push_back({field.name, field_column_type(field.type())});
+    return list;
+  }();
+  return columns;
+}
+const std::vector<ColumnDef>& trailing_config_columns() {
+  static const std::vector<ColumnDef> columns = {{"label", ColumnType::text},
+                                                 {"canonical", ColumnType::text},
+                                                 {"diagnostics", ColumnType::text}};
+  return columns;
+}
+
+bool parses_as_number(const std::string& text, double& value) {
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  return !text.empty() && result.ec == std::errc() && result.ptr == text.data() + text.size();
+}
+
+std::string variable_column(const std::string& name) {
+  for (const auto& c : leading_config_columns())
+    if (c.name == name) return "var_" + name;
+  for (const auto& c : trailing_config_columns())
+    if (c.name == name) return "var_" + name;
+  return name;
+}
+
+std::vector<bool> numeric_variables(const Expansion& expansion) {
+  std::vector<bool> numeric(expansion.variable_names.size(), true);
+  for (const auto& entry : expansion.configs)
+    for (std::size_t v = 0; v < entry.variables.size() && v < numeric.size(); ++v) {
+      double value = 0;
+      if (!entry.variables[v].second.empty() && !parses_as_number(entry.variables[v].second, value))
+        numeric[v] = false;
+    }
+  return numeric;
+}
+
+template <class T>
+T get_attr(const h5::File& file, const char* name, T fallback) {
+  const auto value = file.attr(name);
+  if (!value) return fallback;
+  if (auto* v = std::get_if<T>(&*value)) return *v;
+  if constexpr (std::is_arithmetic_v<T>) {
+    if (auto* d = std::get_if<double>(&*value)) return static_cast<T>(*d);
+    if (auto* i = std::get_if<std::int64_t>(&*value)) return static_cast<T>(*i);
+    if (auto* u = std::get_if<std::uint64_t>(&*value)) return static_cast<T>(*u);
+  }
+  return fallback;
+}
+
+}  // namespace
+
+std::string diagnostics_text(const Diagnostics& diagnostics) {
+  std::string out;
+  auto add = [&](const std::string& piece) {
+    if (!out.empty()) out += "; ";
+    out += piece;
+  };
+  for (const auto& [reason, entry] : diagnostics.entries)
+    add(reason + ": " + std::to_string(entry.count));
+  for (const auto& note : diagnostics.notes) add(note);
+  return out;
+}
+
+void write_info(h5::File& file, const FileInfo& info) {
+  file.set_attr("format", info.format);
+  file.set_attr("version", info.version);
+  file.set_attr("experiment", info.experiment);
+  file.set_attr("experiment_file", info.experiment_file);
+  file.set_attr("experiment_text", info.experiment_text);
+  file.set_attr("seed", info.seed);
+  file.set_attr("fingerprint", info.fingerprint);
+  file.set_attr("total_configs", info.total_configs);
+  file.set_attr("shard", info.shard);
+  file.set_attr("file_configs", info.file_configs);
+  file.set_attr("host", info.host);
+  file.set_attr("ranks", info.ranks);
+  file.set_attr("start_time", info.start_time);
+  file.set_attr("end_time", info.end_time);
+  file.set_attr("status", info.status);
+  file.set_attr("dispatch_seconds", info.dispatch_seconds);
+  file.set_attr("master_cpu_seconds", info.master_cpu_seconds);
+  file.set_attr("master_cpu_share", info.master_cpu_share);
+  file.set_attr("master_cpu_scope", info.master_cpu_scope);
+  file.set_attr("done", info.done);
+  file.set_attr("failed", info.failed);
+  file.set_attr("timed_out", info.timed_out);
+  file.set_attr("pending", info.pending);
+}
+
+FileInfo read_info(const h5::File& file) {
+  FileInfo info;
+  info.format = get_attr<std::string>(file, "format", "");
+  if (info.format.rfind("allocsim-sweep/", 0) != 0)
+    throw InputError("'" + file.path() + "' is not an allocsim sweep result file");
+  info.version = get_attr<std::string>(file, "version", "");
+  info.experiment = get_attr<std::string>(file, "experiment", "");
+  info.experiment_file = get_attr<std::string>(file, "experiment_file", "");
+  info.experiment_text = get_attr<std::string>(file, "experiment_text", "");
+  info.seed = get_attr<std::uint64_t>(file, "seed", 0);
+  info.fingerprint = get_attr<std::uint64_t>(file, "fingerprint", 0);
+  info.total_configs = get_attr<std::int64_t>(file, "total_configs", 0);
+  info.shard = get_attr<std::string>(file, "shard", "");
+  info.file_configs = get_attr<std::int64_t>(file, "file_configs", 0);
+  info.host = get_attr<std::string>(file, "host", "");
+  info.ranks = get_attr<std::int64_t>(file, "ranks", 0);
+  info.start_time = get_attr<std::string>(file, "start_time", "");
+  info.end_time = get_attr<std::string>(file, "end_time", "");
+  info.status = get_attr<std::string>(file, "status", "");
+  info.dispatch_seconds = get_attr<double>(file, "dispatch_seconds", 0);
+  info.master_cpu_seconds = get_attr<double>(file, "master_cpu_seconds", 0);
+  info.master_cpu_share = get_attr<double>(file, "master_cpu_share", 0);
+  info.master_cpu_scope = get_attr<std::string>(file, "master_cpu_scope", "");
+  info.done = get_attr<std::int64_t>(file, "done", 0);
+  info.failed = get_attr<std::int64_t>(file, "failed", 0);
+  info.timed_out = get_attr<std::int64_t>(file, "timed_out", 0);
+  info.pending = get_attr<std::int64_t>(file, "pending", 0);
+  return info;
+}
+
+std::vector<ColumnDef> config_columns(const Expansion& expansion) {
+  std::vector<ColumnDef> columns = leading_config_columns();
+  const auto numeric = numeric_variables(expansion);
+  for (std::size_t v = 0; v < expansion.variable_names.size(); ++v)
+    columns.push_back({variable_column(expansion.variable_names[v]),
+                       numeric[v] ? ColumnType::f64 : ColumnType::text});
+  for (const auto& c : trailing_config_columns()) columns.push_back(c);
+  return columns;
+}
+
+std::vector<ColumnDef> summary_table_columns() {
+  std::vector<ColumnDef> columns = {{"config_id", ColumnType::u64}};
+  for (const auto& c : summary_columns()) columns.push_back({c.name, ColumnType::f64});
+  return columns;
+}
+
+std::vector<ColumnDef> job_table_columns() {
+  std::vector<ColumnDef> columns = {{"job_id", ColumnType::i64}};
+  for (const auto& c : job_columns()) columns.push_back({c.name, ColumnType::f64});
+  return columns;
+}
+
+namespace {
+std::vector<ColumnDef> decision_columns() {
+  return {{"decision", ColumnType::text},
+          {"mean_pairwise_sum", ColumnType::f64},
+          {"mean_avg_pairwise", ColumnType::f64},
+          {"jobs", ColumnType::f64},
+          {"refusals", ColumnType::f64}};
+}
+}  // namespace
+
+ResultWriter::ResultWriter(const std::string& path, const FileInfo& info,
+                           const Expansion& expansion)
+    : file_(path, h5::File::Mode::create),
+      expansion_(&expansion),
+      numeric_variable_(numeric_variables(expansion)),
+      configs_(config_columns(expansion)),
+      summary_(summary_table_columns()) {
+  write_info(file_, info);
+  file_.create_table("/configs", configs_.columns(), 256, false);
+  file_.create_table("/summary", summary_.columns(), 256, false);
+  file_.flush();
+}
+
+void ResultWriter::add_pending(const ConfigEntry& entry) {
+  ConfigOutcome outcome;
+  outcome.config_id = entry.id;
+  outcome.index = entry.index;
+  add(entry, outcome);
+}
+
+void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
+  const RunConfig& c = entry.config;
+  std::vector<Table::Cell> row = {
+      entry.id,
+      entry.index,
+      static_cast<std::int64_t>(entry.replicate),
+      std::string(status_name(outcome.status)),
+      outcome.error,
+      outcome.wall_seconds,
+      static_cast<std::int64_t>(outcome.rank),
+  };
+  for (const auto& field : config_fields()) row.push_back(visit_field(c, field, CellOf{}));
+  for (std::size_t v = 0; v < numeric_variable_.size(); ++v) {
+    const std::string text = v < entry.variables.size() ? entry.variables[v].second : "";
+    if (numeric_variable_[v]) {
+      double value = std::nan("");
+      parses_as_number(text, value);
+      row.emplace_back(value);
+    } else {
+      row.emplace_back(text);
+    }
+  }
+  row.emplace_back(entry.label);
+  row.emplace_back(entry.canonical);
+  row.emplace_back(diagnostics_text(outcome.result.diagnostics));
+  configs_.add_row(std::move(row));
+  if (outcome.status != ConfigStatus::done) return;
+
+  std::vector<Table::Cell> summary = {entry.id};
+  for (const auto& column : summary_columns())
+    summary.emplace_back(outcome.result.summary.*column.member);
+  summary_.add_row(std::move(summary));
+
+  const std::string hex = id_hex(entry.id);
+  if (!outcome.result.jobs.empty() && !file_.exists("/jobs/" + hex)) {
+    Table jobs(job_table_columns());
+    for (const auto& record : outcome.result.jobs) {
+      std::vector<Table::Cell> cells = {record.job_id};
+      for (const auto& column : job_columns()) cells.emplace_back(record.*column.member);
+      jobs.add_row(std::move(cells));
+    }
+    file_.create_table("/jobs/" + hex, jobs.columns(),
+                       std::min<std::size_t>(std::max<std::size_t>(jobs.rows(), 1), 4096), true);
+    file_.append_table("/jobs/" + hex, jobs);
+  }
+  if (!outcome.result.decisions.empty() && !file_.exists("/decisions/" + hex)) {
+    Table decisions(decision_columns());
+    for (const auto& d : outcome.result.decisions)
+      decisions.add_row({d.decision, d.mean_pairwise_sum, d.mean_avg_pairwise, d.jobs, d.refusals});
+    file_.create_table("/decisions/" + hex, decisions.columns(), 64, false);
+    file_.append_table("/decisions/" + hex, decisions);
+  }
+}
+
+void ResultWriter::flush() {
+  file_.append_table("/configs", configs_);
+  file_.append_table("/summary", summary_);
+  configs_.clear_rows();
+  summary_.clear_rows();
+  file_.flush();
+}
+
+void ResultWriter::set_info(const FileInfo& info) {
+  write_info(file_, info);
+}
+
+void ResultWriter::close() {
+  flush();
+  file_.close();
+}
+
+RunConfig read_config(const Table& configs, std::size_t row) {
+  RunConfig config;
+  for (const auto& field : config_fields()) {
+    const int found = configs.find(field.name);
+    if (found < 0) continue;  // a file older than the field: keep the default
+    const auto c = static_cast<std::size_t>(found);
+    visit_field(config, field, [&](auto& value) {
+      using Member = std::decay_t<decltype(value)>;
+      if constexpr (std::is_same_v<Member, std::string>)
+        value = configs.text(row, c);
+      else if constexpr (std::is_same_v<Member, std::vector<std::string>>)
+        value = split_list(configs.text(row, c));
+      else if constexpr (std::is_same_v<Member, double>)
+        value = configs.number(row, c);
+      else if constexpr (std::is_same_v<Member, bool>)
+        value = configs.i64(row, c) != 0;
+      else
+        value = configs.u64(row, c);
+    });
+  }
+  return config;
+}
+
+ResultTables read_result_tables(const std::string& path) {
+  h5::File file(path, h5::File::Mode::read);
+  ResultTables tables;
+  tables.info = read_info(file);
+  tables.configs = file.read_table("/configs");
+  tables.summary = file.read_table("/summary");
+  return tables;
+}
+
+std::vector<ConfigOutcome> read_outcomes(const std::string& path) {
+  h5::File file(path, h5::File::Mode::read);
+  read_info(file);
+  const Table configs = file.read_table("/configs");
+  const Table summary = file.read_table("/summary");
+  auto column = [](const Table& t, const std::string& name) {
+    const int c = t.find(name);
+    if (c < 0) throw InputError("result table lacks column '" + name + "'");
+    return static_cast<std::size_t>(c);
+  };
+  std::map<std::uint64_t, std::size_t> summary_row;
+  const std::size_t summary_id = column(summary, "config_id");
+  for (std::size_t r = 0; r < summary.rows(); ++r) summary_row[summary.u64(r, summary_id)] = r;
+
+  std::vector<ConfigOutcome> outcomes;
+  const std::size_t id_col = column(configs, "config_id"), index_col = column(configs, "index"),
+                    status_col = column(configs, "status"), error_col = column(configs, "error"),
+                    wall_col = column(configs, "wall_seconds"), rank_col = column(configs, "rank"),
+                    diag_col = column(configs, "diagnostics");
+  for (std::size_t r = 0; r < configs.rows(); ++r) {
+    ConfigOutcome o;
+    o.status = parse_status(configs.text(r, status_col));
+    if (o.status == ConfigStatus::pending) continue;
+    o.config_id = configs.u64(r, id_col);
+    o.index = configs.i64(r, index_col);
+    o.error = configs.text(r, error_col);
+    o.wall_seconds = configs.number(r, wall_col);
+    o.rank = static_cast<int>(configs.i64(r, rank_col));
+    if (!configs.text(r, diag_col).empty())
+      o.result.diagnostics.notes.push_back(configs.text(r, diag_col));
+    if (o.status == ConfigStatus::done) {
+      auto it = summary_row.find(o.config_id);
+      if (it == summary_row.end()) continue;  // inconsistent row: run it again
+      for (const auto& c : summary_columns()) {
+        const int sc = summary.find(c.name);
+        if (sc >= 0) o.result.summary.*c.member = summary.number(it->second, sc);
+      }
+      const std::string hex = id_hex(o.config_id);
+      if (file.exists("/jobs/" + hex)) {
+        const Table jobs = file.read_table("/jobs/" + hex);
+        const int job_id = jobs.find("job_id");
+        for (std::size_t j = 0; j < jobs.rows(); ++j) {
+          JobRecord record;
+          if (job_id >= 0) record.job_id = jobs.i64(j, job_id);
+          for (const auto& c : job_columns()) {
+            const int jc = jobs.find(c.name);
+            if (jc >= 0) record.*c.member = jobs.number(j, jc);
+          }
+          o.result.jobs.push_back(record);
+        }
+      }
+      if (file.exists("/decisions/" + hex)) {
+        const Table d = file.read_table("/decisions/" + hex);
+        for (std::size_t j = 0; j < d.rows(); ++j)
+          o.result.decisions.push_back(
+              {d.text(j, 0), d.number(j, 1), d.number(j, 2), d.number(j, 3), d.number(j, 4)});
+      }
+    }
+    outcomes.push_back(std::move(o));
+  }
+  return outcomes;
+}
+
+}  // namespace allocsim::sweep
