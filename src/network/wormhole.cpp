@@ -29,15 +29,15 @@ WormholeNetwork::WormholeNetwork(const Topology& topology, WormholeParams params
   waiting_tail_.assign(channels, -1);
 }
 
-int WormholeNetwork::add_message(NodeId from, NodeId to, std::int64_t release, int tag) {
+int WormholeNetwork::add_message(NodeId from, NodeId to, double release, int tag) {
   if (from == to) throw InputError("A wormhole message needs distinct endpoints.");
   std::vector<LinkId> links;
   topology_->route(from, to, [&](LinkId link) { links.push_back(link); });
   return add_message_on_path(from, std::move(links), release, tag);
 }
 
-int WormholeNetwork::add_message_on_path(NodeId from, std::vector<LinkId> links,
-                                         std::int64_t release, int tag) {
+int WormholeNetwork::add_message_on_path(NodeId from, std::vector<LinkId> links, double release,
+                                         int tag) {
   if (links.empty()) throw InputError("A wormhole message needs at least one link.");
   if (release < now_) throw InputError("A wormhole message cannot be released in the past.");
   Worm worm;
@@ -55,11 +55,11 @@ int WormholeNetwork::add_message_on_path(NodeId from, std::vector<LinkId> links,
   return message;
 }
 
-void WormholeNetwork::schedule(std::int64_t time, int message, EventKind kind) {
+void WormholeNetwork::schedule(double time, int message, EventKind kind) {
   events_.push({time, sequence_++, message, kind});
 }
 
-void WormholeNetwork::request(int message, int channel, std::int64_t time) {
+void WormholeNetwork::request(int message, int channel, double time) {
   Worm& worm = worms_[message];
   worm.requested = time;
   if (owner_[channel] < 0) {
@@ -74,7 +74,7 @@ void WormholeNetwork::request(int message, int channel, std::int64_t time) {
   waiting_tail_[channel] = message;
 }
 
-void WormholeNetwork::acquire(int message, int channel, std::int64_t time) {
+void WormholeNetwork::acquire(int message, int channel, double time) {
   Worm& worm = worms_[message];
   owner_[channel] = message;
   results_[message].blocked += time - worm.requested;
@@ -84,7 +84,7 @@ void WormholeNetwork::acquire(int message, int channel, std::int64_t time) {
     schedule(time + 1, message, EventKind::shift_done);  // the worm moves one channel on
 }
 
-void WormholeNetwork::free_channel(int channel, std::int64_t time) {
+void WormholeNetwork::free_channel(int channel, double time) {
   owner_[channel] = -1;
   const int next = waiting_head_[channel];
   if (next < 0) return;
@@ -93,7 +93,7 @@ void WormholeNetwork::free_channel(int channel, std::int64_t time) {
   acquire(next, channel, time);
 }
 
-void WormholeNetwork::shift_done(int message, std::int64_t time) {
+void WormholeNetwork::shift_done(int message, double time) {
   last_move_ = time;
   Worm& worm = worms_[message];
   const int shifts = ++worm.shifts, hops = results_[message].hops, plen = params_.plen;
@@ -110,15 +110,15 @@ void WormholeNetwork::shift_done(int message, std::int64_t time) {
   }
 }
 
-void WormholeNetwork::finish(int message, std::int64_t time, bool delivered) {
+void WormholeNetwork::finish(int message, double time, bool delivered) {
   worms_[message].done = true;
   --in_flight_;
   MessageResult& result = results_[message];
   if (delivered) {
     result.delivered = time;
     ++stats_.delivered;
-    latency_sum_ += static_cast<double>(time - result.release);
-    blocked_sum_ += static_cast<double>(result.blocked);
+    latency_sum_ += time - result.release;
+    blocked_sum_ += result.blocked;
     stats_.mean_latency = latency_sum_ / static_cast<double>(stats_.delivered);
     stats_.mean_blocked = blocked_sum_ / static_cast<double>(stats_.delivered);
   } else {
@@ -141,7 +141,7 @@ void WormholeNetwork::fail_stuck_messages() {
   }
 }
 
-void WormholeNetwork::run_until(std::int64_t time) {
+void WormholeNetwork::run_until(double time) {
   while (!events_.empty() && events_.top().time <= time) {
     const Event event = events_.top();
     if (in_flight_ > 0 && event.time - last_move_ > params_.stall_limit) {

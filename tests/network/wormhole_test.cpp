@@ -19,7 +19,7 @@ TEST(Wormhole, OneMessageInAnEmptyNetworkTakesTheClosedFormLatency) {
     const NodeId from = static_cast<NodeId>(rng() % 256);
     NodeId to = static_cast<NodeId>(rng() % 256);
     if (to == from) to = (to + 1) % 256;
-    const std::int64_t release = static_cast<std::int64_t>(rng() % 100);
+    const double release = static_cast<double>(rng() % 400) * 0.25;  // fractional, too
     network.add_message(from, to, release);
     network.run();
     const int hops = mesh.distance(from, to);
@@ -90,7 +90,7 @@ TEST(Wormhole, ManyMessagesOnAMeshAllArriveDeterministically) {
       const NodeId from = static_cast<NodeId>(rng() % 64);
       NodeId to = static_cast<NodeId>(rng() % 64);
       if (to == from) to = (to + 1) % 64;
-      network.add_message(from, to, static_cast<std::int64_t>(rng() % 2000), m % 3);
+      network.add_message(from, to, static_cast<double>(rng() % 8000) * 0.25, m % 3);
     }
     network.run();
     return network;

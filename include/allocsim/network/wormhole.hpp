@@ -5,7 +5,7 @@
 // blocked header waiting in place while its worm keeps every channel it holds. Messages of
 // different jobs contend for the same channels.
 //
-// Exact rules (integer time, so results are exact and deterministic):
+// Exact rules (every duration is a whole number of time units; release times may be fractional):
 // - Channels: every directed link, plus one injection port per node (a node injects one worm at
 //   a time). Each channel buffers one flit; the destination consumes flits as they arrive.
 // - A message released at time r waits for its source's injection port (FIFO), then its header
@@ -36,7 +36,7 @@ struct WormholeParams {
   int ts = 3;    ///< time units to route a header through a node
   /// Watchdog: when messages are in the network and no worm has moved for this many time
   /// units, they are stuck (a deadlock) and fail. Must exceed ts + 1.
-  std::int64_t stall_limit = 1000;
+  double stall_limit = 1000;
 };
 
 /// The simulator. Add messages, then run() or run_until(); cost O(S log E) for S worm shifts
@@ -45,9 +45,9 @@ class WormholeNetwork {
  public:
   /// Outcome of one message.
   struct MessageResult {
-    std::int64_t release = 0;
-    std::int64_t delivered = -1;  ///< time the tail reached the destination; −1 if failed
-    std::int64_t blocked = 0;     ///< time its header waited for busy channels (incl. injection)
+    double release = 0;
+    double delivered = -1;  ///< time the tail reached the destination; −1 if failed
+    double blocked = 0;     ///< time its header waited for busy channels (incl. injection)
     int hops = 0;
     int tag = 0;  ///< caller's label, e.g. the job
   };
@@ -66,16 +66,15 @@ class WormholeNetwork {
 
   /// A message of plen flits from `from` to `to` (≠ from), released at `release` (≥ the
   /// current time); routed with Topology::route. Returns its index in results().
-  int add_message(NodeId from, NodeId to, std::int64_t release, int tag = 0);
+  int add_message(NodeId from, NodeId to, double release, int tag = 0);
   /// The same along explicit consecutive links (for tests of blocking and of the watchdog).
-  int add_message_on_path(NodeId from, std::vector<LinkId> links, std::int64_t release,
-                          int tag = 0);
+  int add_message_on_path(NodeId from, std::vector<LinkId> links, double release, int tag = 0);
 
   /// Processes every event up to and including `time`.
-  void run_until(std::int64_t time);
+  void run_until(double time);
   /// Runs until every message added is delivered or failed.
   void run();
-  std::int64_t now() const { return now_; }
+  double now() const { return now_; }
   /// Messages released and neither delivered nor failed.
   std::int64_t in_flight() const { return in_flight_; }
 
@@ -85,7 +84,7 @@ class WormholeNetwork {
  private:
   enum class EventKind : std::uint8_t { release, request, shift_done };
   struct Event {
-    std::int64_t time;
+    double time;
     std::uint64_t sequence;
     int message;
     EventKind kind;
@@ -96,18 +95,18 @@ class WormholeNetwork {
   struct Worm {
     std::vector<int> channels;  ///< injection port, then the links in path order
     int shifts = 0;
-    std::int64_t requested = 0;  ///< when its header asked for the channel it waits on
-    int next_waiter = -1;        ///< next message waiting on the same channel
+    double requested = 0;  ///< when its header asked for the channel it waits on
+    int next_waiter = -1;  ///< next message waiting on the same channel
     bool released = false;
     bool done = false;
   };
 
-  void schedule(std::int64_t time, int message, EventKind kind);
-  void request(int message, int channel, std::int64_t time);
-  void acquire(int message, int channel, std::int64_t time);
-  void free_channel(int channel, std::int64_t time);
-  void shift_done(int message, std::int64_t time);
-  void finish(int message, std::int64_t time, bool delivered);
+  void schedule(double time, int message, EventKind kind);
+  void request(int message, int channel, double time);
+  void acquire(int message, int channel, double time);
+  void free_channel(int channel, double time);
+  void shift_done(int message, double time);
+  void finish(int message, double time, bool delivered);
   void fail_stuck_messages();
 
   const Topology* topology_;
@@ -118,7 +117,8 @@ class WormholeNetwork {
   std::vector<MessageResult> results_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t sequence_ = 0;
-  std::int64_t now_ = 0, last_move_ = 0, in_flight_ = 0;
+  double now_ = 0, last_move_ = 0;
+  std::int64_t in_flight_ = 0;
   double latency_sum_ = 0, blocked_sum_ = 0;
   Stats stats_;
 };
