@@ -25,7 +25,6 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
   frozen_load_.assign(links, 0);
   active_weight_.assign(links, 0);
   active_count_.assign(links, 0);
-  version_.assign(links, 0);
   frozen_.assign(flow_count, 0);
   heap_.clear();
 
@@ -45,15 +44,15 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
       for (const FlowUse& use : flows.uses(f)) link_flows_[next[use.link]++] = static_cast<int>(f);
   }
 
-  const auto push = [&](double level, int id, unsigned version) {
-    heap_.push_back({level, id, version});
+  const auto push = [&](double level, int id) {
+    heap_.push_back({level, id});
     std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
   };
   for (std::size_t l = 0; l < links; ++l)
-    if (active_count_[l] > 0) push(capacities[l] / active_weight_[l], static_cast<int>(l), 0);
+    if (active_count_[l] > 0) push(capacities[l] / active_weight_[l], static_cast<int>(l));
   for (std::size_t f = 0; f < flow_count; ++f) {
     if (flows.cap(f) != FlowSet::kNoCap)
-      push(flows.cap(f), static_cast<int>(links + f), 0);
+      push(flows.cap(f), static_cast<int>(links + f));
     else if (flows.uses(f).empty()) {
       rates[f] = FlowSet::kNoCap;
       frozen_[f] = 1;
@@ -67,20 +66,15 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     for (const FlowUse& use : flows.uses(f)) {
       const int l = use.link;
       frozen_load_[l] += level * use.weight;
-      ++version_[l];
-      if (--active_count_[l] == 0) {
+      if (--active_count_[l] == 0)
         active_weight_[l] = 0;
-        continue;
-      }
-      active_weight_[l] -= use.weight;
-      // A link's saturation level never falls below the current level (it was not yet
-      // saturated); the max() only absorbs rounding.
-      const double saturation =
-          std::max(level, (capacities[l] - frozen_load_[l]) / active_weight_[l]);
-      push(saturation, l, version_[l]);
+      else
+        active_weight_[l] -= use.weight;
     }
   };
 
+  // Lazy heap: a link's key is its saturation level when pushed. Levels only rise as flows
+  // freeze, so a popped key below the link's current level is re-pushed, not acted on.
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
     const Event event = heap_.back();
@@ -93,7 +87,12 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
       continue;
     }
     const int l = event.id;
-    if (event.version != version_[l] || active_count_[l] == 0) continue;
+    if (active_count_[l] == 0) continue;
+    const double saturation = (capacities[l] - frozen_load_[l]) / active_weight_[l];
+    if (saturation > event.level) {
+      push(saturation, l);
+      continue;
+    }
     level = std::max(level, event.level);
     for (std::size_t i = link_offsets_[l]; i < link_offsets_[l + 1]; ++i)
       if (!frozen_[link_flows_[i]]) freeze(link_flows_[i]);

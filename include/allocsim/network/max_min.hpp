@@ -41,9 +41,10 @@ class FlowSet {
   std::vector<double> caps_;
 };
 
-/// Progressive filling with reusable scratch space. Cost O((L + U) log(L + F)) for L links,
-/// F flows and U link uses in total: each freeze updates the flow's links once, and a link's
-/// saturation level only rises, so a lazy heap keyed by level suffices.
+/// Progressive filling with reusable scratch space. Cost O(U + (L + F + R) log(L + F)) for L
+/// links, F flows, U link uses in total and R re-pushes: each freeze updates the flow's links
+/// once, and a link's saturation level only rises, so a lazy heap re-pushes a link only when
+/// its popped key turns out stale (R ≤ F·L, in practice a few per link).
 class MaxMinSolver {
  public:
   /// The max-min fair rates of `flows` on links with the given capacities (≥ 0). A flow
@@ -54,14 +55,12 @@ class MaxMinSolver {
   struct Event {
     double level;
     int id;  ///< link index, or capacities.size() + flow index for a cap
-    unsigned version;
     bool operator>(const Event& other) const {
       return level != other.level ? level > other.level : id > other.id;
     }
   };
   std::vector<double> frozen_load_, active_weight_;
   std::vector<int> active_count_;
-  std::vector<unsigned> version_;
   std::vector<std::size_t> link_offsets_;
   std::vector<int> link_flows_;
   std::vector<char> frozen_;
