@@ -52,7 +52,30 @@ int WormholeNetwork::add_message_on_path(NodeId from, std::vector<LinkId> links,
   result.tag = tag;
   results_.push_back(result);
   schedule(release, message, EventKind::release);
+  ++tags_[tag].outstanding;
   return message;
+}
+
+int WormholeNetwork::add_all_to_all(std::span<const NodeId> nodes,
+                                    std::span<const int> messages_per_node, double release,
+                                    int tag) {
+  const auto k = static_cast<int>(nodes.size());
+  if (k < 2) return 0;
+  int added = 0;
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < messages_per_node[i]; ++j, ++added)
+      add_message(nodes[i], nodes[(i + 1 + j % (k - 1)) % k], release, tag);
+  return added;
+}
+
+int WormholeNetwork::outstanding(int tag) const {
+  const auto found = tags_.find(tag);
+  return found == tags_.end() ? 0 : found->second.outstanding;
+}
+
+double WormholeNetwork::last_finish(int tag) const {
+  const auto found = tags_.find(tag);
+  return found == tags_.end() ? -1 : found->second.last_finish;
 }
 
 void WormholeNetwork::schedule(double time, int message, EventKind kind) {
@@ -114,6 +137,9 @@ void WormholeNetwork::finish(int message, double time, bool delivered) {
   worms_[message].done = true;
   --in_flight_;
   MessageResult& result = results_[message];
+  TagState& tag = tags_[result.tag];
+  --tag.outstanding;
+  tag.last_finish = std::max(tag.last_finish, time);
   if (delivered) {
     result.delivered = time;
     ++stats_.delivered;

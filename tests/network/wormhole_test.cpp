@@ -112,3 +112,21 @@ TEST(Wormhole, RefusesToriAndBadParameters) {
   EXPECT_THROW(WormholeNetwork(Topology::parse("mesh:4x4"), {0, 3, 1000}), InputError);
   EXPECT_THROW(WormholeNetwork(Topology::parse("mesh:4x4"), {8, 3, 4}), InputError);
 }
+
+TEST(Wormhole, AllToAllTrafficOfAJob) {
+  // Job 7 on {0, 1} of mesh:4, one message each way: independent links and ports, both take
+  // 1·4 + 7 = 11. Job 8 on {2, 3}, node 2 sends 2 messages (both to 3, serialized by its port:
+  // 11 and 22), node 3 none.
+  const Topology line = Topology::parse("mesh:4");
+  WormholeNetwork network(line, {8, 3, 1000});
+  EXPECT_EQ(network.add_all_to_all(std::vector<NodeId>{0, 1}, std::vector<int>{1, 1}, 0, 7), 2);
+  EXPECT_EQ(network.add_all_to_all(std::vector<NodeId>{2, 3}, std::vector<int>{2, 0}, 0, 8), 2);
+  EXPECT_EQ(network.outstanding(7), 2);
+  network.run_until(11);
+  EXPECT_EQ(network.outstanding(7), 0);
+  EXPECT_EQ(network.last_finish(7), 11);
+  EXPECT_EQ(network.outstanding(8), 1);
+  network.run();
+  EXPECT_EQ(network.last_finish(8), 22);
+  EXPECT_EQ(network.last_finish(9), -1);
+}

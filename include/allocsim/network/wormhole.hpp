@@ -24,6 +24,8 @@
 //   watchdog then fails the stuck messages (counted), and the run goes on — never a hang.
 #include <cstdint>
 #include <queue>
+#include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "allocsim/topo/topology.hpp"
@@ -69,6 +71,17 @@ class WormholeNetwork {
   int add_message(NodeId from, NodeId to, double release, int tag = 0);
   /// The same along explicit consecutive links (for tests of blocking and of the watchdog).
   int add_message_on_path(NodeId from, std::vector<LinkId> links, double release, int tag = 0);
+
+  /// A job's all-to-all traffic (GABL paper §5): node i of `nodes` sends messages_per_node[i]
+  /// messages, the j-th to nodes[(i + 1 + j mod (k − 1)) mod k] (every other node in turn), all
+  /// released at `release` and tagged `tag`; its injection port sends them one after another.
+  /// Returns how many messages were added.
+  int add_all_to_all(std::span<const NodeId> nodes, std::span<const int> messages_per_node,
+                     double release, int tag);
+  /// Messages tagged `tag` neither delivered nor failed.
+  int outstanding(int tag) const;
+  /// Latest delivery (or failure) time of a message tagged `tag` (−1 if none yet).
+  double last_finish(int tag) const;
 
   /// Processes every event up to and including `time`.
   void run_until(double time);
@@ -121,6 +134,11 @@ class WormholeNetwork {
   std::int64_t in_flight_ = 0;
   double latency_sum_ = 0, blocked_sum_ = 0;
   Stats stats_;
+  struct TagState {
+    int outstanding = 0;
+    double last_finish = -1;
+  };
+  std::unordered_map<int, TagState> tags_;
 };
 
 }  // namespace allocsim
