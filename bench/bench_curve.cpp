@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "allocsim/alloc/curve.hpp"
+#include "allocsim/metrics/span.hpp"
 #include "allocsim/topo/ordering.hpp"
 
 namespace allocsim {
@@ -24,6 +25,14 @@ constexpr int kMaxProcs = 64;
 struct Churn {
   Churn(const Topology& machine, Allocator& allocator, std::uint64_t seed)
       : topology(machine), alloc(allocator), busy(machine.node_count(), 0), rng(seed) {}
+
+  /// Linear span of `nodes` in the allocator's order (row order when it has none).
+  double span_in_order(const std::vector<NodeId>& nodes) {
+    const std::vector<int>* rank_of = alloc.linear_ranks();
+    ranks.clear();
+    for (NodeId node : nodes) ranks.push_back(rank_of ? (*rank_of)[node] : node);
+    return linear_span(ranks);
+  }
 
   /// Allocates jobs until the machine is kTargetBusy busy (or a job does not fit).
   int fill() {
@@ -38,7 +47,7 @@ struct Churn {
       alloc.commit(*allocation);
       for (NodeId node : allocation->nodes) busy[node] = 1;
       busy_count += static_cast<int>(allocation->nodes.size());
-      span_sum += allocation->linear_span / job.procs;
+      span_sum += span_in_order(allocation->nodes) / job.procs;
       ++allocations;
       running.push_back(std::move(*allocation));
       ++started;
@@ -64,7 +73,8 @@ struct Churn {
   Rng rng;
   std::vector<Allocation> running;
   std::int64_t allocations = 0;
-  double span_sum = 0;  // Σ linear span / processors (stretch)
+  double span_sum = 0;     // Σ linear span / processors (stretch)
+  std::vector<int> ranks;  // scratch for span_in_order
 };
 
 void churn(benchmark::State& state, const std::string& allocator_spec,

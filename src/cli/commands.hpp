@@ -11,6 +11,7 @@ void add_sweep_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_optimum_command(CLI::App& app);
+void add_map_command(CLI::App& app);
 
 /// $ALLOCSIM_TRACE_DIR, or empty when unset.
 std::string trace_dir_from_env();

@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/mapping/mapper.hpp"
+#include "allocsim/mapping/patterns.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/config_fields.hpp"
 #include "allocsim/sim/runtime_model.hpp"
@@ -33,7 +35,8 @@ std::string describe_fields() {
 
 void list(const std::string& family, const std::string& machine) {
   const std::vector<std::string> families{"allocators", "schedulers",     "topologies", "orderings",
-                                          "transforms", "runtime-models", "workloads",  "fields"};
+                                          "transforms", "runtime-models", "workloads",  "fields",
+                                          "mappers",    "patterns"};
   bool all = family.empty();
   bool known = all;
   auto want = [&](const char* name) {
@@ -50,6 +53,8 @@ void list(const std::string& family, const std::string& machine) {
   }
   if (want("transforms")) std::cout << transform_registry().describe() << '\n';
   if (want("runtime-models")) std::cout << runtime_model_registry().describe() << '\n';
+  if (want("mappers")) std::cout << mapping::mapper_registry().describe() << '\n';
+  if (want("patterns")) std::cout << mapping::pattern_registry().describe() << '\n';
   if (want("workloads"))
     std::cout << describe_registry("workload", {"synthetic"},
                                    {"seeded synthetic job stream (also: a trace path or NAME)"},
@@ -77,7 +82,7 @@ void add_list_command(CLI::App& app) {
   command->add_option(
       "family", *family,
       "allocators | schedulers | topologies | orderings | transforms | runtime-models | workloads "
-      "| fields");
+      "| fields | mappers | patterns");
   command->add_option("--machine", *machine, "machine for per-machine figures (orderings)");
   command->callback([family, machine] { list(*family, *machine); });
 }

@@ -4,19 +4,24 @@
 
 namespace allocsim {
 
-Planner::Planner(Simulation& sim) : sim_(&sim), shaped_(sim.allocator().contiguous_only()) {
-  const auto& running = sim.running();
+Planner::Planner(const SchedulerContext& context)
+    : context_(&context),
+      jobs_(&context.jobs()),
+      allocator_(&context.allocator()),
+      now_(context.now()),
+      shaped_(context.allocator().contiguous_only()) {
+  const auto& running = context.running();
   releases_.reserve(running.size());
   for (std::size_t i = 0; i < running.size(); ++i)
-    releases_.emplace_back(std::max(running[i].estimated_end, sim.now()), static_cast<int>(i));
+    releases_.emplace_back(std::max(running[i].estimated_end, context.now()), static_cast<int>(i));
   std::sort(releases_.begin(), releases_.end());
 }
 
 Reservation Planner::reserve(int job_index) const {
-  const Job& job = sim_->jobs()[job_index];
-  const int need = sim_->allocator().nodes_needed(job);
-  int free = sim_->free_count();
-  const auto& running = sim_->running();
+  const Job& job = (*jobs_)[job_index];
+  const int need = allocator_->nodes_needed(job);
+  int free = context_->free_count();
+  const auto& running = context_->running();
   for (std::size_t i = 0; i < releases_.size();) {
     const double time = releases_[i].first;
     for (; i < releases_.size() && releases_[i].first == time; ++i)
@@ -28,29 +33,29 @@ Reservation Planner::reserve(int job_index) const {
 }
 
 bool Planner::may_keep_reservation(const Reservation& reservation, int candidate) const {
-  const Job& job = sim_->jobs()[candidate];
-  return shaped_ || sim_->now() + job.estimate <= reservation.start ||
-         sim_->allocator().nodes_needed(job) <= reservation.spare_nodes;
+  const Job& job = (*jobs_)[candidate];
+  return shaped_ || now_ + job.estimate <= reservation.start ||
+         allocator_->nodes_needed(job) <= reservation.spare_nodes;
 }
 
 bool Planner::keeps_reservation(int head, const Reservation& reservation, int candidate,
                                 const Allocation& allocation) const {
-  const Job& job = sim_->jobs()[candidate];
-  if (sim_->now() + job.estimate <= reservation.start) return true;  // gone before the head starts
+  const Job& job = (*jobs_)[candidate];
+  if (now_ + job.estimate <= reservation.start) return true;  // gone before the head starts
   if (!shaped_) return static_cast<int>(allocation.nodes.size()) <= reservation.spare_nodes;
   return fits_after_releases(head, reservation.start, &allocation);
 }
 
 bool Planner::fits_after_releases(int job, double until, const Allocation* extra) const {
-  std::vector<char> busy = sim_->busy();
-  int free = sim_->free_count();
-  std::unique_ptr<Allocator> allocator = sim_->allocator().clone();
+  std::vector<char> busy = context_->busy();
+  int free = context_->free_count();
+  std::unique_ptr<Allocator> allocator = allocator_->clone();
   if (extra) {
     for (NodeId node : extra->nodes) busy[node] = 1;
     free -= static_cast<int>(extra->nodes.size());
     allocator->commit(*extra);
   }
-  const auto& running = sim_->running();
+  const auto& running = context_->running();
   for (const auto& [time, index] : releases_) {
     if (time > until) break;
     const Allocation& released = running[index].allocation;
@@ -59,9 +64,9 @@ bool Planner::fits_after_releases(int job, double until, const Allocation* extra
     allocator->release(released);
   }
   Rng scratch(0x5eed);  // planning must not consume the simulation's generator
-  const MachineView view(sim_->topology(), busy, free, scratch);
-  if (free < allocator->nodes_needed(sim_->jobs()[job])) return false;
-  return allocator->allocate(sim_->jobs()[job], view).has_value();
+  const MachineView view(context_->topology(), busy, free, scratch);
+  if (free < allocator->nodes_needed((*jobs_)[job])) return false;
+  return allocator->allocate((*jobs_)[job], view).has_value();
 }
 
 }  // namespace allocsim

@@ -5,7 +5,6 @@
 
 #include "allocsim/sched/planner.hpp"
 #include "allocsim/sched/scheduler.hpp"
-#include "allocsim/sim/simulation.hpp"
 
 namespace allocsim {
 
@@ -13,9 +12,9 @@ namespace {
 
 /// Queue orders: fifo (arrival), smallfirst/largefirst (processors), shortfirst/longfirst
 /// (estimate). Ties keep arrival order (job index = arrival rank).
-std::vector<int> ordered_queue(const Simulation& sim, const std::string& order) {
-  std::vector<int> queue = sim.waiting();
-  const auto& jobs = sim.jobs();
+std::vector<int> ordered_queue(const SchedulerContext& context, const std::string& order) {
+  std::vector<int> queue = context.waiting();
+  const auto& jobs = context.jobs();
   auto by = [&](auto key) {
     std::stable_sort(queue.begin(), queue.end(),
                      [&](int a, int b) { return key(jobs[a]) < key(jobs[b]); });
@@ -29,12 +28,12 @@ std::vector<int> ordered_queue(const Simulation& sim, const std::string& order) 
 }
 
 /// Starts queue jobs in order while they fit; returns the position of the first that does not.
-std::size_t start_in_order(Simulation& sim, const std::vector<int>& queue) {
+std::size_t start_in_order(SchedulerContext& context, const std::vector<int>& queue) {
   std::size_t position = 0;
   for (; position < queue.size(); ++position) {
-    auto allocation = sim.try_allocate(queue[position]);
+    auto allocation = context.try_allocate(queue[position]);
     if (!allocation) break;
-    sim.start(queue[position], std::move(*allocation));
+    context.start(queue[position], std::move(*allocation));
   }
   return position;
 }
@@ -42,7 +41,9 @@ std::size_t start_in_order(Simulation& sim, const std::vector<int>& queue) {
 class FcfsScheduler final : public Scheduler {
  public:
   explicit FcfsScheduler(std::string order) : order_(std::move(order)) {}
-  void schedule(Simulation& sim) override { start_in_order(sim, ordered_queue(sim, order_)); }
+  void schedule(SchedulerContext& context) override {
+    start_in_order(context, ordered_queue(context, order_));
+  }
 
  private:
   std::string order_;
@@ -54,22 +55,24 @@ class FcfsScheduler final : public Scheduler {
 class EasyScheduler final : public Scheduler {
  public:
   explicit EasyScheduler(std::string order) : order_(std::move(order)) {}
-  void schedule(Simulation& sim) override {
-    const std::vector<int> queue = ordered_queue(sim, order_);
-    const std::size_t head_position = start_in_order(sim, queue);
+  void schedule(SchedulerContext& context) override {
+    const std::vector<int> queue = ordered_queue(context, order_);
+    const std::size_t head_position = start_in_order(context, queue);
     if (head_position + 1 >= queue.size()) return;
-    const Planner planner(sim);
+    const Planner planner(context);
     const int head = queue[head_position];
     Reservation reservation = planner.reserve(head);
-    for (std::size_t i = head_position + 1; i < queue.size() && sim.free_count() > 0; ++i) {
+    const auto& jobs = context.jobs();
+    const double now = context.now();
+    for (std::size_t i = head_position + 1; i < queue.size() && context.free_count() > 0; ++i) {
       if (!planner.may_keep_reservation(reservation, queue[i])) continue;  // skip the allocator
-      auto allocation = sim.try_allocate(queue[i]);
+      auto allocation = context.try_allocate(queue[i]);
       if (!allocation || !planner.keeps_reservation(head, reservation, queue[i], *allocation))
         continue;
-      const Job& job = sim.jobs()[queue[i]];
-      if (sim.now() + job.estimate > reservation.start)
+      const Job& job = jobs[queue[i]];
+      if (now + job.estimate > reservation.start)
         reservation.spare_nodes -= static_cast<int>(allocation->nodes.size());
-      sim.start(queue[i], std::move(*allocation));
+      context.start(queue[i], std::move(*allocation));
     }
   }
 
@@ -86,30 +89,31 @@ class EasyScheduler final : public Scheduler {
 class ConservativeScheduler final : public Scheduler {
  public:
   explicit ConservativeScheduler(std::string order) : order_(std::move(order)) {}
-  void schedule(Simulation& sim) override {
-    const std::vector<int> queue = ordered_queue(sim, order_);
-    const double now = sim.now();
+  void schedule(SchedulerContext& context) override {
+    const std::vector<int> queue = ordered_queue(context, order_);
+    const double now = context.now();
     // Step function: free nodes from each breakpoint until the next.
     std::map<double, int> profile;
-    profile[now] = sim.free_count();
+    profile[now] = context.free_count();
     {
       std::vector<std::pair<double, int>> releases;
-      for (const RunningJob& r : sim.running())
+      for (const RunningJob& r : context.running())
         releases.emplace_back(std::max(r.estimated_end, now),
                               static_cast<int>(r.allocation.nodes.size()));
       std::sort(releases.begin(), releases.end());
-      int free = sim.free_count();
+      int free = context.free_count();
       for (const auto& [time, nodes] : releases) profile[time] = (free += nodes);
     }
     for (int job_index : queue) {
-      const Job& job = sim.jobs()[job_index];
-      const int need = sim.allocator().nodes_needed(job);  // <= machine: Simulation drops others
+      const Job& job = context.jobs()[job_index];
+      const int need =
+          context.allocator().nodes_needed(job);  // <= machine: the simulation drops others
       const double duration = std::max(job.estimate, 0.0);
       const double start = earliest_slot(profile, need, duration);
       if (start == now) {
-        if (auto allocation = sim.try_allocate(job_index)) {
+        if (auto allocation = context.try_allocate(job_index)) {
           const int used = static_cast<int>(allocation->nodes.size());
-          sim.start(job_index, std::move(*allocation));
+          context.start(job_index, std::move(*allocation));
           occupy(profile, now, now + duration, used);
           continue;
         }
@@ -151,11 +155,11 @@ class ConservativeScheduler final : public Scheduler {
 /// fits starts, in that order, with no reservations.
 class CplantScheduler final : public Scheduler {
  public:
-  void schedule(Simulation& sim) override {
-    for (int job_index : ordered_queue(sim, "cplant")) {
-      if (sim.free_count() == 0) break;
-      if (auto allocation = sim.try_allocate(job_index))
-        sim.start(job_index, std::move(*allocation));
+  void schedule(SchedulerContext& context) override {
+    for (int job_index : ordered_queue(context, "cplant")) {
+      if (context.free_count() == 0) break;
+      if (auto allocation = context.try_allocate(job_index))
+        context.start(job_index, std::move(*allocation));
     }
   }
 };

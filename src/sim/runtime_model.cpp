@@ -34,11 +34,14 @@ class DispersalRuntime final : public RuntimeModel {
 
 std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
   return {
-      {"fixed", "the trace's running time, whatever the allocation", {},
+      {"fixed",
+       "the trace's running time, whatever the allocation",
+       {},
        [](const Params&) -> std::unique_ptr<RuntimeModel> {
          return std::make_unique<FixedRuntime>();
        }},
-      {"dispersal", "runtime x (1 + alpha x (average pairwise hops - 1))",
+      {"dispersal",
+       "runtime x (1 + alpha x (average pairwise hops - 1))",
        {{"alpha", ParamKind::real, "0.1", "slowdown per extra average hop", {}}},
        [](const Params& p) -> std::unique_ptr<RuntimeModel> {
          return std::make_unique<DispersalRuntime>(p.real("alpha"));

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 
+#include "allocsim/metrics/span.hpp"
 #include "allocsim/topo/ordering.hpp"
 #include "allocsim/util/error.hpp"
 
@@ -324,6 +325,13 @@ Job job_of(int procs) {
   return job;
 }
 
+/// Ranks of `nodes` in the allocator's linear order.
+std::vector<int> ranks_in(const Allocator& allocator, const std::vector<NodeId>& nodes) {
+  std::vector<int> ranks;
+  for (NodeId node : nodes) ranks.push_back(allocator.linear_ranks()->at(node));
+  return ranks;
+}
+
 std::vector<NodeId> sorted(std::vector<NodeId> nodes) {
   std::sort(nodes.begin(), nodes.end());
   return nodes;
@@ -335,8 +343,8 @@ TEST(CurveAllocator, HilbertBestFitOnFourByFour) {
   auto first = allocator->allocate(job_of(4), machine.view());
   ASSERT_TRUE(first);
   EXPECT_EQ(first->nodes, (std::vector<NodeId>{0, 1, 5, 4}));  // a 2x2 quadrant, curve order
-  EXPECT_DOUBLE_EQ(first->linear_span, 4);
-  EXPECT_DOUBLE_EQ(first->ring_span, 4);
+  EXPECT_DOUBLE_EQ(linear_span(ranks_in(*allocator, first->nodes)), 4);
+  EXPECT_DOUBLE_EQ(ring_span(ranks_in(*allocator, first->nodes), 16), 4);
   EXPECT_EQ(first->pieces, 1);
   allocator->commit(*first);
   machine.mark(*first, true);
@@ -365,7 +373,7 @@ TEST(CurveAllocator, FollowsAnotherAllocatorsPlacementsAndClonesIndependently) {
   auto three = allocator.allocate(job_of(3), machine.view());
   ASSERT_TRUE(three);
   EXPECT_EQ(three->nodes, (std::vector<NodeId>{4, 6, 7}));  // span 4 beats 0,1,4 (span 5)
-  EXPECT_DOUBLE_EQ(three->linear_span, 4);
+  EXPECT_DOUBLE_EQ(linear_span(ranks_in(allocator, three->nodes)), 4);
   EXPECT_EQ(three->pieces, 2);
   allocator.release(foreign);
   machine.mark(foreign, false);

@@ -10,8 +10,8 @@ using namespace allocsim;
 
 TEST(Locality, PairwiseSumMatchesBruteForceOnRandomSets) {
   Rng rng(3);
-  for (const char* spec : {"mesh:16x8", "torus:4x4x4", "torus:5x7", "torus:2x2x2x6x8",
-                           "mesh:8x8x5", "torus:1x9", "flat:30"}) {
+  for (const char* spec : {"mesh:16x8", "torus:4x4x4", "torus:5x7", "torus:2x2x2x6x8", "mesh:8x8x5",
+                           "torus:1x9", "flat:30"}) {
     const Topology t = Topology::parse(spec);
     LocalityMeter meter(t);
     for (int trial = 0; trial < 200; ++trial) {

@@ -33,7 +33,8 @@ std::map<std::int64_t, std::pair<double, double>> schedule(const std::string& sc
   workload.jobs = std::move(jobs);
   Simulation simulation(config, std::move(workload));
   std::map<std::int64_t, std::pair<double, double>> result;
-  for (const auto& record : simulation.run().jobs) result[record.job_id] = {record.start, record.end};
+  for (const auto& record : simulation.run().jobs)
+    result[record.job_id] = {record.start, record.end};
   return result;
 }
 

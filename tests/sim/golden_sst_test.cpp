@@ -35,7 +35,8 @@ TEST(GoldenSst, NasaEasySnakeMatchesSstJobByJob) {
   std::size_t compared_schedule = 0, compared_distance = 0;
   for (const auto& line : lines) {
     if (line.rfind("# Job\tProcs", 0) == 0) section = kAllocation;
-    if (line.rfind("# Job", 0) == 0 && line.find("Arrival") != std::string::npos) section = kSchedule;
+    if (line.rfind("# Job", 0) == 0 && line.find("Arrival") != std::string::npos)
+      section = kSchedule;
     if (line.empty() || line[0] == '#' || section == kNone) continue;
     std::istringstream fields(line);
     std::size_t job = 0;

@@ -15,7 +15,7 @@ using namespace allocsim;
 
 namespace {
 
-class InvariantChecker final : public PlacementObserver {
+class InvariantChecker final : public SimulationObserver {
  public:
   explicit InvariantChecker(const Topology& topology) : busy_(topology.node_count(), 0) {}
   void before_commit(const Job& job, const MachineView& machine,

@@ -55,8 +55,6 @@ struct Allocation {
   bool used_fallback = false;
   /// Allocator-specific token returned on release (block id, semitorus id ...), -1 if unused.
   std::int64_t token = -1;
-  /// Linear and ring span in the allocator's own ordering (0 = not measured by the allocator).
-  double linear_span = 0, ring_span = 0;
 };
 
 /// Chooses processors for a job. Implementations cite the paper section they implement.
@@ -82,6 +80,9 @@ class Allocator {
   /// allocator following another's placements, as in decision experiments, counts the flags of
   /// the allocations it is given; only the simulation's own allocator's count is reported.)
   virtual std::int64_t fallbacks() const { return 0; }
+  /// For allocators that work along a linear order of the processors: each node's rank in that
+  /// order (span metrics are measured in it). Null when the allocator has no such order.
+  virtual const std::vector<int>* linear_ranks() const { return nullptr; }
   /// A deep copy with the same state (for backfilling look-ahead and decision experiments).
   virtual std::unique_ptr<Allocator> clone() const = 0;
 };

@@ -20,13 +20,6 @@ namespace allocsim {
 /// Appends the `curve` row to the allocator table (src/alloc/registry.cpp).
 void append_curve_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entries);
 
-/// Linear span of a set of ranks: max rank - min rank + 1 (0 for an empty set). Any order.
-double linear_span(std::span<const int> ranks);
-/// Ring span of a set of ranks on a cycle of `total` ranks: total minus the largest gap of ranks
-/// outside the set, counting the gap that wraps from the last rank to the first (the length of
-/// the shortest arc holding the set; 0 for an empty set). Any order.
-double ring_span(std::span<const int> ranks, int total);
-
 /// Free ranks 0..total-1 as sorted, disjoint, non-adjacent half-open intervals [start, end),
 /// kept incrementally: marking a range busy or free costs a binary search plus a shift of the
 /// interval vector. Plain value type, copied by clone().
@@ -86,16 +79,17 @@ class CurveAllocator final : public CloneableAllocator<CurveAllocator> {
   /// `order` is rank -> node id, a permutation of all nodes.
   CurveAllocator(std::vector<NodeId> order, CurveFit fit, SpanKind span);
 
-  /// Nodes in curve order; linear_span/ring_span are measured in this allocator's ordering and
-  /// `pieces` counts the runs of consecutive ranks used. When the machine's free count differs
-  /// from the tracked one (nodes made busy without commit()), the free intervals are rebuilt
-  /// from the machine view for this choice.
+  /// Nodes in curve order; `pieces` counts the runs of consecutive ranks used. When the machine's
+  /// free count differs from the tracked one (nodes made busy without commit()), the free intervals
+  /// are rebuilt from the machine view for this choice.
   std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override;
   void release(const Allocation& allocation) override;
 
   const std::vector<NodeId>& order() const { return *node_of_rank_; }
   const std::vector<int>& ranks() const { return *rank_of_node_; }
+  /// Span metrics are measured along the curve.
+  const std::vector<int>* linear_ranks() const override { return rank_of_node_.get(); }
   const FreeIntervals& free_intervals() const { return free_; }
 
  private:

@@ -6,9 +6,10 @@
 // A running job that has outrun its estimate is assumed to end now; passes recompute the plan
 // at every event, so the reservation simply moves forward while such a job keeps running.
 #include <limits>
+#include <memory>
 #include <optional>
 
-#include "allocsim/sim/simulation.hpp"
+#include "allocsim/sched/context.hpp"
 
 namespace allocsim {
 
@@ -21,7 +22,7 @@ struct Reservation {
 
 class Planner {
  public:
-  explicit Planner(Simulation& sim);
+  explicit Planner(const SchedulerContext& context);
 
   /// Earliest start of `job_index` given only the running jobs.
   Reservation reserve(int job_index) const;
@@ -39,7 +40,11 @@ class Planner {
   /// job whose release is <= `until` released; then asks whether `job` fits.
   bool fits_after_releases(int job, double until, const Allocation* extra) const;
 
-  Simulation* sim_;
+  const SchedulerContext* context_;
+  // Fixed during one pass; held here so the backfilling loop does not ask the context.
+  const std::vector<Job>* jobs_;
+  const Allocator* allocator_;
+  double now_;
   bool shaped_;
   std::vector<std::pair<double, int>> releases_;  // (release time, index into running())
 };

@@ -5,17 +5,17 @@
 #include <memory>
 #include <string>
 
+#include "allocsim/sched/context.hpp"
 #include "allocsim/util/registry.hpp"
 
 namespace allocsim {
 
-class Simulation;
-
+/// One scheduling policy; stateless between passes.
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
-  /// One scheduling pass at sim.now(): start every job that should start now.
-  virtual void schedule(Simulation& sim) = 0;
+  /// One scheduling pass at context.now(): start every job that should start now.
+  virtual void schedule(SchedulerContext& context) = 0;
 };
 
 using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(const Params&)>;

@@ -14,21 +14,21 @@ namespace allocsim {
 /// (names resolved against the registries, defaults filled in), hashed into the config id.
 struct RunConfig {
   std::string machine = "mesh:16x16";
-  std::string trace;                    ///< path, trace NAME, or `synthetic:...`
+  std::string trace;  ///< path, trace NAME, or `synthetic:...`
   std::string sched = "fcfs";
   std::string alloc = "flat";
   std::vector<std::string> transforms;  ///< applied in order
   std::string runtime_model = "fixed";
-  std::uint64_t seed = 1;               ///< the run's generator seed (allocator/scheduler draws)
+  std::uint64_t seed = 1;  ///< the run's generator seed (allocator/scheduler draws)
   /// Seeds the synthetic generator and random transforms. A sweep gives every config of one
   /// replicate the same workload seed, so allocators are compared on identical job streams.
   std::uint64_t workload_seed = 1;
-  double bsd_threshold = 10;            ///< Δ of bounded slowdown
-  double estimate_factor = 2.0;         ///< estimate = factor x runtime when the trace has none
-  bool strict = false;                  ///< malformed trace lines are errors
-  bool keep_jobs = false;               ///< keep per-job records in the result
-  double timeout_seconds = 0;           ///< 0 = none; checked cooperatively
-  std::vector<std::string> decisions;   ///< situation/decision experiment (empty = off)
+  double bsd_threshold = 10;           ///< Δ of bounded slowdown
+  double estimate_factor = 2.0;        ///< estimate = factor x runtime when the trace has none
+  bool strict = false;                 ///< malformed trace lines are errors
+  bool keep_jobs = false;              ///< keep per-job records in the result
+  double timeout_seconds = 0;          ///< 0 = none; checked cooperatively
+  std::vector<std::string> decisions;  ///< situation/decision experiment (empty = off)
 
   /// Canonical text of the identity fields of config_fields() (specs in canonical spelling).
   /// Throws InputError on bad specs.
@@ -39,8 +39,8 @@ struct RunConfig {
 /// What one simulation produces.
 struct RunResult {
   RunSummary summary;
-  std::vector<JobRecord> jobs;            ///< when keep_jobs
-  std::vector<DecisionRow> decisions;     ///< when decisions were requested
+  std::vector<JobRecord> jobs;         ///< when keep_jobs
+  std::vector<DecisionRow> decisions;  ///< when decisions were requested
   Diagnostics diagnostics;
 };
 

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/alloc/allocator.hpp"
 #include "allocsim/metrics/records.hpp"
-#include "allocsim/sim/simulation.hpp"
+#include "allocsim/sim/observer.hpp"
 
 namespace allocsim {
 
@@ -19,7 +20,7 @@ namespace allocsim {
 /// from `seed` and its position in the list. After asking, the situation's choice is forwarded
 /// to every decision allocator's commit() (so stateful ones follow the situation's machine
 /// state), and after_release() forwards release().
-class DecisionRecorder : public PlacementObserver {
+class DecisionRecorder : public SimulationObserver {
  public:
   DecisionRecorder(const std::vector<std::string>& decision_specs, const Topology& topology,
                    std::uint64_t seed);

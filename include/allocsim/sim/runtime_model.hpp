@@ -1,19 +1,57 @@
 #pragma once
-// Runtime models turn (job, allocation, machine) into a running time. `fixed` (the trace's
-// runtime) is the default; communication-aware models stretch runtime by dispersal.
+// Runtime models turn (job, allocation, machine, what else runs) into running time. `fixed` (the
+// trace's runtime) is the default; `dispersal` stretches runtime by the allocation's dispersal.
+//
+// A running job holds its remaining work and its current rate (work per second). At start its
+// work is runtime() and its rate 1, so it ends at start + runtime() exactly. The model is asked
+// again (rerate()) after every start and after the completions at each time; it sees every
+// running job with its allocation and may set any running job's rate, which moves that job's
+// end event (network models in which jobs slow each other down). A model that never changes a
+// rate keeps every job's end exactly where it was computed at start.
 #include <functional>
 #include <memory>
+#include <span>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/sched/context.hpp"
 
 namespace allocsim {
 
+/// What a runtime model sees, and may change, when the set of running jobs changes.
+class RateContext {
+ public:
+  virtual ~RateContext() = default;
+  virtual double now() const = 0;
+  virtual const Topology& topology() const = 0;
+  virtual const std::vector<Job>& jobs() const = 0;
+  /// Running jobs with their allocations (unordered).
+  virtual const std::vector<RunningJob>& running() const = 0;
+  /// Current rate of a running job (1 until a model changes it).
+  virtual double rate(int job_index) const = 0;
+  /// Work the running job has left at now(), in seconds at rate 1.
+  virtual double remaining_work(int job_index) const = 0;
+  /// From now() on the job progresses at `rate` (> 0): its work done so far is accounted at
+  /// the old rate and its end event moves to now() + remaining / rate.
+  virtual void set_rate(int job_index, double rate) = 0;
+};
+
+/// Why the model is asked: `jobs` (indices) just started, or just ended and were released.
+struct RunningChange {
+  enum class Kind { started, ended };
+  Kind kind = Kind::started;
+  std::span<const int> jobs;
+};
+
+/// Running-time model of a run; one instance per simulation (it may keep state between calls).
 class RuntimeModel {
  public:
   virtual ~RuntimeModel() = default;
-  /// Running time of `job` when placed on `allocation`.
+  /// Work of `job` placed on `allocation`: its running time at rate 1.
   virtual double runtime(const Job& job, const Allocation& allocation,
                          const Topology& topology) const = 0;
+  /// The running set changed; the model may call context.set_rate() for any running job.
+  /// Default: every rate stays as it is.
+  virtual void rerate(RateContext& /*context*/, const RunningChange& /*change*/) {}
 };
 
 using RuntimeModelFactory = std::function<std::unique_ptr<RuntimeModel>(const Params&)>;

@@ -1,8 +1,20 @@
 #pragma once
 // The discrete-event simulation of one job stream on one machine (design sketch, `sim/`).
-// A Simulation owns its clock, queues, machine state, allocator, scheduler and generator.
-// Event order at equal times: completions first (by job id), then arrivals (by job id),
-// then one scheduling pass.
+// A Simulation owns its clock, queues, machine state, allocator, scheduler, runtime model,
+// observers and generator.
+//
+// Event order at one time t:
+//   1. completions: every job whose end event is at t ends (by job id): observers hear
+//      on_finish, its nodes are released, then after_release;
+//   2. re-rating: the runtime model is asked once about the jobs that just ended and may change
+//      any running job's rate, moving its end; a job whose end moves to t ends now (back to 1);
+//   3. arrivals at t join the queue (by job id);
+//   4. one scheduling pass; every start inside it commits the allocation, tells the observers
+//      and asks the runtime model again (re-rating at each start).
+// A running job holds its remaining work and its rate; its end is now + remaining / rate when
+// its rate was last set, so with a model that never re-rates (fixed, dispersal) a job ends at
+// exactly start + runtime. End events are a heap with lazy invalidation: each job's event
+// carries a version number, and re-rating bumps it.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -10,71 +22,78 @@
 #include <vector>
 
 #include "allocsim/alloc/allocator.hpp"
-#include "allocsim/metrics/locality.hpp"
+#include "allocsim/sched/context.hpp"
 #include "allocsim/sim/config.hpp"
+#include "allocsim/sim/observer.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 
 namespace allocsim {
 
 class Scheduler;
 class DecisionRecorder;
+class JobRecorder;
 
-/// A job that is running: where, since when, and when it will end (actual and estimated).
-struct RunningJob {
-  int job = 0;           ///< index into jobs()
-  double start = 0;
-  double end = 0;        ///< actual end (from the runtime model)
-  double estimated_end = 0;
-  Allocation allocation;
-};
-
-/// Hears every placement before it is committed (situation/decision experiment, tracing).
-class PlacementObserver {
- public:
-  virtual ~PlacementObserver() = default;
-  virtual void before_commit(const Job& job, const MachineView& machine,
-                             const Allocation& chosen) = 0;
-  /// A job ended and `allocation` was released.
-  virtual void after_release(const Allocation& /*allocation*/) {}
-};
-
-class Simulation {
+/// One simulation. Schedulers see it as a SchedulerContext, runtime models as a RateContext.
+class Simulation final : public SchedulerContext, public RateContext {
  public:
   /// Builds machine, allocator, scheduler and runtime model from `config` for `workload`
   /// (already transformed). Throws InputError on bad specs or an unsupported machine.
   Simulation(const RunConfig& config, Workload workload);
-  ~Simulation();
+  ~Simulation() override;
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
   /// Runs to completion and returns the records and summary.
   RunResult run();
 
-  // ---- State for schedulers ----
-  double now() const { return now_; }
-  const Topology& topology() const { return topology_; }
-  const std::vector<Job>& jobs() const { return workload_.jobs; }
-  /// Waiting job indices in arrival order.
-  const std::vector<int>& waiting() const { return waiting_; }
-  /// Running jobs (unordered).
-  const std::vector<RunningJob>& running() const { return running_; }
-  int free_count() const { return free_count_; }
-  const std::vector<char>& busy() const { return busy_; }
-  Allocator& allocator() { return *allocator_; }
-  const Allocator& allocator() const { return *allocator_; }
+  // ---- SchedulerContext and RateContext ----
+  double now() const override { return now_; }
+  const Topology& topology() const override { return topology_; }
+  const std::vector<Job>& jobs() const override { return workload_.jobs; }
+  const std::vector<int>& waiting() const override { return waiting_; }
+  const std::vector<RunningJob>& running() const override { return running_; }
+  int free_count() const override { return free_count_; }
+  const std::vector<char>& busy() const override { return busy_; }
+  const Allocator& allocator() const override { return *allocator_; }
+  /// Asks the allocator for `job_index` now; counts external fragmentation when it refuses
+  /// although enough nodes are free.
+  std::optional<Allocation> try_allocate(int job_index) override;
+  /// Commits `allocation`, starts the job now (removes it from the waiting list), tells the
+  /// observers and lets the runtime model re-rate.
+  void start(int job_index, Allocation allocation) override;
+
+  double rate(int job_index) const override { return progress_[job_index].rate; }
+  double remaining_work(int job_index) const override;
+  void set_rate(int job_index, double rate) override;
+
+  // ---- Other state ----
   Rng& rng() { return rng_; }
   MachineView view() { return MachineView(topology_, busy_, free_count_, rng_); }
 
-  /// Asks the allocator for `job_index` now; counts external fragmentation when it refuses
-  /// although enough nodes are free.
-  std::optional<Allocation> try_allocate(int job_index);
-  /// Commits `allocation` and starts the job now (removes it from the waiting list).
-  void start(int job_index, Allocation allocation);
-
-  void add_observer(PlacementObserver* observer) { observers_.push_back(observer); }
+  /// Replaces the runtime model built from the config (tests, models not in the table).
+  void set_runtime_model(std::unique_ptr<RuntimeModel> model) { runtime_model_ = std::move(model); }
+  /// Adds an observer (not owned; must outlive run()).
+  void add_observer(SimulationObserver* observer) { observers_.push_back(observer); }
 
  private:
-  void finish(int running_index);
+  /// A running job's progress (indexed by job index).
+  struct Progress {
+    double remaining = 0;  ///< work left at `since`, in seconds at rate 1
+    double rate = 1;
+    double since = 0;  ///< when `remaining` was last brought up to date
+    double end = 0;    ///< the end event's time
+    std::uint32_t version = 0;
+    bool running = false;
+  };
+  /// End event: (time, job id, job index, version); stale when the version is not the job's.
+  using Completion = std::tuple<double, std::int64_t, int, std::uint32_t>;
+
+  void finish(int job_index);
+  /// Pops stale end events; true when a valid one is left on top.
+  bool has_completion();
+  /// Completions at now_ with the re-ratings they cause (event order steps 1 and 2).
+  void complete_jobs_ending_now();
+  void push_completion(int job_index);
   void check_timeout();
   RunResult summarize();
 
@@ -85,20 +104,20 @@ class Simulation {
   std::unique_ptr<Allocator> allocator_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<RuntimeModel> runtime_model_;
-  LocalityMeter meter_;
 
   double now_ = 0;
   std::vector<char> busy_;
   int free_count_ = 0;
   std::vector<int> waiting_;
   std::vector<RunningJob> running_;
-  /// Completion events (end time, job id, job index), earliest first.
-  using Completion = std::tuple<double, std::int64_t, int>;
+  std::vector<Progress> progress_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
-  std::vector<JobRecord> records_;
+  std::vector<int> ended_;  // scratch: jobs that ended at now_
   std::vector<char> fragmentation_seen_;
   std::int64_t external_fragmentation_ = 0;
-  std::vector<PlacementObserver*> observers_;
+  std::vector<SimulationObserver*> observers_;
+  /// Per-job records (always on: the summary is computed from them).
+  std::unique_ptr<JobRecorder> job_recorder_;
   /// The situation/decision experiment's recorder, when RunConfig::decisions is set.
   std::unique_ptr<DecisionRecorder> decision_recorder_;
   std::chrono::steady_clock::time_point started_;

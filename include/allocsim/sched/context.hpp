@@ -1,0 +1,50 @@
+#pragma once
+// What a scheduler sees of the simulation: the clock, the jobs, the queue, the running jobs
+// with their estimated ends and allocations, the machine's busy map, and the allocator (for
+// nodes_needed / contiguous_only / clone). The Simulation implements it; scheduler tests use a
+// small hand-written fake. Nothing here depends on sim/.
+#include <optional>
+#include <vector>
+
+#include "allocsim/alloc/allocator.hpp"
+
+namespace allocsim {
+
+/// A running job as schedulers see it: where it runs, since when, and when its user estimate
+/// says it ends. Its actual end is the runtime model's business and may move while it runs.
+struct RunningJob {
+  int job = 0;  ///< index into SchedulerContext::jobs()
+  double start = 0;
+  double estimated_end = 0;  ///< start + the job's estimate
+  Allocation allocation;
+};
+
+/// The narrow interface a scheduling pass works on.
+class SchedulerContext {
+ public:
+  virtual ~SchedulerContext() = default;
+
+  /// Current simulated time.
+  virtual double now() const = 0;
+  virtual const Topology& topology() const = 0;
+  /// Every job of the run; job indices below refer to this vector.
+  virtual const std::vector<Job>& jobs() const = 0;
+  /// Waiting job indices in arrival order.
+  virtual const std::vector<int>& waiting() const = 0;
+  /// Running jobs (unordered).
+  virtual const std::vector<RunningJob>& running() const = 0;
+  virtual int free_count() const = 0;
+  /// One entry per node, nonzero when busy.
+  virtual const std::vector<char>& busy() const = 0;
+  /// The run's allocator, read-only (nodes_needed, contiguous_only, clone for look-ahead).
+  virtual const Allocator& allocator() const = 0;
+
+  /// Nodes the job occupies if placed (the allocator's nodes_needed).
+  int nodes_needed(int job_index) const { return allocator().nodes_needed(jobs()[job_index]); }
+  /// Asks the allocator where `job_index` would go now (nothing is committed).
+  virtual std::optional<Allocation> try_allocate(int job_index) = 0;
+  /// Commits `allocation` and starts the job now (removes it from the waiting list).
+  virtual void start(int job_index, Allocation allocation) = 0;
+};
+
+}  // namespace allocsim

@@ -1,0 +1,32 @@
+#pragma once
+// The observer that keeps one JobRecord per job (metrics/job_metrics.hpp does the arithmetic).
+#include <vector>
+
+#include "allocsim/metrics/job_metrics.hpp"
+#include "allocsim/sim/observer.hpp"
+
+namespace allocsim {
+
+/// Per-job records of one simulation, filled at start and completed at finish.
+class JobRecorder final : public SimulationObserver {
+ public:
+  /// `ranks_of_nodes` as in JobRecordBuilder (the allocator's linear order, or null);
+  /// `bsd_threshold` is bounded slowdown's threshold.
+  JobRecorder(const Topology& topology, const std::vector<int>* ranks_of_nodes,
+              std::size_t job_count, double bsd_threshold);
+
+  void on_start(int job_index, const Job& job, double now, const Allocation& allocation) override;
+  void on_finish(int job_index, const Job& job, double now, const Allocation& allocation) override;
+  void on_drop(int job_index) override { dropped_[job_index] = 1; }
+
+  /// The records of the jobs that ran, in job index order (dropped jobs left out).
+  std::vector<JobRecord> take_records();
+
+ private:
+  JobRecordBuilder builder_;
+  double bsd_threshold_;
+  std::vector<JobRecord> records_;
+  std::vector<char> dropped_;
+};
+
+}  // namespace allocsim

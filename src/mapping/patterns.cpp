@@ -1,0 +1,205 @@
+// Pattern generators: stencils, ring, all-to-all, random graphs and the LeanMD-like pattern.
+#include "allocsim/mapping/patterns.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "allocsim/util/rng.hpp"
+
+namespace allocsim::mapping {
+
+namespace {
+
+/// Parses `AxBxC` with exactly `dims` positive factors; `what` names the pattern in errors.
+std::vector<int> parse_sides(const std::string& text, int dims, const std::string& what) {
+  std::vector<int> sides;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto cross = text.find('x', start);
+    const std::string part = text.substr(start, cross == std::string::npos ? cross : cross - start);
+    int value = 0;
+    bool ok = !part.empty() && part.size() <= 7;
+    for (const char c : part) ok = ok && c >= '0' && c <= '9';
+    if (ok) value = std::stoi(part);
+    if (!ok || value < 1)
+      throw InputError(what + ": size '" + text + "' must be " + std::to_string(dims) +
+                       " positive integers separated by 'x'");
+    sides.push_back(value);
+    if (cross == std::string::npos) break;
+    start = cross + 1;
+  }
+  if (static_cast<int>(sides.size()) != dims)
+    throw InputError(what + ": size '" + text + "' must have " + std::to_string(dims) + " factors");
+  return sides;
+}
+
+int positive(const Params& p, const std::string& key, const std::string& what) {
+  const long long value = p.integer(key);
+  if (value < 1 || value > 100000000)
+    throw InputError(what + ": " + key + " must be a positive integer");
+  return static_cast<int>(value);
+}
+
+double byte_count(const Params& p, const std::string& what) {
+  const double bytes = p.real("bytes");
+  if (!(bytes > 0)) throw InputError(what + ": bytes must be positive");
+  return bytes;
+}
+
+/// Jacobi-like stencil on a box: each task talks to its 2·dims axis neighbours (wrap optional).
+TaskGraph stencil(const std::vector<int>& sides, bool wrap, double bytes) {
+  int tasks = 1;
+  for (const int s : sides) tasks *= s;
+  std::vector<TaskEdge> edges;
+  int stride = 1;
+  for (const int side : sides) {
+    for (int t = 0; t < tasks; ++t) {
+      const int c = (t / stride) % side;
+      if (c + 1 < side)
+        edges.push_back({t, t + stride, bytes});
+      else if (wrap && side > 2)
+        edges.push_back({t, t - (side - 1) * stride, bytes});
+    }
+    stride *= side;
+  }
+  return TaskGraph::from_edges(tasks, std::move(edges));
+}
+
+const ParamSpec kBytes{"bytes", ParamKind::real, "1024", "bytes per edge and iteration", {}};
+const ParamSpec kWrap{"wrap", ParamKind::choice, "0", "periodic boundaries", {"0", "1"}};
+
+std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
+  return {
+      {"mesh2d",
+       "2D Jacobi stencil, 4 neighbours (paper §5.2.1)",
+       {{"size", ParamKind::text, "8x8", "AxB tasks", {}}, kWrap, kBytes},
+       [](const Params& p) {
+         return stencil(parse_sides(p.text("size"), 2, "mesh2d"), p.text("wrap") == "1",
+                        byte_count(p, "mesh2d"));
+       }},
+      {"mesh3d",
+       "3D Jacobi stencil, 6 neighbours",
+       {{"size", ParamKind::text, "4x4x4", "AxBxC tasks", {}}, kWrap, kBytes},
+       [](const Params& p) {
+         return stencil(parse_sides(p.text("size"), 3, "mesh3d"), p.text("wrap") == "1",
+                        byte_count(p, "mesh3d"));
+       }},
+      {"ring",
+       "k tasks in a ring, each talking to its two neighbours",
+       {{"size", ParamKind::integer, "16", "tasks k", {}}, kBytes},
+       [](const Params& p) {
+         return stencil({positive(p, "size", "ring")}, true, byte_count(p, "ring"));
+       }},
+      {"alltoall",
+       "k tasks, every pair exchanging bytes",
+       {{"size", ParamKind::integer, "16", "tasks k", {}}, kBytes},
+       [](const Params& p) {
+         const int k = positive(p, "size", "alltoall");
+         if (k > 20000) throw InputError("alltoall: at most 20000 tasks");
+         std::vector<TaskEdge> edges;
+         for (int a = 0; a < k; ++a)
+           for (int b = a + 1; b < k; ++b) edges.push_back({a, b, byte_count(p, "alltoall")});
+         return TaskGraph::from_edges(k, std::move(edges));
+       }},
+      {"random",
+       "k tasks, k*degree/2 distinct random pairs (seeded)",
+       {{"size", ParamKind::integer, "64", "tasks k", {}},
+        {"degree", ParamKind::integer, "4", "average degree", {}},
+        {"seed", ParamKind::integer, "1", "generator seed", {}},
+        kBytes},
+       [](const Params& p) {
+         const int k = positive(p, "size", "random");
+         const long long degree = p.integer("degree");
+         if (degree < 0 || degree > k - 1)
+           throw InputError("random: degree must be in 0.." + std::to_string(k - 1));
+         const long long wanted = static_cast<long long>(k) * degree / 2;
+         Rng rng(mix_seed(static_cast<std::uint64_t>(p.integer("seed")), 0x6d6170));
+         std::set<std::pair<int, int>> chosen;
+         std::vector<TaskEdge> edges;
+         while (static_cast<long long>(edges.size()) < wanted) {
+           int a = static_cast<int>(rng.uniform_int(0, k - 1));
+           int b = static_cast<int>(rng.uniform_int(0, k - 1));
+           if (a == b) continue;
+           if (a > b) std::swap(a, b);
+           if (chosen.insert({a, b}).second) edges.push_back({a, b, byte_count(p, "random")});
+         }
+         return TaskGraph::from_edges(k, std::move(edges));
+       }},
+      {"leanmd",
+       "molecular dynamics: cells, 14 computes per cell, a proxy per processor",
+       {{"cells", ParamKind::text, "6x6x6", "cell box AxBxC (periodic)", {}},
+        {"procs", ParamKind::integer, "512", "processors (one proxy each)", {}},
+        kBytes},
+       [](const Params& p) {
+         const auto cells = parse_sides(p.text("cells"), 3, "leanmd");
+         return leanmd_pattern(cells[0], cells[1], cells[2], positive(p, "procs", "leanmd"),
+                               byte_count(p, "leanmd"));
+       }},
+  };
+}
+
+}  // namespace
+
+const PatternRegistry& pattern_registry() {
+  static const PatternRegistry registry("pattern", pattern_entries());
+  return registry;
+}
+
+std::string normalize_pattern_spec(const std::string& spec) {
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) return spec;
+  const auto comma = spec.find(',', colon);
+  const std::string first =
+      spec.substr(colon + 1, comma == std::string::npos ? comma : comma - colon - 1);
+  if (first.empty() || first.find('=') != std::string::npos) return spec;
+  return spec.substr(0, colon + 1) + "size=" + spec.substr(colon + 1);
+}
+
+TaskGraph make_pattern(const std::string& spec) {
+  auto [entry, params] = pattern_registry().resolve(normalize_pattern_spec(spec));
+  return entry->factory(params);
+}
+
+TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes) {
+  const int cells = a * b * c;
+  auto cell_at = [&](int x, int y, int z) {
+    return ((x + a) % a) + a * (((y + b) % b) + b * ((z + c) % c));
+  };
+  // Interacting pairs: each cell with itself and with its 13 forward neighbours (offsets whose
+  // first non-zero component is positive), periodic, each unordered pair once.
+  std::set<std::pair<int, int>> pairs;
+  std::vector<std::pair<int, int>> ordered;
+  for (int z = 0; z < c; ++z)
+    for (int y = 0; y < b; ++y)
+      for (int x = 0; x < a; ++x) {
+        const int self = cell_at(x, y, z);
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+              const bool forward = dz > 0 || (dz == 0 && dy > 0) || (dz == 0 && dy == 0 && dx >= 0);
+              if (!forward) continue;
+              const int other = cell_at(x + dx, y + dy, z + dz);
+              const auto key = std::minmax(self, other);
+              if (pairs.insert(key).second) ordered.emplace_back(self, other);
+            }
+      }
+  const int computes = static_cast<int>(ordered.size());
+  const int tasks = cells + computes + procs;
+  std::vector<double> loads(tasks, 1.0);
+  std::vector<TaskEdge> edges;
+  auto proxy_of_cell = [&](int cell) { return cells + computes + cell % procs; };
+  for (int cell = 0; cell < cells; ++cell) {
+    loads[cell] = 2;
+    edges.push_back({cell, proxy_of_cell(cell), bytes});
+  }
+  for (int i = 0; i < computes; ++i) {
+    const auto [first, second] = ordered[i];
+    const int compute = cells + i;
+    loads[compute] = first == second ? 5 : 10;
+    edges.push_back({compute, first, bytes});
+    if (first != second) edges.push_back({compute, second, bytes});
+  }
+  return TaskGraph::from_edges(tasks, std::move(edges), std::move(loads));
+}
+
+}  // namespace allocsim::mapping

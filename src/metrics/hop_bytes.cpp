@@ -1,0 +1,60 @@
+#include "allocsim/metrics/hop_bytes.hpp"
+
+#include <algorithm>
+
+#include "allocsim/util/error.hpp"
+
+namespace allocsim {
+
+namespace {
+void check_placement(const CommGraphView& graph, const Topology& topology,
+                     std::span<const NodeId> placement) {
+  if (static_cast<int>(placement.size()) != graph.size())
+    throw InputError("mapping places " + std::to_string(placement.size()) + " tasks, graph has " +
+                     std::to_string(graph.size()));
+  for (const NodeId node : placement)
+    if (node < 0 || node >= topology.node_count())
+      throw InputError("mapping uses node " + std::to_string(node) + " outside " + topology.spec());
+}
+}  // namespace
+
+HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
+                   std::span<const NodeId> placement) {
+  check_placement(graph, topology, placement);
+  HopBytes result;
+  result.total_bytes = graph.total_bytes;
+  for (std::int32_t t = 0; t < graph.size(); ++t) {
+    for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i)
+      if (graph.targets[i] > t)
+        result.hop_bytes +=
+            graph.bytes[i] * topology.distance(placement[t], placement[graph.targets[i]]);
+  }
+  return result;
+}
+
+LinkLoad link_load(const CommGraphView& graph, const Topology& topology,
+                   std::span<const NodeId> placement) {
+  check_placement(graph, topology, placement);
+  LinkLoad result;
+  result.machine_links = topology.link_count();
+  std::vector<double> load(static_cast<std::size_t>(topology.link_slot_count()), 0.0);
+  for (std::int32_t t = 0; t < graph.size(); ++t) {
+    for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i) {
+      const double half = graph.bytes[i] / 2;
+      topology.route(placement[t], placement[graph.targets[i]],
+                     [&](LinkId link) { load[link] += half; });
+    }
+  }
+  double sum = 0;
+  for (const double value : load) {
+    if (value <= 0) continue;
+    result.max = std::max(result.max, value);
+    sum += value;
+    ++result.used_links;
+  }
+  result.mean = result.machine_links ? sum / static_cast<double>(result.machine_links) : 0.0;
+  result.mean_used = result.used_links ? sum / static_cast<double>(result.used_links) : 0.0;
+  return result;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,33 @@
+// Per-job records as an observer; see sim/job_recorder.hpp.
+#include "allocsim/sim/job_recorder.hpp"
+
+#include <utility>
+
+namespace allocsim {
+
+JobRecorder::JobRecorder(const Topology& topology, const std::vector<int>* ranks_of_nodes,
+                         std::size_t job_count, double bsd_threshold)
+    : builder_(topology, ranks_of_nodes),
+      bsd_threshold_(bsd_threshold),
+      records_(job_count),
+      dropped_(job_count, 0) {}
+
+void JobRecorder::on_start(int job_index, const Job& job, double now,
+                           const Allocation& allocation) {
+  builder_.start(records_[job_index], job, now, allocation.nodes, allocation.pieces);
+}
+
+void JobRecorder::on_finish(int job_index, const Job&, double now, const Allocation&) {
+  JobRecordBuilder::finish(records_[job_index], now, bsd_threshold_);
+}
+
+std::vector<JobRecord> JobRecorder::take_records() {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < records_.size(); ++i)
+    if (!dropped_[i]) records_[kept++] = records_[i];
+  records_.resize(kept);
+  dropped_.clear();
+  return std::move(records_);
+}
+
+}  // namespace allocsim
