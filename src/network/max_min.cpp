@@ -2,7 +2,6 @@
 #include "allocsim/network/max_min.hpp"
 
 #include <algorithm>
-#include <functional>
 
 namespace allocsim {
 
@@ -26,7 +25,6 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
   active_weight_.assign(links, 0);
   active_count_.assign(links, 0);
   frozen_.assign(flow_count, 0);
-  heap_.clear();
 
   // Transpose: which flows cross each link.
   link_offsets_.assign(links + 1, 0);
@@ -44,25 +42,30 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
       for (const FlowUse& use : flows.uses(f)) link_flows_[next[use.link]++] = static_cast<int>(f);
   }
 
-  const auto push = [&](double level, int id) {
-    heap_.push_back({level, id});
-    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
-  };
-  for (std::size_t l = 0; l < links; ++l)
-    if (active_count_[l] > 0) push(capacities[l] / active_weight_[l], static_cast<int>(l));
+  // Flows by cap, for the cap events; flows with neither links nor cap get +infinity.
+  by_cap_.clear();
+  std::size_t unfrozen = 0;
   for (std::size_t f = 0; f < flow_count; ++f) {
     if (flows.cap(f) != FlowSet::kNoCap)
-      push(flows.cap(f), static_cast<int>(links + f));
+      by_cap_.push_back(static_cast<int>(f));
     else if (flows.uses(f).empty()) {
       rates[f] = FlowSet::kNoCap;
       frozen_[f] = 1;
+      continue;
     }
+    ++unfrozen;
   }
+  std::stable_sort(by_cap_.begin(), by_cap_.end(),
+                   [&](int a, int b) { return flows.cap(a) < flows.cap(b); });
+  active_links_.clear();
+  for (std::size_t l = 0; l < links; ++l)
+    if (active_count_[l] > 0) active_links_.push_back(static_cast<int>(l));
 
   double level = 0;
   const auto freeze = [&](int f) {
     frozen_[f] = 1;
     rates[f] = level;
+    --unfrozen;
     for (const FlowUse& use : flows.uses(f)) {
       const int l = use.link;
       frozen_load_[l] += level * use.weight;
@@ -73,29 +76,32 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     }
   };
 
-  // Lazy heap: a link's key is its saturation level when pushed. Levels only rise as flows
-  // freeze, so a popped key below the link's current level is re-pushed, not acted on.
-  while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    const Event event = heap_.back();
-    heap_.pop_back();
-    if (event.id >= static_cast<int>(links)) {  // a flow reaches its cap
-      const int f = event.id - static_cast<int>(links);
-      if (frozen_[f]) continue;
-      level = std::max(level, event.level);
-      freeze(f);
+  // Rounds: the next level is the lowest saturation level (c − frozen load) / active weight
+  // over the links still in use, or the next cap; freeze the flows it concerns, repeat.
+  std::size_t next_cap = 0;
+  while (unfrozen > 0) {
+    double lowest = FlowSet::kNoCap;
+    std::size_t kept = 0;
+    for (int l : active_links_) {
+      if (active_count_[l] == 0) continue;
+      active_links_[kept++] = l;
+      lowest = std::min(lowest, (capacities[l] - frozen_load_[l]) / active_weight_[l]);
+    }
+    active_links_.resize(kept);
+    while (next_cap < by_cap_.size() && frozen_[by_cap_[next_cap]]) ++next_cap;
+    if (next_cap < by_cap_.size() && flows.cap(by_cap_[next_cap]) <= lowest) {
+      level = std::max(level, flows.cap(by_cap_[next_cap]));
+      freeze(by_cap_[next_cap]);
       continue;
     }
-    const int l = event.id;
-    if (active_count_[l] == 0) continue;
-    const double saturation = (capacities[l] - frozen_load_[l]) / active_weight_[l];
-    if (saturation > event.level) {
-      push(saturation, l);
-      continue;
-    }
-    level = std::max(level, event.level);
-    for (std::size_t i = link_offsets_[l]; i < link_offsets_[l + 1]; ++i)
-      if (!frozen_[link_flows_[i]]) freeze(link_flows_[i]);
+    level = std::max(level, lowest);
+    // Saturated links: those at the lowest level (computed before this round's freezes).
+    saturated_.clear();
+    for (int l : active_links_)
+      if ((capacities[l] - frozen_load_[l]) / active_weight_[l] == lowest) saturated_.push_back(l);
+    for (int l : saturated_)
+      for (std::size_t i = link_offsets_[l]; i < link_offsets_[l + 1]; ++i)
+        if (!frozen_[link_flows_[i]]) freeze(link_flows_[i]);
   }
 }
 

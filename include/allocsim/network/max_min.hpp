@@ -41,10 +41,10 @@ class FlowSet {
   std::vector<double> caps_;
 };
 
-/// Progressive filling with reusable scratch space. Cost O(U + (L + F + R) log(L + F)) for L
-/// links, F flows, U link uses in total and R re-pushes: each freeze updates the flow's links
-/// once, and a link's saturation level only rises, so a lazy heap re-pushes a link only when
-/// its popped key turns out stale (R ≤ F·L, in practice a few per link).
+/// Progressive filling with reusable scratch space, in rounds: each round finds the lowest
+/// saturation level among the links still in use (or the next cap) and freezes the flows
+/// there. Cost O(U + F log F + rounds · L) for L links, F flows and U link uses in total, with
+/// rounds ≤ F (one per distinct freeze level): cheap for the tens of jobs a machine runs.
 class MaxMinSolver {
  public:
   /// The max-min fair rates of `flows` on links with the given capacities (≥ 0). A flow
@@ -52,19 +52,12 @@ class MaxMinSolver {
   void solve(std::span<const double> capacities, const FlowSet& flows, std::vector<double>& rates);
 
  private:
-  struct Event {
-    double level;
-    int id;  ///< link index, or capacities.size() + flow index for a cap
-    bool operator>(const Event& other) const {
-      return level != other.level ? level > other.level : id > other.id;
-    }
-  };
   std::vector<double> frozen_load_, active_weight_;
   std::vector<int> active_count_;
   std::vector<std::size_t> link_offsets_;
   std::vector<int> link_flows_;
   std::vector<char> frozen_;
-  std::vector<Event> heap_;
+  std::vector<int> by_cap_, active_links_, saturated_;
 };
 
 /// Convenience wrapper around MaxMinSolver.
