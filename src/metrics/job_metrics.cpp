@@ -112,6 +112,7 @@ RunSummary summarize_records(const std::vector<JobRecord>& records, int node_cou
   s.mean_linear_span = mean_of(records, &JobRecord::linear_span);
   s.mean_ring_span = mean_of(records, &JobRecord::ring_span);
   s.mean_stretch = mean_of(records, &JobRecord::stretch);
+  s.mean_comm_slowdown = mean_of(records, &JobRecord::comm_slowdown);
   return s;
 }
 

@@ -24,6 +24,7 @@ const std::vector<Column<JobRecord>>& job_columns() {
       {"linear_span", &JobRecord::linear_span},
       {"ring_span", &JobRecord::ring_span},
       {"stretch", &JobRecord::stretch},
+      {"comm_slowdown", &JobRecord::comm_slowdown},
   };
   return columns;
 }
@@ -52,6 +53,9 @@ const std::vector<Column<RunSummary>>& summary_columns() {
       {"mean_ring_span", &RunSummary::mean_ring_span},
       {"mean_stretch", &RunSummary::mean_stretch},
       {"allocator_fallbacks", &RunSummary::allocator_fallbacks},
+      {"mean_comm_slowdown", &RunSummary::mean_comm_slowdown},
+      {"mean_link_utilization", &RunSummary::mean_link_utilization},
+      {"max_link_utilization", &RunSummary::max_link_utilization},
       {"first_submit", &RunSummary::first_submit},
       {"last_end", &RunSummary::last_end},
   };

@@ -27,7 +27,13 @@ class FlowRuntime final : public RuntimeModel {
   }
 
   void rerate(RateContext& context, const RunningChange& change) override {
-    if (!network_) network_ = std::make_unique<FlowNetwork>(context.topology(), comm_);
+    if (!network_) {
+      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_);
+      first_time_ = context.now();
+    } else {
+      utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
+    }
+    last_time_ = context.now();
     const auto& running = context.running();
     if (change.kind == RunningChange::Kind::ended) {
       for (int job : change.jobs) network_->remove_job(job);
@@ -39,12 +45,21 @@ class FlowRuntime final : public RuntimeModel {
       }
     }
     network_->solve();
+    max_utilization_ = std::max(max_utilization_, network_->utilization().max);
     for (const RunningJob& r : running) context.set_rate(r.job, network_->rate(r.job).progress);
+  }
+
+  /// Link utilization averaged over the time from the first start to the last end.
+  void summarize(RunSummary& summary) const override {
+    const double span = last_time_ - first_time_;
+    summary.mean_link_utilization = span > 0 ? utilization_integral_ / span : 0;
+    summary.max_link_utilization = max_utilization_;
   }
 
  private:
   double comm_;
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
+  double first_time_ = 0, last_time_ = 0, utilization_integral_ = 0, max_utilization_ = 0;
 };
 
 class DistanceRuntime final : public RuntimeModel {

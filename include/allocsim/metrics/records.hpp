@@ -20,6 +20,9 @@ struct JobRecord {
   double pieces = 0;
   double bbox_volume = 0, bbox_ratio = 0, bbox_sides = 0, bounding_cube_ratio = 0;
   double linear_span = 0, ring_span = 0, stretch = 0;
+  /// Running time / the trace's runtime: 1 under `fixed`, the slowdown due to communication
+  /// (actual / alone on a compact allocation) under the network runtime models.
+  double comm_slowdown = 1;
 };
 
 /// Per-run summary; names are the JSON keys and HDF5 column names.
@@ -33,6 +36,10 @@ struct RunSummary {
   double mean_bbox_ratio = 0, mean_bbox_sides = 0, mean_bounding_cube_ratio = 0;
   double mean_linear_span = 0, mean_ring_span = 0, mean_stretch = 0;
   double allocator_fallbacks = 0;  ///< e.g. greedy-optimal budget exhaustions
+  double mean_comm_slowdown = 0;
+  /// Link utilization, time-averaged over the run (mean over links) and the largest any link
+  /// reached; measured by the network runtime models (`flow`), 0 under the others.
+  double mean_link_utilization = 0, max_link_utilization = 0;
   double first_submit = 0, last_end = 0;
 };
 
