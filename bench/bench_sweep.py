@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Sweep engine benchmark (issue 3): drives `mpirun allocsim sweep` and prints
+"""Sweep engine benchmark: drives `mpirun allocsim sweep` and prints
 
   1. throughput on 2,000 tiny configs (configs/s, master CPU share), 1 and 2 workers;
   2. parallel efficiency of 1 vs 2 workers on CPU-bound configs, T(1) / (2 T(2)),

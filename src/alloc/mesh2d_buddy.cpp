@@ -58,13 +58,6 @@ void QuadBlocks::occupy(const Rect& block) {
   occupy(mesh_.nodes_of(block));
 }
 
-bool QuadBlocks::block_free(int level, int bx, int by) const {
-  if (level < 0 || level > top_) return false;
-  const int blocks_per_side = 1 << (top_ - level);
-  if (bx < 0 || by < 0 || bx >= blocks_per_side || by >= blocks_per_side) return false;
-  return whole(level, morton_index(bx, by));
-}
-
 Rect QuadBlocks::block_rect(int level, std::size_t index, int side) const {
   int bx = 0, by = 0;
   morton_coords(index, bx, by);

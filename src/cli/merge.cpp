@@ -1,4 +1,4 @@
-// `allocsim merge part*.h5 -o all.h5` (issue 3, item 9).
+// `allocsim merge part*.h5 -o all.h5`.
 #include <iostream>
 #include <memory>
 

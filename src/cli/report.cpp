@@ -1,5 +1,4 @@
 // `allocsim report results.h5 [--group-by alloc,sched] [--metrics ...] [--format ...]`
-// (issue 3, item 8).
 #include <iostream>
 #include <memory>
 

@@ -1,4 +1,4 @@
-// `allocsim sweep`: run an experiment file master/worker over MPI (issue 3). MPI is started
+// `allocsim sweep`: run an experiment file master/worker over MPI. MPI is started
 // inside the command (only `sweep` needs it), after the stop signals are blocked so that every
 // thread Open MPI starts inherits the mask.
 #include <cstdlib>

@@ -50,14 +50,9 @@ class GridIndex {
       cell_[at] = i;
     }
     usable_ = true;
-    max_radius_ = 0;
-    for (int axis = 0; axis < d_; ++axis)
-      max_radius_ += points.wraps(axis) ? len_[axis] / 2 : len_[axis] - 1;
   }
 
   bool usable() const { return usable_; }
-  /// Distance bound beyond which no point lies from any location inside the box (L1).
-  int max_radius() const { return max_radius_; }
 
   /// Appends to `out` the points at L1 distance exactly r from `centre`.
   void at_l1(const int* centre, int r, std::vector<int>& out) const {
@@ -114,7 +109,6 @@ class GridIndex {
   std::vector<int> lo_, len_, stride_;
   std::vector<std::int32_t> cell_;
   bool usable_ = false;
-  int max_radius_ = 0;
 };
 
 }  // namespace allocsim::geom::detail

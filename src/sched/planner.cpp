@@ -4,6 +4,11 @@
 
 namespace allocsim {
 
+namespace {
+/// Seed of the scratch generator handed to allocators during look-ahead (any fixed value).
+constexpr std::uint64_t kPlanningSeed = 0x5eed;
+}  // namespace
+
 Planner::Planner(const SchedulerContext& context)
     : context_(&context),
       jobs_(&context.jobs()),
@@ -63,7 +68,9 @@ bool Planner::fits_after_releases(int job, double until, const Allocation* extra
     free += static_cast<int>(released.nodes.size());
     allocator->release(released);
   }
-  Rng scratch(0x5eed);  // planning must not consume the simulation's generator
+  // Planning must not consume the simulation's generator: allocators that draw see a scratch
+  // generator with a fixed seed, so every look-ahead of one pass draws alike.
+  Rng scratch(kPlanningSeed);
   const MachineView view(context_->topology(), busy, free, scratch);
   if (free < allocator->nodes_needed((*jobs_)[job])) return false;
   return allocator->allocate((*jobs_)[job], view).has_value();

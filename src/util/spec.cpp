@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <sstream>
 
 #include "allocsim/util/error.hpp"
@@ -17,19 +18,40 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(first, last - first + 1));
 }
 
-bool parses_as_integer(const std::string& value) {
+std::optional<long long> parse_integer(const std::string& value) {
   long long parsed = 0;
   const auto* end = value.data() + value.size();
   auto [ptr, ec] = std::from_chars(value.data(), end, parsed);
-  return ec == std::errc() && ptr == end;
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return parsed;
 }
 
-bool parses_as_real(const std::string& value) {
-  if (value.empty()) return false;
-  std::istringstream stream(value);
-  double parsed = 0;
-  stream >> parsed;
-  return !stream.fail() && stream.eof();
+/// Empty when `value` is valid for `spec`, else what was expected.
+std::string value_problem(const ParamSpec& spec, const std::string& value) {
+  NumberRule rule = spec.range;
+  switch (spec.kind) {
+    case ParamKind::integer: {
+      rule.integral = true;
+      const auto parsed = parse_integer(value);
+      if (!parsed || rule.violation(static_cast<double>(*parsed))) return rule.describe();
+      return {};
+    }
+    case ParamKind::real: {
+      const auto parsed = parse_double(value);
+      if (!parsed || rule.violation(*parsed)) return rule.describe();
+      return {};
+    }
+    case ParamKind::choice: {
+      if (std::find(spec.choices.begin(), spec.choices.end(), value) != spec.choices.end())
+        return {};
+      std::string expected = "one of";
+      for (const auto& choice : spec.choices) expected += ' ' + choice;
+      return expected;
+    }
+    case ParamKind::text:
+      break;
+  }
+  return {};
 }
 }  // namespace
 
@@ -47,8 +69,8 @@ AlgoSpec AlgoSpec::parse(std::string_view text) {
     const auto equals = token.find('=');
     if (equals == std::string::npos) {
       if (spec.params.empty())
-        throw InputError("in spec '" + std::string(text) + "': expected key=value, got '" +
-                         token + "'");
+        throw InputError("in spec '" + std::string(text) + "': expected key=value, got '" + token +
+                         "'");
       spec.params.back().second += "," + token;  // continuation of a value such as uniform:1,64
       continue;
     }
@@ -60,10 +82,19 @@ AlgoSpec AlgoSpec::parse(std::string_view text) {
 Params::Params(const std::vector<ParamSpec>& specs,
                const std::vector<std::pair<std::string, std::string>>& given,
                std::string_view context) {
-  for (const auto& spec : specs) values_[spec.key] = spec.default_value;
+  for (const auto& spec : specs) {
+    values_[spec.key] = spec.default_value;
+    if (!spec.canonical) non_canonical_.push_back(spec.key);
+  }
   std::vector<std::string> keys;
   for (const auto& spec : specs) keys.push_back(spec.key);
-  for (const auto& [key, value] : given) {
+  std::vector<std::string> seen;
+  for (const auto& pair : given) {
+    const std::string& key = pair.first;  // not a structured binding: the lambda captures it
+    const std::string& value = pair.second;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      throw InputError(std::string(context) + ": parameter '" + key + "' is given twice");
+    seen.push_back(key);
     auto found = std::find_if(specs.begin(), specs.end(),
                               [&](const ParamSpec& spec) { return spec.key == key; });
     if (found == specs.end()) {
@@ -76,35 +107,25 @@ Params::Params(const std::vector<ParamSpec>& specs,
       for (const auto& k : keys) message << ' ' << k;
       throw InputError(message.str());
     }
-    const bool ok = found->kind == ParamKind::integer ? parses_as_integer(value)
-                    : found->kind == ParamKind::real  ? parses_as_real(value)
-                    : found->kind == ParamKind::choice
-                        ? std::find(found->choices.begin(), found->choices.end(), value) !=
-                              found->choices.end()
-                        : true;
-    if (!ok) {
-      std::ostringstream message;
-      message << context << ": parameter '" << key << "' has value '" << value << "', expected ";
-      if (found->kind == ParamKind::integer) message << "an integer";
-      if (found->kind == ParamKind::real) message << "a number";
-      if (found->kind == ParamKind::choice) {
-        message << "one of";
-        for (const auto& choice : found->choices) message << ' ' << choice;
-      }
-      throw InputError(message.str());
-    }
+    const std::string expected = value_problem(*found, value);
+    if (!expected.empty())
+      throw InputError(std::string(context) + ": parameter '" + key + "' has value '" + value +
+                       "', expected " + expected);
     values_[key] = value;
   }
 }
 
 long long Params::integer(const std::string& key) const {
-  const std::string& value = text(key);
-  long long parsed = 0;
-  std::from_chars(value.data(), value.data() + value.size(), parsed);
-  return parsed;
+  const auto parsed = parse_integer(text(key));
+  if (!parsed) throw InputError("parameter '" + key + "' is not an integer");
+  return *parsed;
 }
 
-double Params::real(const std::string& key) const { return std::stod(text(key)); }
+double Params::real(const std::string& key) const {
+  const auto parsed = parse_double(text(key));
+  if (!parsed) throw InputError("parameter '" + key + "' is not a number");
+  return *parsed;
+}
 
 const std::string& Params::text(const std::string& key) const {
   auto found = values_.find(key);
@@ -115,6 +136,8 @@ const std::string& Params::text(const std::string& key) const {
 std::string Params::canonical() const {
   std::string result;
   for (const auto& [key, value] : values_) {
+    if (std::find(non_canonical_.begin(), non_canonical_.end(), key) != non_canonical_.end())
+      continue;
     if (!result.empty()) result += ',';
     result += key + "=" + value;
   }
@@ -176,8 +199,11 @@ std::string describe_registry(const std::string& family, const std::vector<std::
                 : param.kind == ParamKind::real  ? "NUM"
                                                  : "TEXT");
       }
-      out << "  (default " << (param.default_value.empty() ? "none" : param.default_value)
-          << ") " << param.help << '\n';
+      const std::string range = param.range.range_text();
+      if (param.kind != ParamKind::choice && param.kind != ParamKind::text && !range.empty())
+        out << ' ' << range;
+      out << "  (default " << (param.default_value.empty() ? "none" : param.default_value) << ") "
+          << param.help << '\n';
     }
   }
   return out.str();

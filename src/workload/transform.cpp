@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "allocsim/util/error.hpp"
 
@@ -25,25 +26,34 @@ void restore_order(Workload& workload) {
                    [](const Job& a, const Job& b) { return a.submit < b.submit; });
 }
 
-ParamSpec real_param(const char* key, const char* default_value, const char* help) {
-  return {key, ParamKind::real, default_value, help, {}};
+ParamSpec real_param(const char* key, const char* default_value, const char* help,
+                     NumberRule range) {
+  return {key, ParamKind::real, default_value, help, {}, range};
 }
-ParamSpec int_param(const char* key, const char* default_value, const char* help) {
-  return {key, ParamKind::integer, default_value, help, {}};
+ParamSpec int_param(const char* key, const char* default_value, const char* help, double min,
+                    double max) {
+  return {key, ParamKind::integer, default_value, help, {}, integer_rule(min, max)};
 }
 
-void require_positive(double value, const char* what) {
-  if (!(value > 0)) throw InputError(std::string(what) + " must be positive");
+/// Largest job count of truncate.
+constexpr double kMaxCount = 1e15;
+
+/// Largest scale factor of runtime_scale, arrival_scale and size_scale.
+constexpr double kMaxFactor = 1e6;
+
+/// Processor count after scaling or rounding, capped at kMaxProcs (such a job is larger than
+/// any machine and is dropped and counted later, not wrapped around).
+int capped_procs(double procs) {
+  return procs >= kMaxProcs ? static_cast<int>(kMaxProcs) : std::max(1, static_cast<int>(procs));
 }
 
 std::vector<RegistryEntry<TransformFn>> transform_entries() {
   return {
       {"runtime_scale",
        "multiply runtimes and estimates by factor (the Cplant study's work multiple)",
-       {real_param("factor", "1", "work multiple")},
+       {real_param("factor", "1", "work multiple", positive_rule(kMaxFactor))},
        [](Workload& w, const Params& p, TransformContext&) {
          const double factor = p.real("factor");
-         require_positive(factor, "runtime_scale factor");
          for (Job& job : w.jobs) {
            job.runtime *= factor;
            job.estimate *= factor;
@@ -51,27 +61,33 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
        }},
       {"arrival_scale",
        "multiply inter-arrival times by factor (< 1 raises the load)",
-       {real_param("factor", "1", "inter-arrival multiple")},
+       {real_param("factor", "1", "inter-arrival multiple", positive_rule(kMaxFactor))},
        [](Workload& w, const Params& p, TransformContext&) {
-         require_positive(p.real("factor"), "arrival_scale factor");
          scale_arrivals(w, p.real("factor"));
        }},
       {"target_load",
        "rescale inter-arrival times so the offered load sum(s*t)/(N*span of submits) is load",
-       {real_param("load", "0.7", "offered load to reach")},
+       {real_param("load", "0.7", "offered load to reach", positive_rule(1e3))},
        [](Workload& w, const Params& p, TransformContext& context) {
-         require_positive(p.real("load"), "target_load load");
          const double current = offered_load(w.jobs, context.machine_nodes);
          if (current <= 0) throw InputError("target_load: workload has no submit-time span");
-         scale_arrivals(w, current / p.real("load"));
+         const double factor = current / p.real("load");
+         if (!std::isfinite(factor))
+           throw InputError(
+               "target_load: the workload's submit-time span is too short to reach "
+               "load " +
+               p.text("load"));
+         scale_arrivals(w, factor);
        }},
       {"replicate",
        "n copies of every job; copies after the first arrive uniformly later in [0, jitter]",
-       {int_param("copies", "1", "total copies per job"),
-        real_param("jitter", "0", "maximum arrival delay of a copy")},
+       {int_param("copies", "1", "total copies per job", 1, 1000),
+        real_param("jitter", "0", "maximum arrival delay of a copy", real_rule(0, kMaxTime)),
+        allow_large_param()},
        [](Workload& w, const Params& p, TransformContext& context) {
          const auto copies = p.integer("copies");
-         if (copies < 1) throw InputError("replicate copies must be >= 1");
+         check_job_count(w.jobs.size() * static_cast<std::uint64_t>(copies),
+                         p.integer("allow_large") != 0, "replicate");
          std::int64_t max_id = 0;
          for (const Job& job : w.jobs) max_id = std::max(max_id, job.id);
          std::vector<Job> result;
@@ -90,31 +106,28 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
        }},
       {"size_scale",
        "multiply processor counts by factor (rounded up)",
-       {real_param("factor", "1", "size multiple")},
+       {real_param("factor", "1", "size multiple", positive_rule(kMaxFactor))},
        [](Workload& w, const Params& p, TransformContext&) {
-         require_positive(p.real("factor"), "size_scale factor");
          for (Job& job : w.jobs)
-           job.procs =
-               std::max(1, static_cast<int>(std::ceil(job.procs * p.real("factor") - 1e-9)));
+           job.procs = capped_procs(std::ceil(job.procs * p.real("factor") - 1e-9));
        }},
       {"size_round",
        "round processor counts up to a power of two",
        {{"to", ParamKind::choice, "pow2", "rounding rule", {"pow2"}}},
        [](Workload& w, const Params&, TransformContext&) {
          for (Job& job : w.jobs) {
-           int rounded = 1;
+           std::int64_t rounded = 1;
            while (rounded < job.procs) rounded *= 2;
-           job.procs = rounded;
+           job.procs = capped_procs(static_cast<double>(rounded));
          }
        }},
       {"truncate",
        "skip the first `skip` jobs, then keep at most max_jobs",
-       {int_param("max_jobs", "1000", "jobs kept"), int_param("skip", "0", "jobs skipped first")},
+       {int_param("max_jobs", "1000", "jobs kept", 0, kMaxCount),
+        int_param("skip", "0", "jobs skipped first", 0, kMaxCount)},
        [](Workload& w, const Params& p, TransformContext&) {
-         const auto skip =
-             std::min<std::size_t>(std::max<long long>(0, p.integer("skip")), w.jobs.size());
-         const auto keep = std::min<std::size_t>(std::max<long long>(0, p.integer("max_jobs")),
-                                                 w.jobs.size() - skip);
+         const auto skip = std::min<std::size_t>(p.integer("skip"), w.jobs.size());
+         const auto keep = std::min<std::size_t>(p.integer("max_jobs"), w.jobs.size() - skip);
          w.jobs.erase(w.jobs.begin(), w.jobs.begin() + static_cast<std::ptrdiff_t>(skip));
          w.jobs.resize(keep);
        }},
@@ -133,6 +146,30 @@ void apply_transform(Workload& workload, const std::string& spec, TransformConte
   entry->factory(workload, params, context);
   const std::string rest = params.canonical();
   workload.transforms.push_back(rest.empty() ? entry->name : entry->name + ":" + rest);
+}
+
+void check_job_count(std::uint64_t jobs, bool allow_large, const std::string& what) {
+  if (allow_large || jobs <= kMaxJobsWithoutOverride) return;
+  const double gigabytes = static_cast<double>(jobs) * kBytesPerJob / 1e9;
+  char estimate[64];
+  if (gigabytes < 1000)
+    std::snprintf(estimate, sizeof estimate, "%.1f GB", gigabytes);
+  else
+    std::snprintf(estimate, sizeof estimate, "%.1f TB", gigabytes / 1000);
+  throw InputError(what + ": " + std::to_string(jobs) + " jobs is more than the limit of " +
+                   std::to_string(kMaxJobsWithoutOverride) + " (a run needs about " + estimate +
+                   " at ~" + std::to_string(kBytesPerJob) +
+                   " bytes per job); add allow_large=1 to go ahead");
+}
+
+ParamSpec allow_large_param() {
+  return {"allow_large",
+          ParamKind::integer,
+          "0",
+          "1 = allow more than 10^7 jobs (about 320 bytes each); not part of the config id",
+          {},
+          integer_rule(0, 1),
+          false};
 }
 
 void drop_oversized(Workload& workload, int machine_nodes) {

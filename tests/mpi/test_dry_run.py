@@ -1,5 +1,5 @@
 """`--dry-run` on a file with three different mistakes reports all three, and the sweep does
-not start; on a good file it prints the config count and the work estimate (issue 3, item 2)."""
+not start; on a good file it prints the config count and the work estimate."""
 import os
 
 import sweeptest as t

@@ -1,5 +1,5 @@
 """A config that throws is recorded `failed` with its message, one over its timeout
-`timed_out`, and the sweep completes (issue 3, item 4)."""
+`timed_out`, and the sweep completes."""
 import sweeptest as t
 
 env = t.Env()

@@ -1,5 +1,5 @@
 """h5py reads /summary and /configs into pandas with column names and string values intact;
-metric columns are named as in `allocsim run --format json` (issue 3, item 5)."""
+metric columns are named as in `allocsim run --format json`."""
 import json
 import shutil
 

@@ -1,5 +1,5 @@
 """SIGKILL the master at several points, resume, and get every config exactly once with the
-results of an uninterrupted run (issue 3, item 5)."""
+results of an uninterrupted run."""
 import os
 
 import sweeptest as t

@@ -1,4 +1,4 @@
-"""`/summary` (timing columns aside) is identical for mpirun -np 1, 2 and 3 (issue 3, item 6)."""
+"""`/summary` (timing columns aside) is identical for mpirun -np 1, 2 and 3."""
 import sweeptest as t
 
 env = t.Env()

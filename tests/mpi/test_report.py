@@ -1,4 +1,4 @@
-"""`allocsim report` groups and averages like pandas does on the same file (issue 3, item 8)."""
+"""`allocsim report` groups and averages like pandas does on the same file."""
 import io
 import json
 

@@ -1,5 +1,5 @@
 """`--shard K/N` runs disjoint deterministic parts; `merge` combines them into the whole sweep
-and refuses files of another experiment (issue 3, item 9)."""
+and refuses files of another experiment."""
 import sweeptest as t
 
 env = t.Env()

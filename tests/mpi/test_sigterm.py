@@ -1,6 +1,5 @@
 """SIGTERM to the master: no new configs, in-flight ones finish (or are abandoned after the
-grace period), the file is flushed and closed, exit non-zero with the resume hint
-(issue 3, item 4)."""
+grace period), the file is flushed and closed, exit non-zero with the resume hint."""
 import os
 import time
 

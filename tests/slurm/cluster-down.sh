@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Takes down the cluster that cluster-up.sh WORK started (issue 8). Usage: cluster-down.sh WORK
+# Takes down the cluster that cluster-up.sh WORK started. Usage: cluster-down.sh WORK
 #
 # Cancels the jobs still queued, then stops exactly the processes named in WORK/pids (slurmd,
 # slurmctld, munged, in that order): TERM, then KILL after 10 s. A PID is signalled only while

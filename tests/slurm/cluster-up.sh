@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Brings up a one-node Slurm cluster on 127.0.0.1 whose configuration, state, logs and PID files
 # live in WORK, and its Unix sockets in a short /tmp/allocsim-slurm.* folder named in
-# WORK/rundir (issue 8). Usage: cluster-up.sh WORK
+# WORK/rundir. Usage: cluster-up.sh WORK
 #
 # - expects slurmctld, slurmd, slurm-client, munge and /etc/munge/munge.key (installed by
 #   `scripts/deps.sh --slurm`; a test never installs anything) and starts a private munged;
@@ -94,7 +94,7 @@ PY
 HOST=$(hostname -s)
 CPUS=8
 cat >"$WORK/etc/slurm.conf" <<EOF
-# One node on 127.0.0.1, written by tests/slurm/cluster-up.sh (issue 8).
+# One node on 127.0.0.1, written by tests/slurm/cluster-up.sh.
 ClusterName=allocsim-test
 SlurmctldHost=$HOST(127.0.0.1)
 SlurmctldPort=$CTLD_PORT

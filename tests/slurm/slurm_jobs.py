@@ -1,5 +1,5 @@
 """Submits the project's jobs/ scripts to the one-node cluster of cluster-up.sh and checks their
-results (issue 8). Run by slurm_test.sh, which starts and stops the cluster; SLURM_CONF and the
+results. Run by slurm_test.sh, which starts and stops the cluster; SLURM_CONF and the
 Open MPI settings come from the environment it sources.
 
 The scripts are submitted unchanged: only paths (arguments, ALLOCSIM) and sizes (sbatch options,
@@ -33,7 +33,7 @@ FINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEM
 TIMING_COLUMNS = ["wall_seconds", "rank"]  # differ between runs by nature
 
 SMALL = """\
-# 12 tiny configs: the single job, the shards and the merge (tests/slurm, issue 8).
+# 12 tiny configs: the single job, the shards and the merge (tests/slurm).
 [experiment]
 name = "slurm-small"
 seed = 8
@@ -49,7 +49,7 @@ sched = ["fcfs", "easy", "conservative"]
 SLOW = """\
 # 12 configs of one to four seconds each on an idle machine (about 10 s on one worker, so the
 # sweep is surely still running when the time-limit warning comes 3-4 s after it started):
-# the time-limit job (tests/slurm, issue 8).
+# the time-limit job (tests/slurm).
 [experiment]
 name = "slurm-timelimit"
 seed = 9

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ctest test `slurm_jobs` (issue 8): starts a one-node Slurm cluster on 127.0.0.1, submits
+# The ctest test `slurm_jobs`: starts a one-node Slurm cluster on 127.0.0.1, submits
 # the jobs/ scripts to it (slurm_jobs.py) and takes the cluster down again, also on failure.
 #
 #   slurm_test.sh ALLOCSIM SOURCE_DIR WORK_DIR [MPIRUN]

@@ -31,8 +31,6 @@ class QuadBlocks {
   void vacate(std::span<const NodeId> nodes) { update(nodes, +1); }
   void occupy(const Rect& block);
 
-  /// True when the block of side 2^level at block coordinates (bx, by) is wholly free.
-  bool block_free(int level, int bx, int by) const;
   /// Maximal free blocks (the buddy free lists), largest first, then in Morton order.
   std::vector<Rect> free_blocks() const;
   /// The 2^level block the buddy system hands out: a maximal free block of exactly that size

@@ -42,7 +42,7 @@ struct Mesh2D {
 /// without wrap-around links.
 Mesh2D require_mesh2d(const Topology& topology, const std::string& allocator);
 
-/// How a job that carries only a processor count p gets a shape (issue item 1):
+/// How a job that carries only a processor count p gets a shape:
 /// `square` = the most square a×b >= p (a = ceil(sqrt p), b = ceil(p / a)); `row` = 1 row of p
 /// (rows of the mesh width when p exceeds it). Either is folded to the mesh width if needed.
 enum class ShapeRule { square, row };

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "allocsim/util/numbers.hpp"
+
 namespace allocsim {
 
 /// One `name:key=value,...` string split into its parts (not yet validated).
@@ -21,12 +23,17 @@ struct AlgoSpec {
 enum class ParamKind { integer, real, text, choice };
 
 /// One typed parameter of a registry entry, with its default value written as text.
+/// Integer and real values must be finite and satisfy `range` (any finite number by default).
 struct ParamSpec {
   std::string key;
   ParamKind kind = ParamKind::text;
   std::string default_value;
   std::string help;
   std::vector<std::string> choices;  // for ParamKind::choice
+  NumberRule range{};                // for ParamKind::integer and ParamKind::real
+  /// False for a permission such as `allow_large` that does not change results: it is left out
+  /// of the canonical form, so config ids do not depend on it.
+  bool canonical = true;
 };
 
 /// Validated parameters: every declared key has a value (given or default).
@@ -34,7 +41,8 @@ class Params {
  public:
   Params() = default;
   /// Validates `given` against `specs`; throws InputError naming `context` on an unknown key,
-  /// a value of the wrong type or a choice not in the list.
+  /// a value of the wrong type, a number that is not finite or out of its range, or a choice
+  /// not in the list.
   Params(const std::vector<ParamSpec>& specs,
          const std::vector<std::pair<std::string, std::string>>& given, std::string_view context);
 
@@ -42,11 +50,12 @@ class Params {
   double real(const std::string& key) const;
   const std::string& text(const std::string& key) const;
   bool has(const std::string& key) const { return values_.count(key) != 0; }
-  /// Canonical `key=value,...` form in key order (all keys, defaults filled in).
+  /// Canonical `key=value,...` form in key order (all keys but permissions, defaults filled in).
   std::string canonical() const;
 
  private:
   std::map<std::string, std::string> values_;
+  std::vector<std::string> non_canonical_;  ///< keys left out of canonical()
 };
 
 /// English plural of a family name: "allocator" -> "allocators", "topology" -> "topologies".

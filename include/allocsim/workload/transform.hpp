@@ -1,6 +1,7 @@
 #pragma once
 // Workload transforms (`runtime_scale:factor=2`, `target_load:load=0.7`, ...) and the synthetic
 // generator, each an entry of an explicit registry table.
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -31,9 +32,26 @@ void drop_oversized(Workload& workload, int machine_nodes);
 /// Offered load Σ s_j t_j / (N · span of submit times); 0 when the span is zero.
 double offered_load(const std::vector<Job>& jobs, int machine_nodes);
 
+/// Largest workload the synthetic generator and `replicate` build without `allow_large=1`: at
+/// about kBytesPerJob bytes per job over a whole run (the job, its transformed copy, its record
+/// and queue entries) this keeps one simulation near 3 GB.
+inline constexpr std::uint64_t kMaxJobsWithoutOverride = 10'000'000;
+inline constexpr std::uint64_t kBytesPerJob = 320;
+/// Throws InputError naming `what`, the limit and the memory estimate when `jobs` exceeds
+/// kMaxJobsWithoutOverride and `allow_large` is false.
+void check_job_count(std::uint64_t jobs, bool allow_large, const std::string& what);
+/// The `allow_large=0|1` parameter (a permission: not part of canonical specs).
+ParamSpec allow_large_param();
+
 /// Synthetic workloads: `synthetic:jobs=1000,arrival=exp:10,runtime=exp:100,size=uniform:1,64`
-/// (size: `uniform:min,max`, `pow2:min,max`, `sides:L` for an a x b request). Seeded by `rng`.
+/// (size: `uniform:min,max`, `pow2:min,max`, `const:P`, `sides:L` for an a x b request). Seeded
+/// by `rng`. Times are finite in [0, kMaxTime]; sizes integers in [1, 2^31-1] (pow2 up to 2^30,
+/// sides up to 46340); more than kMaxJobsWithoutOverride jobs need `allow_large=1`. Throws
+/// InputError naming the parameter and its valid range.
 Workload generate_synthetic(const std::string& spec, Rng& rng);
+/// Checks a synthetic spec in full (parameters, distributions, size guard) without generating
+/// it: what generate_synthetic would throw, cheaply, e.g. when an experiment is validated.
+void validate_synthetic_spec(const std::string& spec);
 /// The parameter table of the synthetic generator (for `allocsim list`).
 const std::vector<ParamSpec>& synthetic_params();
 

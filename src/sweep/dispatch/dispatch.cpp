@@ -1,4 +1,4 @@
-// Master/worker dispatch loop and the in-process transport (issue 3, items 3-4).
+// Master/worker dispatch loop and the in-process transport.
 #include "allocsim/sweep/dispatch/dispatch.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Boost.MPI transport for the sweep dispatch (issue 3, item 3).
+// Boost.MPI transport for the sweep dispatch.
 #include "allocsim/sweep/dispatch/mpi_transport.hpp"
 
 #include <thread>

@@ -1,4 +1,4 @@
-// Progress line of a sweep (issue 3, item 7).
+// Progress line of a sweep.
 #include "allocsim/sweep/dispatch/progress.hpp"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Worker-side execution of one config, with the per-worker trace cache (issue 3, item 3).
+// Worker-side execution of one config, with the per-worker trace cache.
 #include "allocsim/sweep/dispatch/runner.hpp"
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// Polled stop signals (issue 3, item 4).
+// Polled stop signals.
 #include "allocsim/sweep/dispatch/signals.hpp"
 
 #include <pthread.h>

@@ -1,4 +1,4 @@
-// `allocsim sweep`: validation, master/worker run, crash-safe storage (issue 3).
+// `allocsim sweep`: validation, master/worker run, crash-safe storage.
 #include "allocsim/sweep/dispatch/sweep.hpp"
 
 #include <sys/resource.h>

@@ -1,4 +1,4 @@
-// Expansion of an experiment into configs with stable ids (issue 3, items 1 and 6):
+// Expansion of an experiment into configs with stable ids:
 // cartesian product of the axes, includes, excludes, replicates; id = stable_hash(canonical
 // form + replicate), seed = mix_seed(experiment seed, id); every config of one replicate gets
 // the same workload seed, so allocators are compared on identical job streams.

@@ -1,4 +1,4 @@
-// Experiment files: TOML parsing with every problem collected (issue 3, items 1-2).
+// Experiment files: TOML parsing with every problem collected.
 #include "allocsim/sweep/experiment/experiment.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// `allocsim report`: group, average and format sweep results (issue 3, item 8).
+// `allocsim report`: group, average and format sweep results.
 #include "allocsim/sweep/report/report.hpp"
 
 #include <algorithm>

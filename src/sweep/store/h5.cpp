@@ -1,4 +1,4 @@
-// RAII wrapper of the HDF5 C API for result files (issue 3, item 5).
+// RAII wrapper of the HDF5 C API for result files.
 #include "allocsim/sweep/store/h5.hpp"
 
 #include <cmath>
@@ -293,13 +293,6 @@ bool File::exists(const std::string& object_path) const {
     if (slash == std::string::npos) return true;
     pos = slash + 1;
   }
-}
-
-void File::create_group(const std::string& group_path) {
-  if (exists(group_path)) return;
-  Id group =
-      checked(H5Gcreate2(file_.get(), group_path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-              H5Gclose, "create group " + group_path);
 }
 
 std::vector<std::string> File::list(const std::string& group_path) const {

@@ -1,4 +1,4 @@
-// Append-only outcome journal (issue 3, item 5: survive SIGKILL at any moment).
+// Append-only outcome journal (survive SIGKILL at any moment).
 #include "allocsim/sweep/store/journal.hpp"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// `allocsim merge`: combine result files of one experiment (issue 3, item 9).
+// `allocsim merge`: combine result files of one experiment.
 #include "allocsim/sweep/store/merge.hpp"
 
 #include <algorithm>
@@ -149,8 +149,8 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
     info.pending = result.pending + result.missing;
     info.status = info.pending == 0 ? "complete" : "partial";
     write_info(out, info);
-    out.create_table("/configs", merged_configs.columns(), 256, false);
-    out.create_table("/summary", merged_summary.columns(), 256, false);
+    out.create_table("/configs", merged_configs.columns(), kConfigChunkRows, false);
+    out.create_table("/summary", merged_summary.columns(), kConfigChunkRows, false);
     out.append_table("/configs", merged_configs);
     out.append_table("/summary", merged_summary);
     out.flush();

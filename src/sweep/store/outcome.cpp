@@ -1,4 +1,4 @@
-// Config outcomes and their binary encoding (issue 3, items 3-5).
+// Config outcomes and their binary encoding.
 #include "allocsim/sweep/store/outcome.hpp"
 
 #include <sstream>

@@ -1,4 +1,4 @@
-// HDF5 result files (design sketch "HDF5 result file"; issue 3, item 5).
+// HDF5 result files (design sketch "HDF5 result file").
 #include "allocsim/sweep/store/results.hpp"
 
 #include <charconv>
@@ -211,8 +211,8 @@ ResultWriter::ResultWriter(const std::string& path, const FileInfo& info,
       configs_(config_columns(expansion)),
       summary_(summary_table_columns()) {
   write_info(file_, info);
-  file_.create_table("/configs", configs_.columns(), 256, false);
-  file_.create_table("/summary", summary_.columns(), 256, false);
+  file_.create_table("/configs", configs_.columns(), kConfigChunkRows, false);
+  file_.create_table("/summary", summary_.columns(), kConfigChunkRows, false);
   file_.flush();
 }
 
@@ -265,14 +265,15 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
       jobs.add_row(std::move(cells));
     }
     file_.create_table("/jobs/" + hex, jobs.columns(),
-                       std::min<std::size_t>(std::max<std::size_t>(jobs.rows(), 1), 4096), true);
+                       std::min<std::size_t>(std::max<std::size_t>(jobs.rows(), 1), kJobChunkRowsMax),
+                       true);
     file_.append_table("/jobs/" + hex, jobs);
   }
   if (!outcome.result.decisions.empty() && !file_.exists("/decisions/" + hex)) {
     Table decisions(decision_columns());
     for (const auto& d : outcome.result.decisions)
       decisions.add_row({d.decision, d.mean_pairwise_sum, d.mean_avg_pairwise, d.jobs, d.refusals});
-    file_.create_table("/decisions/" + hex, decisions.columns(), 64, false);
+    file_.create_table("/decisions/" + hex, decisions.columns(), kDecisionChunkRows, false);
     file_.append_table("/decisions/" + hex, decisions);
   }
 }

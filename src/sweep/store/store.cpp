@@ -1,4 +1,4 @@
-// Crash-safe result storage: journal + live HDF5 file + final rewrite (issue 3, item 5).
+// Crash-safe result storage: journal + live HDF5 file + final rewrite.
 #include "allocsim/sweep/store/store.hpp"
 
 #include <chrono>

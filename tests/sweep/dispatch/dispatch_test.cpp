@@ -1,5 +1,5 @@
 // Dispatch loop (in-process transport), config runner with failures and timeouts, progress
-// line (issue 3, items 3, 4, 7).
+// line.
 #include <gtest/gtest.h>
 
 #include <atomic>

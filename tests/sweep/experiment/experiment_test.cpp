@@ -1,5 +1,5 @@
 // Experiment files: ranges, expansion order, groups, includes, excludes, placeholders, stable
-// ids and seeds, problems collected at once, shards (issue 3, items 1, 6, 9).
+// ids and seeds, problems collected at once, shards.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Validation before anything runs: registry names and parameters, machines, traces and
-// allocator/machine compatibility, all reported at once with their configs (issue 3, item 2).
+// allocator/machine compatibility, all reported at once with their configs.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,4 @@
-// The outcome journal: round trip, and a kill at every byte leaves a clean prefix
-// (issue 3, item 5).
+// The outcome journal: round trip, and a kill at every byte leaves a clean prefix.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // HDF5 result files: tables round trip, result writer/reader, the store's resume after a kill,
-// merge and report (issue 3, items 5, 8, 9).
+// merge and report.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

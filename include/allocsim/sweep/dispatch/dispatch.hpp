@@ -1,5 +1,5 @@
 #pragma once
-// Master/worker dispatch (issue 3, items 3-4). The master hands out config indices in the
+// Master/worker dispatch. The master hands out config indices in the
 // order given (longest estimated cost first), dynamically: a worker says hello, gets a few
 // tasks, and every result it returns earns it another, so the tail is short. The master never
 // blocks in MPI (Open MPI's blocking calls busy-poll): it polls and sleeps with backoff.

@@ -1,5 +1,5 @@
 #pragma once
-// The MPI transport of the master/worker dispatch (issue 3, item 3), over Boost.MPI:
+// The MPI transport of the master/worker dispatch, over Boost.MPI:
 // rank 0 is the master, ranks 1..N-1 are workers 0..N-2. Both sides poll with iprobe and
 // sleep instead of blocking, because Open MPI's blocking receive spins a core.
 #include <list>

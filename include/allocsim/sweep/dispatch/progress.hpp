@@ -1,5 +1,5 @@
 #pragma once
-// Sweep progress (issue 3, item 7): on a terminal one updating line
+// Sweep progress: on a terminal one updating line
 // `[ 37/120] 30.8%  2.1 cfg/s  ETA 0:00:39  failed 0`; in a batch log one such line every
 // ten seconds or every 5 % (at most one a second), and a final one.
 #include <chrono>

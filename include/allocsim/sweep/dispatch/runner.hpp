@@ -1,5 +1,5 @@
 #pragma once
-// Runs one config of a sweep on a worker (issue 3, items 3-4): each trace is read once and
+// Runs one config of a sweep on a worker: each trace is read once and
 // cached (transforms are applied per config by simulate()), the wall time is measured, and an
 // exception marks the config failed (TimeoutError: timed_out) instead of stopping the sweep.
 #include <functional>
@@ -31,8 +31,6 @@ class ConfigRunner {
 
   /// Runs config `index` and reports how it ended; never throws for a config's own failure.
   ConfigOutcome run(std::int64_t index, int rank);
-  /// Distinct base workloads read so far.
-  std::size_t cached_workloads() const { return cache_.size(); }
 
  private:
   struct Cached {

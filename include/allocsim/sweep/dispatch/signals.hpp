@@ -1,5 +1,5 @@
 #pragma once
-// Stop requests for a sweep (issue 3, item 4): SIGTERM (Slurm at the time limit), SIGINT
+// Stop requests for a sweep: SIGTERM (Slurm at the time limit), SIGINT
 // (Ctrl-C) and SIGUSR1 (which mpirun forwards to the ranks without killing them). The signals
 // are blocked and polled with sigtimedwait, so no handler and no global flag are needed; they
 // must be blocked before MPI starts its threads, which then inherit the mask.

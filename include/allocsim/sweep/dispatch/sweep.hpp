@@ -1,5 +1,5 @@
 #pragma once
-// `allocsim sweep` (issue 3): validate the experiment, then run it master/worker over MPI
+// `allocsim sweep`: validate the experiment, then run it master/worker over MPI
 // (rank 0 is the master; with one rank a worker thread runs the configs), storing the
 // results crash-safely in one HDF5 file.
 #include <iosfwd>

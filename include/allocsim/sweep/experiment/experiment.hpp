@@ -1,5 +1,5 @@
 #pragma once
-// Experiment files (issue 3, item 1; design sketch "What flows through it"): a TOML file with
+// Experiment files (design sketch "What flows through it"): a TOML file with
 // [experiment], [base], [sweep] axes, [[include]] and [[exclude]] tables, expanded into
 // RunConfigs with stable ids. The format is documented in experiments/README.md.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Validation before anything runs (issue 3, item 2): every name and parameter against the
+// Validation before anything runs: every name and parameter against the
 // registries, allocator/machine compatibility, trace existence; all problems at once, with the
 // config they come from; plus the config count and an estimate of the work.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// `allocsim report results.h5` (issue 3, item 8): joins /configs and /summary, groups configs
+// `allocsim report results.h5`: joins /configs and /summary, groups configs
 // by config columns (default: those that vary, replicates averaged) and prints the mean of
 // chosen metrics as an aligned table, CSV or JSON.
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// A small RAII layer over the HDF5 1.10 C API (issue 3, item 5): files, attributes and
+// A small RAII layer over the HDF5 1.10 C API: files, attributes and
 // appendable tables stored as 1-D compound datasets (one member per column: uint64, int64,
 // float64 or variable-length UTF-8 string), which h5py reads as numpy structured arrays and
 // pandas.DataFrame takes as is.
@@ -101,7 +101,6 @@ class File {
   std::optional<AttrValue> attr(const std::string& name) const;
 
   bool exists(const std::string& object_path) const;
-  void create_group(const std::string& group_path);
   /// Names of the members of a group (sorted by name).
   std::vector<std::string> list(const std::string& group_path) const;
   /// Copies an object (dataset or group) from another open file.

@@ -1,5 +1,5 @@
 #pragma once
-// The append-only journal beside a result file (`results.h5.journal`; issue 3, item 5).
+// The append-only journal beside a result file (`results.h5.journal`).
 // The master appends every outcome as one checksummed frame with a single write() before it
 // touches the HDF5 file, so a SIGKILL at any moment leaves a journal whose frames up to the
 // first torn or corrupt one are exactly the finished configs. `--resume` replays it and

@@ -1,5 +1,5 @@
 #pragma once
-// `allocsim merge part*.h5 -o all.h5` (issue 3, item 9): combines the result files of one
+// `allocsim merge part*.h5 -o all.h5`: combines the result files of one
 // experiment (job-array shards, or partial runs), refusing files of different experiments.
 #include <cstdint>
 #include <iosfwd>

@@ -1,5 +1,5 @@
 #pragma once
-// What one config of a sweep ended as (issue 3, items 4-5): done / failed / timed_out with the
+// What one config of a sweep ended as: done / failed / timed_out with the
 // error text, wall time, rank, and the RunResult. Serialized with Boost.Serialization for MPI
 // messages and for the journal beside the HDF5 file (one encoding for both).
 #include <cstdint>

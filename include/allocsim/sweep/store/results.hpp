@@ -1,5 +1,5 @@
 #pragma once
-// The HDF5 result file of a sweep (design sketch "HDF5 result file"; issue 3, item 5):
+// The HDF5 result file of a sweep (design sketch "HDF5 result file"):
 //   root attributes  provenance (FileInfo)
 //   /configs         one row per config: id, index, status, error, wall time, rank, fields,
 //                    free variables, label, canonical form, diagnostics
@@ -16,6 +16,14 @@
 #include "allocsim/sweep/store/outcome.hpp"
 
 namespace allocsim::sweep {
+
+/// HDF5 chunk sizes (rows) of the result tables. /configs and /summary grow by one row per
+/// config and are read whole, so a few hundred rows per chunk keep both appends and reads cheap;
+/// a /jobs/<id> table is written once, as one compressed chunk of up to kJobChunkRowsMax rows;
+/// a /decisions/<id> table holds one row per decision allocator.
+inline constexpr std::size_t kConfigChunkRows = 256;
+inline constexpr std::size_t kJobChunkRowsMax = 4096;
+inline constexpr std::size_t kDecisionChunkRows = 64;
 
 /// Provenance and bookkeeping stored as root attributes.
 struct FileInfo {

@@ -1,5 +1,5 @@
 #pragma once
-// Crash-safe result storage of one sweep (issue 3, item 5). Every outcome goes first to the
+// Crash-safe result storage of one sweep. Every outcome goes first to the
 // journal (`<file>.journal`, one frame per write()), then into the live HDF5 file, flushed every
 // two seconds. At the end the file is rewritten in expansion order (a temporary file renamed
 // over it) and, when every config finished, the journal is removed. `--resume` rebuilds the
