@@ -15,7 +15,7 @@ double FlowNetwork::reference_rate(int k) {
   if (found != reference_rates_.end()) return found->second;
   const std::vector<NodeId> nodes = reference_compact_nodes(*topology_, k);
   std::int64_t max_load = 0;
-  for (const LinkLoad& load : all_to_all_link_loads(*topology_, nodes))
+  for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes))
     max_load = std::max(max_load, load.load);
   const double rate = 1.0 / static_cast<double>(max_load);
   reference_rates_.emplace(k, rate);
@@ -26,7 +26,7 @@ void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes) {
   add_job(key, static_cast<int>(nodes.size()), all_to_all_link_loads(*topology_, nodes));
 }
 
-void FlowNetwork::add_job(JobKey key, int nodes, std::vector<LinkLoad> loads) {
+void FlowNetwork::add_job(JobKey key, int nodes, std::vector<LoadedLink> loads) {
   RunningJob job;
   job.loads = std::move(loads);
   job.reference_rate = reference_rate(nodes);
@@ -43,7 +43,7 @@ void FlowNetwork::solve() {
   flows_.clear();
   for (auto& [key, job] : jobs_) {
     uses_.clear();
-    for (const LinkLoad& load : job.loads) {
+    for (const LoadedLink& load : job.loads) {
       int& index = compact_of_link_[load.link];
       if (index < 0) {
         index = static_cast<int>(loaded_links_.size());

@@ -57,9 +57,9 @@ void line_plus_loads(std::span<const std::int64_t> senders, std::span<const std:
 
 }  // namespace
 
-std::vector<LinkLoad> all_to_all_link_loads(const Topology& topology,
-                                            std::span<const NodeId> nodes) {
-  std::vector<LinkLoad> result;
+std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
+                                              std::span<const NodeId> nodes) {
+  std::vector<LoadedLink> result;
   const auto k = static_cast<std::int64_t>(nodes.size());
   if (k < 2) return result;
   if (!topology.has_coordinates()) {
@@ -68,7 +68,7 @@ std::vector<LinkLoad> all_to_all_link_loads(const Topology& topology,
       result.push_back({topology.link_id(node, 0, +1), k - 1});
     }
     std::sort(result.begin(), result.end(),
-              [](const LinkLoad& a, const LinkLoad& b) { return a.link < b.link; });
+              [](const LoadedLink& a, const LoadedLink& b) { return a.link < b.link; });
     return result;
   }
   LineScratch scratch;
@@ -132,17 +132,17 @@ std::vector<LinkLoad> all_to_all_link_loads(const Topology& topology,
     }
   }
   std::sort(result.begin(), result.end(),
-            [](const LinkLoad& a, const LinkLoad& b) { return a.link < b.link; });
+            [](const LoadedLink& a, const LoadedLink& b) { return a.link < b.link; });
   return result;
 }
 
-std::vector<LinkLoad> routed_link_loads(const Topology& topology,
-                                        std::span<const std::pair<NodeId, NodeId>> messages) {
+std::vector<LoadedLink> routed_link_loads(const Topology& topology,
+                                          std::span<const std::pair<NodeId, NodeId>> messages) {
   std::vector<LinkId> crossed;
   for (const auto& [from, to] : messages)
     topology.route(from, to, [&](LinkId link) { crossed.push_back(link); });
   std::sort(crossed.begin(), crossed.end());
-  std::vector<LinkLoad> result;
+  std::vector<LoadedLink> result;
   for (LinkId link : crossed) {
     if (!result.empty() && result.back().link == link)
       ++result.back().load;

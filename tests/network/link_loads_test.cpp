@@ -11,7 +11,7 @@ using namespace allocsim;
 
 namespace {
 
-std::vector<LinkLoad> explicit_all_to_all(const Topology& t, const std::vector<NodeId>& nodes) {
+std::vector<LoadedLink> explicit_all_to_all(const Topology& t, const std::vector<NodeId>& nodes) {
   std::vector<std::pair<NodeId, NodeId>> messages;
   for (NodeId a : nodes)
     for (NodeId b : nodes)
@@ -35,10 +35,10 @@ TEST(LinkLoads, HandCaseFullMesh) {
   const Topology t = Topology::parse("mesh:4x4");
   std::vector<NodeId> nodes(16);
   for (NodeId v = 0; v < 16; ++v) nodes[v] = v;
-  const std::vector<LinkLoad> loads = all_to_all_link_loads(t, nodes);
+  const std::vector<LoadedLink> loads = all_to_all_link_loads(t, nodes);
   const LinkId middle = t.link_id(1, 0, +1);
-  const auto it =
-      std::find_if(loads.begin(), loads.end(), [&](const LinkLoad& l) { return l.link == middle; });
+  const auto it = std::find_if(loads.begin(), loads.end(),
+                               [&](const LoadedLink& l) { return l.link == middle; });
   ASSERT_NE(it, loads.end());
   EXPECT_EQ(it->load, 16);
   EXPECT_EQ(loads, explicit_all_to_all(t, nodes));

@@ -58,7 +58,7 @@ class FlowNetwork {
   void add_job(JobKey key, std::span<const NodeId> nodes);
   /// A job starts with explicit link loads (another pattern); `nodes` is its size for the
   /// reference, whose pattern is then all-to-all too.
-  void add_job(JobKey key, int nodes, std::vector<LinkLoad> loads);
+  void add_job(JobKey key, int nodes, std::vector<LoadedLink> loads);
   void remove_job(JobKey key);
   bool empty() const { return jobs_.empty(); }
 
@@ -74,7 +74,7 @@ class FlowNetwork {
 
  private:
   struct RunningJob {
-    std::vector<LinkLoad> loads;
+    std::vector<LoadedLink> loads;
     double reference_rate = 0;
     double message_rate = 0;  ///< its messages' max-min fair rate
     JobRate rate;

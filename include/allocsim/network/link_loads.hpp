@@ -13,10 +13,10 @@
 namespace allocsim {
 
 /// Load of one directed link slot.
-struct LinkLoad {
+struct LoadedLink {
   LinkId link = 0;
   std::int64_t load = 0;
-  bool operator==(const LinkLoad&) const = default;
+  bool operator==(const LoadedLink&) const = default;
 };
 
 /// Loads of the all-to-all pattern among `nodes` (distinct; every ordered pair sends one
@@ -29,13 +29,13 @@ struct LinkLoad {
 /// (distinct sender suffixes) ≤ node_count / n_i, so at most O(d·(k log k + node_count)); on a
 /// 2D machine lines ≤ k, i.e. O(k log k + k·side). Flat: each node's injection and ejection
 /// link carries k − 1.
-std::vector<LinkLoad> all_to_all_link_loads(const Topology& topology,
-                                            std::span<const NodeId> nodes);
+std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
+                                              std::span<const NodeId> nodes);
 
 /// Loads of explicit messages (from, to), each routed with Topology::route: O(Σ hops). The
 /// reference for tests and the way to load patterns other than all-to-all.
-std::vector<LinkLoad> routed_link_loads(const Topology& topology,
-                                        std::span<const std::pair<NodeId, NodeId>> messages);
+std::vector<LoadedLink> routed_link_loads(const Topology& topology,
+                                          std::span<const std::pair<NodeId, NodeId>> messages);
 
 /// The reference compact allocation of k nodes: the most cubic box (every side min(s, machine
 /// side) for the smallest s whose box holds k nodes) at the origin, filled with its first k
