@@ -11,6 +11,7 @@
 #include "allocsim/output/json.hpp"
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/util/error.hpp"
+#include "allocsim/util/numbers.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {
@@ -51,12 +52,16 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
   }
   std::cout << "\ndiagnostics:\n" << result.diagnostics.report();
   std::cout << "\nresources: " << seconds << " s wall (reading included), peak memory "
-            << peak_memory_mb() << " MB\n";
+            << peak_memory_mb() << " MB";
+  if (!config.pattern.empty()) std::cout << ", mapping " << result.mapping_seconds << " s";
+  std::cout << '\n';
 }
 
 void run(const RunOptions& options) {
   RunConfig config = options.config;
   config.keep_jobs = !options.jobs_out.empty();
+  validate_run_numbers(config.bsd_threshold, config.estimate_factor, config.timeout_seconds,
+                       "--bsd-threshold", "--estimate-factor", "--timeout");
   const auto started = std::chrono::steady_clock::now();
   const RunResult result = simulate(config, trace_dir_from_env());
   const double seconds =
@@ -73,7 +78,8 @@ void run(const RunOptions& options) {
     if (!result.decisions.empty())
       std::cout << ", \"decisions\": " << decisions_json(result.decisions);
     std::cout << ", \"resources\": {\"wall_seconds\": " << json_number(seconds)
-              << ", \"peak_memory_mb\": " << json_number(peak_memory_mb()) << "}}\n";
+              << ", \"peak_memory_mb\": " << json_number(peak_memory_mb())
+              << ", \"mapping_seconds\": " << json_number(result.mapping_seconds) << "}}\n";
   } else {
     print_text(config, result, seconds);
   }
@@ -114,6 +120,11 @@ void add_run_command(CLI::App& app) {
   command->add_option("--decisions", c.decisions,
                       "situation/decision experiment: allocators asked at every placement of "
                       "--alloc (repeatable)");
+  command->add_option("--pattern", c.pattern,
+                      "each job's communication pattern, sized to the job: mesh2d:auto, "
+                      "mesh3d:auto, ring, alltoall, random:degree=D (default none)");
+  command->add_option("--mapper", c.mapper, "mapper chain placing a job's tasks on its nodes")
+      ->capture_default_str();
   command->add_flag("--strict", c.strict, "malformed trace lines are errors, not counted skips");
   command->add_option("--jobs-out", options->jobs_out, "write one CSV row per job");
   command->add_option("--format", options->format, "text | json")

@@ -48,6 +48,10 @@ class ScotchMapper final : public Mapper {
     const int n = graph.size(), p = static_cast<int>(problem.processors.size());
     placement.assign(n, -1);
     if (n == 0) return;
+    if (p == 1) {  // Scotch 7.0 crashes building a one-terminal sub-architecture
+      placement[0] = problem.processors[0];
+      return;
+    }
     // Integer edge weights: bytes scaled so the largest is at most 1e6, each at least 1.
     double largest = 0;
     for (const double b : graph.all_edge_bytes()) largest = std::max(largest, b);

@@ -112,6 +112,11 @@ RunSummary summarize_records(const std::vector<JobRecord>& records, int node_cou
   s.mean_linear_span = mean_of(records, &JobRecord::linear_span);
   s.mean_ring_span = mean_of(records, &JobRecord::ring_span);
   s.mean_stretch = mean_of(records, &JobRecord::stretch);
+  auto communicates = [](const JobRecord& r) { return r.comm_bytes > 0; };
+  s.mean_hop_bytes = mean_of(records, &JobRecord::hop_bytes, communicates);
+  s.mean_hops_per_byte = mean_of(records, &JobRecord::hops_per_byte, communicates);
+  s.mean_max_link_load = mean_of(records, &JobRecord::max_link_load, communicates);
+  for (const auto& r : records) s.max_link_load = std::max(s.max_link_load, r.max_link_load);
   s.mean_comm_slowdown = mean_of(records, &JobRecord::comm_slowdown);
   return s;
 }

@@ -24,6 +24,10 @@ const std::vector<Column<JobRecord>>& job_columns() {
       {"linear_span", &JobRecord::linear_span},
       {"ring_span", &JobRecord::ring_span},
       {"stretch", &JobRecord::stretch},
+      {"comm_bytes", &JobRecord::comm_bytes},
+      {"hop_bytes", &JobRecord::hop_bytes},
+      {"hops_per_byte", &JobRecord::hops_per_byte},
+      {"max_link_load", &JobRecord::max_link_load},
       {"comm_slowdown", &JobRecord::comm_slowdown},
   };
   return columns;
@@ -53,11 +57,15 @@ const std::vector<Column<RunSummary>>& summary_columns() {
       {"mean_ring_span", &RunSummary::mean_ring_span},
       {"mean_stretch", &RunSummary::mean_stretch},
       {"allocator_fallbacks", &RunSummary::allocator_fallbacks},
+      {"first_submit", &RunSummary::first_submit},
+      {"last_end", &RunSummary::last_end},
+      {"mean_hop_bytes", &RunSummary::mean_hop_bytes},
+      {"mean_hops_per_byte", &RunSummary::mean_hops_per_byte},
+      {"mean_max_link_load", &RunSummary::mean_max_link_load},
+      {"max_link_load", &RunSummary::max_link_load},
       {"mean_comm_slowdown", &RunSummary::mean_comm_slowdown},
       {"mean_link_utilization", &RunSummary::mean_link_utilization},
       {"max_link_utilization", &RunSummary::max_link_utilization},
-      {"first_submit", &RunSummary::first_submit},
-      {"last_end", &RunSummary::last_end},
   };
   return columns;
 }

@@ -4,9 +4,13 @@
 #include <charconv>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/mapping/job_pattern.hpp"
+#include "allocsim/mapping/mapper.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 #include "allocsim/topo/topology.hpp"
+#include "allocsim/util/error.hpp"
+#include "allocsim/util/numbers.hpp"
 #include "allocsim/workload/transform.hpp"
 
 namespace allocsim {
@@ -50,22 +54,51 @@ std::string check_transform(const std::string& spec) {
 std::string check_runtime_model(const std::string& spec) {
   return registry_problem(runtime_model_registry(), spec);
 }
-std::string non_negative(const char* name, const std::string& number) {
-  return number.rfind('-', 0) == 0 ? std::string(name) + " " + number + " must not be negative"
-                                   : std::string();
+/// Empty when `text` is a number that satisfies `rule`, else "NAME: expected ..., got ...".
+std::string number_problem(const char* name, const std::string& text, const NumberRule& rule) {
+  try {
+    parse_number(text, rule, name);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return {};
 }
 std::string check_bsd_threshold(const std::string& v) {
-  return non_negative("bsd_threshold", v);
+  return number_problem("bsd_threshold", v, bsd_threshold_rule());
 }
 std::string check_estimate_factor(const std::string& v) {
-  return non_negative("estimate_factor", v);
+  return number_problem("estimate_factor", v, estimate_factor_rule());
 }
 std::string check_timeout(const std::string& v) {
-  return non_negative("timeout", v);
+  return number_problem("timeout", v, timeout_rule());
 }
 std::string check_decision(const std::string& spec) {
   const std::string problem = check_alloc(spec);
   return problem.empty() ? problem : "decisions: " + problem;
+}
+
+std::string check_pattern(const std::string& spec) {
+  if (spec.empty()) return {};
+  try {
+    mapping::canonical_job_pattern(spec);
+    return {};
+  } catch (const std::exception& error) {
+    return "pattern: " + std::string(error.what());
+  }
+}
+std::string check_mapper(const std::string& spec) {
+  try {
+    mapping::MapperChain chain(spec);
+    return {};
+  } catch (const std::exception& error) {
+    return "mapper: " + std::string(error.what());
+  }
+}
+std::string canonical_pattern(const std::string& spec) {
+  return spec.empty() ? spec : mapping::canonical_job_pattern(spec);
+}
+std::string canonical_mapper(const std::string& spec) {
+  return mapping::MapperChain(spec).canonical();
 }
 
 std::string canonical_machine(const std::string& spec) {
@@ -75,6 +108,17 @@ std::string canonical_trace(const std::string& trace) {
   if (trace.rfind("synthetic:", 0) != 0) return trace;
   const AlgoSpec spec = AlgoSpec::parse(trace);
   return "synthetic:" + Params(synthetic_params(), spec.params, "synthetic workload").canonical();
+}
+/// A synthetic workload spec is checked when the config is built (a bad one fails at expansion
+/// or validation, not in a worker); trace files are checked when they are read.
+std::string check_trace(const std::string& trace) {
+  if (trace.rfind("synthetic:", 0) != 0) return {};
+  try {
+    validate_synthetic_spec(trace);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return {};
 }
 std::string canonical_sched(const std::string& spec) {
   return scheduler_registry().canonical(spec);
@@ -102,7 +146,7 @@ const std::vector<ConfigField>& config_fields() {
       {"machine", &R::machine, "machine: mesh:WxH[x..], torus:WxH[x..] or flat:N",
        "", identity, true, check_machine, canonical_machine, "torus:4x4"},
       {"trace", &R::trace, "trace file, trace NAME (in $ALLOCSIM_TRACE_DIR) or synthetic:...",
-       "", identity, true, nullptr, canonical_trace, "synthetic:jobs=20"},
+       "", identity, true, check_trace, canonical_trace, "synthetic:jobs=20"},
       {"sched", &R::sched, "scheduler spec (allocsim list schedulers)",
        "", identity, true, check_sched, canonical_sched, "easy"},
       {"alloc", &R::alloc, "allocator spec (allocsim list allocators)",
@@ -126,6 +170,11 @@ const std::vector<ConfigField>& config_fields() {
       {"decisions", &R::decisions,
        "situation/decision experiment: allocators asked at every placement of alloc",
        "", identity, false, check_decision, canonical_alloc, "mc1x1; genalg"},
+      {"pattern", &R::pattern,
+       "each job's communication pattern, sized to the job (mesh2d:auto, ring, ...; empty = none)",
+       "", identity, false, check_pattern, canonical_pattern, "mesh2d:auto"},
+      {"mapper", &R::mapper, "mapper placing a job's tasks on its nodes (allocsim list mappers)",
+       "", identity, false, check_mapper, canonical_mapper, "topolb:order=2+refine"},
       {"seed", &R::seed, "generator seed of allocator and scheduler draws",
        "", derived, false, nullptr, nullptr, "12345678901234567890"},
       {"workload_seed", &R::workload_seed, "seed of synthetic workloads and random transforms",
@@ -278,8 +327,10 @@ std::string RunConfig::canonical() const {
   for (const auto& field : config_fields()) {
     if (field.role != FieldRole::identity) continue;
     if (!field.always_in_canonical && at_default(*this, field)) continue;
-    text += (text.empty() ? "" : ";") + std::string(field.name) + "=" +
-            visit_field(*this, field, CanonicalOf{field});
+    if (!text.empty()) text += ';';
+    text += field.name;
+    text += '=';
+    text += visit_field(*this, field, CanonicalOf{field});
   }
   return text;
 }

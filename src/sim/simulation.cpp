@@ -10,6 +10,7 @@
 #include "allocsim/metrics/job_metrics.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/decisions.hpp"
+#include "allocsim/sim/job_mapping.hpp"
 #include "allocsim/sim/job_recorder.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/reader.hpp"
@@ -57,6 +58,12 @@ Simulation::Simulation(const RunConfig& config, Workload workload)
   job_recorder_ = std::make_unique<JobRecorder>(topology_, allocator_->linear_ranks(),
                                                 workload_.jobs.size(), config.bsd_threshold);
   add_observer(job_recorder_.get());
+  if (!config.pattern.empty()) {
+    // After the job recorder: it fills a record's other fields at start.
+    job_mapping_ = std::make_unique<JobMappingObserver>(topology_, config.pattern, config.mapper,
+                                                        config.seed, *job_recorder_);
+    add_observer(job_mapping_.get());
+  }
   if (!config.decisions.empty()) {
     decision_recorder_ = std::make_unique<DecisionRecorder>(
         config.decisions, topology_, mix_seed(config.seed, stable_hash("decisions")));
@@ -108,6 +115,10 @@ void Simulation::start(int job_index, Allocation allocation) {
     observer->on_start(job_index, job, now_, running_.back().allocation);
   const int started[] = {job_index};
   runtime_model_->rerate(*this, RunningChange{RunningChange::Kind::started, started});
+}
+
+const JobTraffic* Simulation::traffic(int job_index) const {
+  return job_mapping_ ? job_mapping_->traffic(job_index) : nullptr;
 }
 
 double Simulation::remaining_work(int job_index) const {
@@ -231,6 +242,7 @@ RunResult Simulation::summarize() {
   if (decision_recorder_) result.decisions = decision_recorder_->rows();
   if (config_.keep_jobs) result.jobs = std::move(records);
   result.diagnostics = workload_.diagnostics;
+  if (job_mapping_) result.mapping_seconds = job_mapping_->seconds();
   return result;
 }
 

@@ -84,9 +84,13 @@ double parse_number(std::string_view text, const NumberRule& rule, std::string_v
 void validate_run_numbers(double bsd_threshold, double estimate_factor, double timeout_seconds,
                           std::string_view bsd_name, std::string_view estimate_name,
                           std::string_view timeout_name) {
-  require_number(bsd_threshold, positive_rule(kMaxTime), bsd_name);
-  require_number(estimate_factor, positive_rule(1e6), estimate_name);
-  require_number(timeout_seconds, real_rule(0, kMaxTime), timeout_name);
+  require_number(bsd_threshold, bsd_threshold_rule(), bsd_name);
+  require_number(estimate_factor, estimate_factor_rule(), estimate_name);
+  require_number(timeout_seconds, timeout_rule(), timeout_name);
 }
+
+NumberRule bsd_threshold_rule() { return positive_rule(kMaxTime); }
+NumberRule estimate_factor_rule() { return positive_rule(1e6); }
+NumberRule timeout_rule() { return real_rule(0, kMaxTime); }
 
 }  // namespace allocsim

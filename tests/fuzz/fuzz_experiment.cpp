@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "allocsim/sweep/experiment.hpp"
+#include "allocsim/sweep/experiment/experiment.hpp"
 #include "allocsim/util/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -6,6 +6,8 @@
 #include <map>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/mapping/mapper.hpp"
+#include "allocsim/mapping/patterns.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 #include "allocsim/topo/ordering.hpp"
@@ -177,11 +179,32 @@ void add_topology_cases(std::vector<GoldenCase>& cases) {
   }
 }
 
+/// Task mapping inside runs (sim/job_mapping.hpp): random placement on a 3D torus scatters
+/// jobs, so mappers have something to improve. One case per mapper (2D stencil pattern) and
+/// one per pattern that a job's size can shape (TopoLB); `leanmd` is sized by cells, not by a
+/// job, and is rejected as a job pattern.
+void add_mapping_cases(std::vector<GoldenCase>& cases) {
+  auto mapped = [](const std::string& pattern, const std::string& mapper) {
+    RunConfig config = base_config(kShapedTrace);
+    config.machine = "torus:4x4x4";
+    config.alloc = "random";
+    config.pattern = pattern;
+    config.mapper = mapper;
+    return config;
+  };
+  for (const auto& entry : mapping::mapper_registry().entries())
+    cases.push_back({"mapper", entry.name, entry.name, mapped("mesh2d:auto", entry.name), {}});
+  for (const auto& entry : mapping::pattern_registry().entries())
+    if (entry.name != "leanmd")
+      cases.push_back({"pattern", entry.name, entry.name, mapped(entry.name, "topolb"), {}});
+}
+
 }  // namespace
 
 const std::vector<std::string>& golden_families() {
   static const std::vector<std::string> families{"allocator",     "scheduler", "ordering",
-                                                 "runtime_model", "transform", "topology"};
+                                                 "runtime_model", "transform", "topology",
+                                                 "mapper",        "pattern"};
   return families;
 }
 
@@ -193,6 +216,7 @@ std::vector<GoldenCase> golden_cases(const std::string& golden_dir) {
   add_runtime_model_cases(cases);
   add_transform_cases(cases);
   add_topology_cases(cases);
+  add_mapping_cases(cases);
   return cases;
 }
 

@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/mapping/mapper.hpp"
+#include "allocsim/mapping/patterns.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 #include "allocsim/sim/simulation.hpp"
@@ -118,6 +120,10 @@ TEST(GoldenCases, CoverEveryRegistryEntry) {
   check("ordering", ordering_registry().names());
   check("runtime_model", runtime_model_registry().names());
   check("transform", transform_registry().names());
+  check("mapper", mapping::mapper_registry().names());
+  auto job_patterns = mapping::pattern_registry().names();
+  std::erase(job_patterns, "leanmd");  // sized by its cells, not by a job (add_mapping_cases)
+  check("pattern", job_patterns);
 }
 
 /// A stored file whose case no longer exists (entry removed or renamed) fails; regeneration

@@ -26,7 +26,7 @@ TEST(Json, ConfigHasEveryFieldTyped) {
             "\"alloc\": \"flat\", \"transforms\": [\"truncate:max_jobs=5\", \"runtime_scale\"], "
             "\"runtime_model\": \"fixed\", \"bsd_threshold\": 10, \"estimate_factor\": 2, "
             "\"strict\": false, \"keep_jobs\": false, \"timeout\": 0, \"decisions\": [], "
-            "\"seed\": 1, \"workload_seed\": 1}");
+            "\"pattern\": \"\", \"mapper\": \"identity\", \"seed\": 1, \"workload_seed\": 1}");
 }
 
 TEST(Csv, ConfigsAndQuoting) {
@@ -37,8 +37,8 @@ TEST(Csv, ConfigsAndQuoting) {
   write_configs_csv(out, {config});
   EXPECT_EQ(out.str(),
             "machine,trace,sched,alloc,transforms,runtime_model,bsd_threshold,estimate_factor,"
-            "strict,keep_jobs,timeout,decisions,seed,workload_seed\n"
-            "mesh:16x16,\"a,b\",fcfs,flat,x; y,fixed,10,2,false,false,0,,1,1\n");
+            "strict,keep_jobs,timeout,decisions,pattern,mapper,seed,workload_seed\n"
+            "mesh:16x16,\"a,b\",fcfs,flat,x; y,fixed,10,2,false,false,0,,,identity,1,1\n");
 }
 
 TEST(Table, AlignsAndFormatsNumbers) {

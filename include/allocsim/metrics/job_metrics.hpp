@@ -35,8 +35,8 @@ class JobRecordBuilder {
 
 /// Summary of a run's completed-job records on a machine of `node_count` nodes: makespan,
 /// utilization, waits (mean, median, nearest-rank p95, max), response, bounded slowdown and
-/// the means of the locality fields. `offered_load` is stored as given when there are records.
-/// External fragmentation and allocator fallbacks are left for the caller.
+/// the means of the locality and mapped-communication fields. `offered_load` is stored as given
+/// when there are records. External fragmentation and allocator fallbacks are left for the caller.
 RunSummary summarize_records(const std::vector<JobRecord>& records, int node_count,
                              double offered_load);
 

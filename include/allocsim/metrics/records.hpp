@@ -20,6 +20,10 @@ struct JobRecord {
   double pieces = 0;
   double bbox_volume = 0, bbox_ratio = 0, bbox_sides = 0, bounding_cube_ratio = 0;
   double linear_span = 0, ring_span = 0, stretch = 0;
+  /// Communication of the job's mapped pattern (Agarwal et al. §3; sim/job_mapping.hpp), all 0
+  /// without a pattern: bytes per iteration (hops-per-byte denominator), hop-bytes, hops per
+  /// byte, and the most bytes on one directed link under dimension-ordered routing.
+  double comm_bytes = 0, hop_bytes = 0, hops_per_byte = 0, max_link_load = 0;
   /// Running time / the trace's runtime: 1 under `fixed`, the slowdown due to communication
   /// (actual / alone on a compact allocation) under the network runtime models.
   double comm_slowdown = 1;
@@ -36,11 +40,15 @@ struct RunSummary {
   double mean_bbox_ratio = 0, mean_bbox_sides = 0, mean_bounding_cube_ratio = 0;
   double mean_linear_span = 0, mean_ring_span = 0, mean_stretch = 0;
   double allocator_fallbacks = 0;  ///< e.g. greedy-optimal budget exhaustions
+  double first_submit = 0, last_end = 0;
+  /// Mapped communication (0 without a pattern): means over jobs with bytes to send (jobs of
+  /// one task have none), and the largest max_link_load of any job.
+  double mean_hop_bytes = 0, mean_hops_per_byte = 0, mean_max_link_load = 0;
+  double max_link_load = 0;
   double mean_comm_slowdown = 0;
   /// Link utilization, time-averaged over the run (mean over links) and the largest any link
   /// reached; measured by the network runtime models (`flow`), 0 under the others.
   double mean_link_utilization = 0, max_link_utilization = 0;
-  double first_submit = 0, last_end = 0;
 };
 
 /// A named double member of a record type.

@@ -10,8 +10,9 @@
 namespace allocsim {
 
 /// Everything that determines one simulation. Each member has a row in config_fields()
-/// (sim/config_fields.hpp), which every reader and writer of configs walks. `canonical()` is its stable text form
-/// (names resolved against the registries, defaults filled in), hashed into the config id.
+/// (sim/config_fields.hpp), which every reader and writer of configs walks. `canonical()` is its
+/// stable text form (names resolved against the registries, defaults filled in), hashed into the
+/// config id.
 struct RunConfig {
   std::string machine = "mesh:16x16";
   std::string trace;  ///< path, trace NAME, or `synthetic:...`
@@ -29,6 +30,10 @@ struct RunConfig {
   bool keep_jobs = false;              ///< keep per-job records in the result
   double timeout_seconds = 0;          ///< 0 = none; checked cooperatively
   std::vector<std::string> decisions;  ///< situation/decision experiment (empty = off)
+  /// Each job's communication pattern, sized to the job (`mesh2d:auto`, `ring`; see
+  /// mapping/job_pattern.hpp); empty = none: no mapping, communication columns stay 0.
+  std::string pattern;
+  std::string mapper = "identity";  ///< mapper chain placing a job's tasks on its nodes
 
   /// Canonical text of the identity fields of config_fields() (specs in canonical spelling).
   /// Throws InputError on bad specs.
@@ -42,6 +47,9 @@ struct RunResult {
   std::vector<JobRecord> jobs;         ///< when keep_jobs
   std::vector<DecisionRow> decisions;  ///< when decisions were requested
   Diagnostics diagnostics;
+  /// Wall-clock seconds spent mapping jobs' patterns (not simulated time; not part of the
+  /// results: neither stored nor serialized, so results stay deterministic).
+  double mapping_seconds = 0;
 };
 
 }  // namespace allocsim

@@ -19,6 +19,9 @@ class JobRecorder final : public SimulationObserver {
   void on_finish(int job_index, const Job& job, double now, const Allocation& allocation) override;
   void on_drop(int job_index) override { dropped_[job_index] = 1; }
 
+  /// The record of a started job (other observers, e.g. JobMappingObserver, add fields).
+  JobRecord& record(int job_index) { return records_[job_index]; }
+
   /// The records of the jobs that ran, in job index order (dropped jobs left out).
   std::vector<JobRecord> take_records();
 

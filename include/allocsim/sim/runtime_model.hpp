@@ -18,6 +18,8 @@
 
 namespace allocsim {
 
+struct JobTraffic;  // sim/job_mapping.hpp
+
 /// What a runtime model sees, and may change, when the set of running jobs changes.
 class RateContext {
  public:
@@ -34,6 +36,11 @@ class RateContext {
   /// From now() on the job progresses at `rate` (> 0): its work done so far is accounted at
   /// the old rate and its end event moves to now() + remaining / rate.
   virtual void set_rate(int job_index, double rate) = 0;
+  /// The mapped communication of a running job (task graph, placement, per-node-pair bytes,
+  /// hop-bytes, link loads; sim/job_mapping.hpp), or nullptr when the run has no pattern or
+  /// the job is not running. Mapping happens at start before the model is asked, so a started
+  /// job's traffic is there when rerate() hears of it.
+  virtual const JobTraffic* traffic(int /*job_index*/) const { return nullptr; }
 };
 
 /// Why the model is asked: `jobs` (indices) just started, or just ended and were released.

@@ -32,6 +32,7 @@ namespace allocsim {
 class Scheduler;
 class DecisionRecorder;
 class JobRecorder;
+class JobMappingObserver;
 
 /// One simulation. Schedulers see it as a SchedulerContext, runtime models as a RateContext.
 class Simulation final : public SchedulerContext, public RateContext {
@@ -65,6 +66,7 @@ class Simulation final : public SchedulerContext, public RateContext {
   double rate(int job_index) const override { return progress_[job_index].rate; }
   double remaining_work(int job_index) const override;
   void set_rate(int job_index, double rate) override;
+  const JobTraffic* traffic(int job_index) const override;
 
   // ---- Other state ----
   Rng& rng() { return rng_; }
@@ -118,6 +120,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   std::vector<SimulationObserver*> observers_;
   /// Per-job records (always on: the summary is computed from them).
   std::unique_ptr<JobRecorder> job_recorder_;
+  /// Maps each job's pattern onto its nodes, when RunConfig::pattern is set.
+  std::unique_ptr<JobMappingObserver> job_mapping_;
   /// The situation/decision experiment's recorder, when RunConfig::decisions is set.
   std::unique_ptr<DecisionRecorder> decision_recorder_;
   std::chrono::steady_clock::time_point started_;

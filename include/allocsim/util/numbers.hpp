@@ -49,6 +49,13 @@ double parse_number(std::string_view text, const NumberRule& rule, std::string_v
 /// Shortest text that reads back as `value` ("0.5", "1e+300", "nan").
 std::string number_text(double value);
 
+/// Rules of a run's numeric settings (options and experiment keys alike): the Δ of bounded
+/// slowdown is finite and > 0 (it divides), the estimate factor finite in (0, 1e6], the timeout
+/// finite and >= 0.
+NumberRule bsd_threshold_rule();
+NumberRule estimate_factor_rule();
+NumberRule timeout_rule();
+
 /// Validates the numeric options of one run (command line `--bsd-threshold`, `--estimate-factor`,
 /// `--timeout`, or the same experiment keys): Δ of bounded slowdown finite and > 0 (it divides),
 /// estimate factor finite in (0, 1e6], timeout finite and >= 0. Throws InputError naming the

@@ -190,7 +190,10 @@ Table decision_matrix(const std::string& path, const ResultTables& tables,
     const auto name_col = static_cast<std::size_t>(answers.find("decision"));
     const auto sum_col = static_cast<std::size_t>(answers.find("mean_pairwise_sum"));
     std::string label;
-    for (auto c : row_columns) label += (label.empty() ? "" : " ") + configs.display(r, c);
+    for (auto c : row_columns) {
+      if (!label.empty()) label += ' ';
+      label += configs.display(r, c);
+    }
     rows.emplace_back(label, std::map<std::string, double>{});
     for (std::size_t a = 0; a < answers.rows(); ++a) {
       const std::string& decision = answers.text(a, name_col);

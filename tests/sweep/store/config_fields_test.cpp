@@ -142,7 +142,7 @@ TEST(ConfigFields, ChecksGiveFullMessages) {
   ASSERT_EQ(problems.size(), 4u);
   EXPECT_EQ(problems[0].rfind("machine 'mesh:0x3': ", 0), 0u) << problems[0];
   EXPECT_NE(problems[1].find("mc1xl"), std::string::npos) << problems[1];
-  EXPECT_EQ(problems[2], "timeout -1 must not be negative");
+  EXPECT_EQ(problems[2], "timeout: expected a finite number in [0, 1e+12], got '-1'");
   EXPECT_EQ(problems[3].rfind("decisions: ", 0), 0u) << problems[3];
   EXPECT_EQ(set_field(config, *find_config_field("bsd_threshold"), {"ten"}),
             "'ten' is not a number");
