@@ -117,6 +117,7 @@ RunSummary summarize_records(const std::vector<JobRecord>& records, int node_cou
   s.mean_hops_per_byte = mean_of(records, &JobRecord::hops_per_byte, communicates);
   s.mean_max_link_load = mean_of(records, &JobRecord::max_link_load, communicates);
   for (const auto& r : records) s.max_link_load = std::max(s.max_link_load, r.max_link_load);
+  s.mean_comm_slowdown = mean_of(records, &JobRecord::comm_slowdown);
   return s;
 }
 

@@ -28,6 +28,7 @@ const std::vector<Column<JobRecord>>& job_columns() {
       {"hop_bytes", &JobRecord::hop_bytes},
       {"hops_per_byte", &JobRecord::hops_per_byte},
       {"max_link_load", &JobRecord::max_link_load},
+      {"comm_slowdown", &JobRecord::comm_slowdown},
   };
   return columns;
 }
@@ -62,6 +63,9 @@ const std::vector<Column<RunSummary>>& summary_columns() {
       {"mean_hops_per_byte", &RunSummary::mean_hops_per_byte},
       {"mean_max_link_load", &RunSummary::mean_max_link_load},
       {"max_link_load", &RunSummary::max_link_load},
+      {"mean_comm_slowdown", &RunSummary::mean_comm_slowdown},
+      {"mean_link_utilization", &RunSummary::mean_link_utilization},
+      {"max_link_utilization", &RunSummary::max_link_utilization},
   };
   return columns;
 }

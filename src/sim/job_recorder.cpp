@@ -17,8 +17,10 @@ void JobRecorder::on_start(int job_index, const Job& job, double now,
   builder_.start(records_[job_index], job, now, allocation.nodes, allocation.pieces);
 }
 
-void JobRecorder::on_finish(int job_index, const Job&, double now, const Allocation&) {
-  JobRecordBuilder::finish(records_[job_index], now, bsd_threshold_);
+void JobRecorder::on_finish(int job_index, const Job& job, double now, const Allocation&) {
+  JobRecord& record = records_[job_index];
+  JobRecordBuilder::finish(record, now, bsd_threshold_);
+  record.comm_slowdown = job.runtime > 0 ? record.runtime / job.runtime : 1;
 }
 
 std::vector<JobRecord> JobRecorder::take_records() {

@@ -4,6 +4,7 @@
 #include "allocsim/sim/runtime_model.hpp"
 
 #include "allocsim/metrics/locality.hpp"
+#include "allocsim/sim/network_runtime.hpp"
 
 namespace allocsim {
 
@@ -45,6 +46,24 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
        {{"alpha", ParamKind::real, "0.1", "slowdown per extra average hop", {}}},
        [](const Params& p) -> std::unique_ptr<RuntimeModel> {
          return std::make_unique<DispersalRuntime>(p.real("alpha"));
+       }},
+      {"flow",
+       "running jobs share link bandwidth max-min fairly (all-to-all, dimension-ordered "
+       "routing): runtime x ((1 - comm) + comm x s), s the communication slowdown vs alone "
+       "on a compact box, re-rated at every start and end",
+       {{"comm",
+         ParamKind::real,
+         "0.5",
+         "fraction of the trace runtime spent communicating alone on a compact allocation",
+         {}}},
+       [](const Params& p) { return make_flow_runtime(p.real("comm")); }},
+      {"distance",
+       "SST time-per-distance: runtime x (1 + a x H^e) / (1 + a x H0^e), H the mean pairwise "
+       "hops, H0 that of a compact box",
+       {{"a", ParamKind::real, "0.1", "weight of the distance term", {}},
+        {"e", ParamKind::real, "1", "exponent of the mean pairwise hops", {}}},
+       [](const Params& p) {
+         return make_distance_runtime({p.real("a"), p.real("e")});
        }},
   };
 }

@@ -246,6 +246,7 @@ RunResult Simulation::summarize() {
                                      records.empty() ? 0.0 : offered_load(workload_.jobs, nodes));
   result.summary.external_fragmentation = static_cast<double>(external_fragmentation_);
   result.summary.allocator_fallbacks = static_cast<double>(allocator_->fallbacks());
+  runtime_model_->summarize(result.summary);
   if (decision_recorder_) result.decisions = decision_recorder_->rows();
   if (config_.keep_jobs) result.jobs = std::move(records);
   result.diagnostics = workload_.diagnostics;

@@ -14,8 +14,8 @@ forbid() {
     status=1
   fi
 }
-core="src/util src/topo src/workload src/geom src/alloc src/sched src/sim src/metrics
-      include/allocsim/util include/allocsim/topo include/allocsim/workload include/allocsim/geom
+core="src/util src/topo src/workload src/geom src/alloc src/sched src/sim src/metrics src/network
+      include/allocsim/network include/allocsim/util include/allocsim/topo include/allocsim/workload include/allocsim/geom
       include/allocsim/alloc include/allocsim/sched include/allocsim/sim include/allocsim/metrics"
 below_cli="$core src/output include/allocsim/output src/sweep include/allocsim/sweep"
 # The core's own layers (docs/ARCHITECTURE.md): topo and workload include only util; geom only
@@ -26,6 +26,8 @@ forbid "src/workload include/allocsim/workload" \
   'allocsim/(topo|geom|alloc|sched|sim|metrics|mapping|network)/' "workload/ includes only util/"
 forbid "src/geom include/allocsim/geom" 'allocsim/(workload|alloc|sched|sim|metrics|mapping|network)/' \
   "geom/ includes only util/ and topo/"
+forbid "src/network include/allocsim/network" \
+  'allocsim/(workload|geom|alloc|sched|sim|metrics|mapping)/' "network/ includes only util/ and topo/"
 forbid "src/sched include/allocsim/sched" 'allocsim/sim/' \
   "sched/ includes no sim/: schedulers see their SchedulerContext"
 forbid "$below_cli" 'commands\.hpp|cli/' "nothing below cli/ includes cli/"

@@ -24,6 +24,9 @@ struct JobRecord {
   /// without a pattern: bytes per iteration (hops-per-byte denominator), hop-bytes, hops per
   /// byte, and the most bytes on one directed link under dimension-ordered routing.
   double comm_bytes = 0, hop_bytes = 0, hops_per_byte = 0, max_link_load = 0;
+  /// Running time / the trace's runtime: 1 under `fixed`, the slowdown due to communication
+  /// (actual / alone on a compact allocation) under the network runtime models.
+  double comm_slowdown = 1;
 };
 
 /// Per-run summary; names are the JSON keys and HDF5 column names.
@@ -42,6 +45,10 @@ struct RunSummary {
   /// one task have none), and the largest max_link_load of any job.
   double mean_hop_bytes = 0, mean_hops_per_byte = 0, mean_max_link_load = 0;
   double max_link_load = 0;
+  double mean_comm_slowdown = 0;
+  /// Link utilization, time-averaged over the run (mean over links) and the largest any link
+  /// reached; measured by the network runtime models (`flow`), 0 under the others.
+  double mean_link_utilization = 0, max_link_utilization = 0;
 };
 
 /// A named double member of a record type.

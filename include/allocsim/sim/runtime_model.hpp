@@ -13,6 +13,7 @@
 #include <span>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/metrics/records.hpp"
 #include "allocsim/sched/context.hpp"
 
 namespace allocsim {
@@ -59,6 +60,8 @@ class RuntimeModel {
   /// The running set changed; the model may call context.set_rate() for any running job.
   /// Default: every rate stays as it is.
   virtual void rerate(RateContext& /*context*/, const RunningChange& /*change*/) {}
+  /// Adds what the model measured over the run to the summary (e.g. link utilization).
+  virtual void summarize(RunSummary& /*summary*/) const {}
 };
 
 using RuntimeModelFactory = std::function<std::unique_ptr<RuntimeModel>(const Params&)>;

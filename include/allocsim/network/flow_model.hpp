@@ -1,0 +1,96 @@
+#pragma once
+// Flow-level (fluid) network model: running jobs' communication shares link bandwidth max-min
+// fairly, so a scattered job is slower and overlapping jobs slow each other (issue "flow and
+// wormhole network models", item 1; the effect Leung et al. measured on Cplant, and the
+// all-to-all contention of the GABL paper §5, at the level of rates instead of flits).
+//
+// The model, exactly:
+// - A job of trace runtime T spends (1 − comm)·T computing and comm·T communicating when it
+//   runs alone on the reference compact allocation of its size (reference_compact_nodes: the
+//   most cubic box at the origin).
+// - Its communication is its pattern's messages (default all-to-all among its nodes); the
+//   loads w_l (messages crossing link l, link_loads.hpp) make it one weighted flow: all its
+//   messages progress at one rate r, using r·w_l of link l, because an all-to-all exchange
+//   ends with its slowest message (the job's rate is that of its slowest flow).
+// - Every link has capacity 1 (a uniform bandwidth cancels out of the ratios below). Rates are
+//   max-min fair among the running jobs (progressive filling, max_min.hpp), each job capped at
+//   its reference rate r_ref = 1 / max_l w_ref,l: a job never communicates faster than alone
+//   on the reference allocation, so its trace runtime is a floor.
+// - Communication slowdown s = r_ref / r (≥ 1). The job advances through its trace runtime at
+//   progress rate 1 / ((1 − comm) + comm·s): with s fixed it takes (1 − comm)·T + comm·T·s.
+//   Compute and communication are interleaved evenly (bulk-synchronous iterations), and shares
+//   are computed as if every running job were communicating at once (worst-case overlap, the
+//   case Leung et al. observed doubling two jobs' running times).
+#include <cstdint>
+#include <map>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "allocsim/network/link_loads.hpp"
+#include "allocsim/network/max_min.hpp"
+
+namespace allocsim {
+
+/// The flow model's view of the running jobs, re-solved after every start and end.
+/// solve() costs O((U + L) log(U + J)) for U = Σ over running jobs of their loaded links, L the
+/// distinct loaded links and J the jobs; add_job costs one all_to_all_link_loads (plus, once
+/// per job size, the reference allocation's).
+class FlowNetwork {
+ public:
+  using JobKey = std::int64_t;
+
+  /// Rates of one running job after solve().
+  struct JobRate {
+    double comm_slowdown = 1;  ///< s = reference rate / actual communication rate (≥ 1)
+    double progress = 1;       ///< trace seconds done per second: 1 / ((1 − comm) + comm·s)
+  };
+  /// Link use after solve(): per real link, the bandwidth fraction in use, counting each job
+  /// only during the share of its time it spends communicating, comm·s / ((1 − comm) + comm·s).
+  struct Utilization {
+    double mean = 0;  ///< over all real links of the machine
+    double max = 0;
+  };
+
+  FlowNetwork(const Topology& topology, double comm);
+
+  /// A job starts with the all-to-all pattern among `nodes`.
+  void add_job(JobKey key, std::span<const NodeId> nodes);
+  /// A job starts with explicit link loads (another pattern); `nodes` is its size for the
+  /// reference, whose pattern is then all-to-all too.
+  void add_job(JobKey key, int nodes, std::vector<LoadedLink> loads);
+  void remove_job(JobKey key);
+  bool empty() const { return jobs_.empty(); }
+
+  /// Recomputes every running job's rate (deterministic: jobs in key order).
+  void solve();
+  /// The rate of a running job as of the last solve().
+  const JobRate& rate(JobKey key) const { return jobs_.at(key).rate; }
+  const Utilization& utilization() const { return utilization_; }
+
+  /// Communication rate of k nodes alone on the reference compact allocation (+inf if k < 2).
+  double reference_rate(int k);
+  double comm() const { return comm_; }
+
+ private:
+  struct RunningJob {
+    std::vector<LoadedLink> loads;
+    double reference_rate = 0;
+    double message_rate = 0;  ///< its messages' max-min fair rate
+    JobRate rate;
+  };
+  const Topology* topology_;
+  double comm_;
+  std::map<JobKey, RunningJob> jobs_;
+  std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
+  // Scratch for solve().
+  std::vector<int> compact_of_link_;  ///< LinkId -> index among loaded links, −1 if none
+  std::vector<LinkId> loaded_links_;
+  std::vector<double> capacities_, rates_, link_use_;
+  Utilization utilization_;
+  std::vector<FlowUse> uses_;
+  FlowSet flows_;
+  MaxMinSolver solver_;
+};
+
+}  // namespace allocsim

@@ -1,0 +1,115 @@
+// Progressive filling for max-min fair rates (see max_min.hpp).
+#include "allocsim/network/max_min.hpp"
+
+#include <algorithm>
+
+namespace allocsim {
+
+void FlowSet::add_flow(std::span<const FlowUse> uses, double cap) {
+  uses_.insert(uses_.end(), uses.begin(), uses.end());
+  offsets_.push_back(uses_.size());
+  caps_.push_back(cap);
+}
+
+void FlowSet::clear() {
+  offsets_.assign(1, 0);
+  uses_.clear();
+  caps_.clear();
+}
+
+void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flows,
+                         std::vector<double>& rates) {
+  const std::size_t links = capacities.size(), flow_count = flows.size();
+  rates.assign(flow_count, 0);
+  frozen_load_.assign(links, 0);
+  active_weight_.assign(links, 0);
+  active_count_.assign(links, 0);
+  frozen_.assign(flow_count, 0);
+
+  // Transpose: which flows cross each link.
+  link_offsets_.assign(links + 1, 0);
+  for (std::size_t f = 0; f < flow_count; ++f)
+    for (const FlowUse& use : flows.uses(f)) {
+      ++link_offsets_[use.link + 1];
+      active_weight_[use.link] += use.weight;
+      ++active_count_[use.link];
+    }
+  for (std::size_t l = 0; l < links; ++l) link_offsets_[l + 1] += link_offsets_[l];
+  link_flows_.resize(link_offsets_[links]);
+  {
+    std::vector<std::size_t> next(link_offsets_.begin(), link_offsets_.end() - 1);
+    for (std::size_t f = 0; f < flow_count; ++f)
+      for (const FlowUse& use : flows.uses(f)) link_flows_[next[use.link]++] = static_cast<int>(f);
+  }
+
+  // Flows by cap, for the cap events; flows with neither links nor cap get +infinity.
+  by_cap_.clear();
+  std::size_t unfrozen = 0;
+  for (std::size_t f = 0; f < flow_count; ++f) {
+    if (flows.cap(f) != FlowSet::kNoCap)
+      by_cap_.push_back(static_cast<int>(f));
+    else if (flows.uses(f).empty()) {
+      rates[f] = FlowSet::kNoCap;
+      frozen_[f] = 1;
+      continue;
+    }
+    ++unfrozen;
+  }
+  std::stable_sort(by_cap_.begin(), by_cap_.end(),
+                   [&](int a, int b) { return flows.cap(a) < flows.cap(b); });
+  active_links_.clear();
+  for (std::size_t l = 0; l < links; ++l)
+    if (active_count_[l] > 0) active_links_.push_back(static_cast<int>(l));
+
+  double level = 0;
+  const auto freeze = [&](int f) {
+    frozen_[f] = 1;
+    rates[f] = level;
+    --unfrozen;
+    for (const FlowUse& use : flows.uses(f)) {
+      const int l = use.link;
+      frozen_load_[l] += level * use.weight;
+      if (--active_count_[l] == 0)
+        active_weight_[l] = 0;
+      else
+        active_weight_[l] -= use.weight;
+    }
+  };
+
+  // Rounds: the next level is the lowest saturation level (c − frozen load) / active weight
+  // over the links still in use, or the next cap; freeze the flows it concerns, repeat.
+  std::size_t next_cap = 0;
+  while (unfrozen > 0) {
+    double lowest = FlowSet::kNoCap;
+    std::size_t kept = 0;
+    for (int l : active_links_) {
+      if (active_count_[l] == 0) continue;
+      active_links_[kept++] = l;
+      lowest = std::min(lowest, (capacities[l] - frozen_load_[l]) / active_weight_[l]);
+    }
+    active_links_.resize(kept);
+    while (next_cap < by_cap_.size() && frozen_[by_cap_[next_cap]]) ++next_cap;
+    if (next_cap < by_cap_.size() && flows.cap(by_cap_[next_cap]) <= lowest) {
+      level = std::max(level, flows.cap(by_cap_[next_cap]));
+      freeze(by_cap_[next_cap]);
+      continue;
+    }
+    level = std::max(level, lowest);
+    // Saturated links: those at the lowest level (computed before this round's freezes).
+    saturated_.clear();
+    for (int l : active_links_)
+      if ((capacities[l] - frozen_load_[l]) / active_weight_[l] == lowest) saturated_.push_back(l);
+    for (int l : saturated_)
+      for (std::size_t i = link_offsets_[l]; i < link_offsets_[l + 1]; ++i)
+        if (!frozen_[link_flows_[i]]) freeze(link_flows_[i]);
+  }
+}
+
+std::vector<double> max_min_rates(std::span<const double> capacities, const FlowSet& flows) {
+  MaxMinSolver solver;
+  std::vector<double> rates;
+  solver.solve(capacities, flows, rates);
+  return rates;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,112 @@
+// Runtime models backed by the network layer (see network_runtime.hpp).
+#include "allocsim/sim/network_runtime.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "allocsim/metrics/locality.hpp"
+#include "allocsim/network/flow_model.hpp"
+#include "allocsim/network/link_loads.hpp"
+
+namespace allocsim {
+
+std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation) {
+  const auto count = std::min<std::size_t>(static_cast<std::size_t>(std::max(job.procs, 0)),
+                                           allocation.nodes.size());
+  return {allocation.nodes.data(), count};
+}
+
+namespace {
+
+class FlowRuntime final : public RuntimeModel {
+ public:
+  explicit FlowRuntime(double comm) : comm_(comm) {}
+
+  double runtime(const Job& job, const Allocation&, const Topology&) const override {
+    return job.runtime;
+  }
+
+  void rerate(RateContext& context, const RunningChange& change) override {
+    if (!network_) {
+      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_);
+      first_time_ = context.now();
+    } else {
+      utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
+    }
+    last_time_ = context.now();
+    const auto& running = context.running();
+    if (change.kind == RunningChange::Kind::ended) {
+      for (int job : change.jobs) network_->remove_job(job);
+    } else {
+      for (int job : change.jobs) {
+        const auto found = std::find_if(running.begin(), running.end(),
+                                        [&](const RunningJob& r) { return r.job == job; });
+        network_->add_job(job, task_nodes(context.jobs()[job], found->allocation));
+      }
+    }
+    network_->solve();
+    max_utilization_ = std::max(max_utilization_, network_->utilization().max);
+    for (const RunningJob& r : running) context.set_rate(r.job, network_->rate(r.job).progress);
+  }
+
+  /// Link utilization averaged over the time from the first start to the last end.
+  void summarize(RunSummary& summary) const override {
+    const double span = last_time_ - first_time_;
+    summary.mean_link_utilization = span > 0 ? utilization_integral_ / span : 0;
+    summary.max_link_utilization = max_utilization_;
+  }
+
+ private:
+  double comm_;
+  std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
+  double first_time_ = 0, last_time_ = 0, utilization_integral_ = 0, max_utilization_ = 0;
+};
+
+class DistanceRuntime final : public RuntimeModel {
+ public:
+  explicit DistanceRuntime(DistanceModelParams params) : params_(params) {}
+
+  double runtime(const Job& job, const Allocation& allocation,
+                 const Topology& topology) const override {
+    const std::span<const NodeId> nodes = task_nodes(job, allocation);
+    const auto k = static_cast<int>(nodes.size());
+    if (k < 2) return job.runtime;
+    return distance_model_runtime(job.runtime, mean_hops(topology, nodes),
+                                  reference_mean_hops(topology, k), params_);
+  }
+
+ private:
+  static double mean_hops(const Topology& topology, std::span<const NodeId> nodes) {
+    const auto k = static_cast<double>(nodes.size());
+    return static_cast<double>(pairwise_hop_sum(topology, nodes)) / (k * (k - 1) / 2);
+  }
+  double reference_mean_hops(const Topology& topology, int k) const {
+    const auto found = reference_.find(k);
+    if (found != reference_.end()) return found->second;
+    const double hops = mean_hops(topology, reference_compact_nodes(topology, k));
+    reference_.emplace(k, hops);
+    return hops;
+  }
+
+  DistanceModelParams params_;
+  /// Mean hops of the reference allocation per job size, for the run's one machine: a memo
+  /// of a pure function (≤ node_count entries), so it cannot change an answer.
+  mutable std::unordered_map<int, double> reference_;
+};
+
+}  // namespace
+
+std::unique_ptr<RuntimeModel> make_flow_runtime(double comm) {
+  if (!(comm >= 0 && comm <= 1))
+    throw InputError("runtime model 'flow': comm must be in [0, 1], got " + std::to_string(comm) +
+                     ".");
+  return std::make_unique<FlowRuntime>(comm);
+}
+
+std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {
+  if (!(params.a >= 0) || !(params.e >= 0))
+    throw InputError("runtime model 'distance': a and e must not be negative.");
+  return std::make_unique<DistanceRuntime>(params);
+}
+
+}  // namespace allocsim

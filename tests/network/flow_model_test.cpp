@@ -1,0 +1,103 @@
+// Flow model rates on hand-made cases, and the distance model formula.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "allocsim/network/distance_model.hpp"
+#include "allocsim/network/flow_model.hpp"
+
+using namespace allocsim;
+
+TEST(FlowModel, JobAloneOnACompactAllocationRunsItsTraceRuntime) {
+  const Topology t = Topology::parse("mesh:16x16");
+  for (int k : {1, 2, 4, 8, 16, 30}) {
+    FlowNetwork network(t, 0.6);
+    network.add_job(1, reference_compact_nodes(t, k));
+    network.solve();
+    EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 1) << k;
+    EXPECT_DOUBLE_EQ(network.rate(1).progress, 1) << k;
+  }
+  // The same 4x4 box elsewhere on the mesh, and on a torus.
+  FlowNetwork network(t, 0.6);
+  std::vector<NodeId> box;
+  for (int y = 5; y < 9; ++y)
+    for (int x = 7; x < 11; ++x) box.push_back(x + 16 * y);
+  network.add_job(3, box);
+  network.solve();
+  EXPECT_DOUBLE_EQ(network.rate(3).progress, 1);
+  const Topology torus = Topology::parse("torus:8x8");
+  FlowNetwork on_torus(torus, 0.6);
+  on_torus.add_job(1, std::vector<NodeId>{63, 56, 7, 0});  // a 2x2 box across both wraps
+  on_torus.solve();
+  EXPECT_DOUBLE_EQ(on_torus.rate(1).progress, 1);
+}
+
+TEST(FlowModel, ScatteredJobAloneIsSlowedByItsBottleneck) {
+  // A row of 4 on a 16x16 mesh: its middle link carries 2·2 = 4 messages; the reference 2x2 box
+  // carries at most 2 per link. s = 4/2 = 2; comm 0.5: runtime x (0.5 + 0.5·2) = 1.5.
+  const Topology t = Topology::parse("mesh:16x16");
+  FlowNetwork network(t, 0.5);
+  network.add_job(1, std::vector<NodeId>{0, 1, 2, 3});
+  network.solve();
+  EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 2);
+  EXPECT_DOUBLE_EQ(1 / network.rate(1).progress, 1.5);
+}
+
+TEST(FlowModel, TwoAllToAllJobsSharingALinkSlowEachOther) {
+  // mesh:4, a line 0-1-2-3. Job 1 on {0, 2}, job 2 on {1, 3}: each alone crosses each of its
+  // links with one message (the reference {0, 1} does too: s = 1). Together both cross 1->2
+  // and 2->1: capacity 1 shared by two messages at rate 1/2 each, s = 2. comm = 0.5:
+  // runtime T·(0.5 + 0.5·2) = 1.5·T.
+  const Topology t = Topology::parse("mesh:4");
+  FlowNetwork network(t, 0.5);
+  network.add_job(1, std::vector<NodeId>{0, 2});
+  network.solve();
+  EXPECT_DOUBLE_EQ(network.rate(1).progress, 1);
+  network.add_job(2, std::vector<NodeId>{1, 3});
+  network.solve();
+  for (int job : {1, 2}) {
+    EXPECT_DOUBLE_EQ(network.rate(job).comm_slowdown, 2);
+    EXPECT_DOUBLE_EQ(1 / network.rate(job).progress, 1.5);
+  }
+  // Utilization: each job communicates comm·s/((1-comm)+comm·s) = 2/3 of its time, at 1/2 on
+  // each of its 4 links: 1/3 per job-link; links 1->2, 2->1 carry both: max 2/3; mean over the
+  // 6 links (4/3 + 4/3)/6 = 4/9.
+  EXPECT_DOUBLE_EQ(network.utilization().max, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(network.utilization().mean, 4.0 / 9);
+  network.remove_job(2);
+  network.solve();
+  EXPECT_DOUBLE_EQ(network.rate(1).progress, 1);
+}
+
+TEST(FlowModel, SmallJobSharingWithALargeOne) {
+  // mesh:6 line. Job 1 on {0, 3} (alone: one message per link, reference rate 1, s = 1).
+  // Job 2 on {1, 2, 4, 5}: link 2->3 carries 2·2 = 4 of its messages, as does its reference
+  // {0..3}'s middle link: reference rate 1/4, alone s = 1. Sharing 2->3 (and 3->2):
+  // r1·1 + r2·4 ≤ 1 with equal rates: r = 1/5. Job 1: s = 1/(1/5) = 5; job 2: s = (1/4)/(1/5)
+  // = 1.25. comm 0.5: runtimes 3·T and 1.125·T.
+  const Topology t = Topology::parse("mesh:6");
+  FlowNetwork network(t, 0.5);
+  network.add_job(1, std::vector<NodeId>{0, 3});
+  network.add_job(2, std::vector<NodeId>{1, 2, 4, 5});
+  network.solve();
+  EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 5);
+  EXPECT_DOUBLE_EQ(network.rate(2).comm_slowdown, 1.25);
+  EXPECT_DOUBLE_EQ(1 / network.rate(1).progress, 3);
+  EXPECT_DOUBLE_EQ(1 / network.rate(2).progress, 1.125);
+}
+
+TEST(FlowModel, CommZeroIgnoresTheNetwork) {
+  const Topology t = Topology::parse("mesh:4");
+  FlowNetwork network(t, 0.0);
+  network.add_job(1, std::vector<NodeId>{0, 2});
+  network.add_job(2, std::vector<NodeId>{1, 3});
+  network.solve();
+  EXPECT_DOUBLE_EQ(network.rate(1).progress, 1);
+}
+
+TEST(DistanceModel, Formula) {
+  // T = 100, a = 0.5, e = 2, H = 3, H0 = 1: 100·(1 + 4.5)/(1 + 0.5) = 366.66...
+  EXPECT_DOUBLE_EQ(distance_model_runtime(100, 3, 1, {0.5, 2}), 100 * 5.5 / 1.5);
+  EXPECT_DOUBLE_EQ(distance_model_runtime(100, 1, 1, {0.5, 2}), 100);
+  EXPECT_DOUBLE_EQ(distance_model_runtime(100, 0, 0, {}), 100);
+}
