@@ -36,7 +36,8 @@ void NasaEasySnakeWithParsing(benchmark::State& state) {
   double jobs = 0;
   for (auto _ : state) jobs = simulate(nasa_config(), trace_dir()).summary.jobs;
   state.counters["jobs"] = jobs;
-  state.counters["jobs_per_s"] = benchmark::Counter(jobs, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["jobs_per_s"] =
+      benchmark::Counter(jobs, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void NasaEasySnakeWithoutParsing(benchmark::State& state) {
@@ -45,7 +46,8 @@ void NasaEasySnakeWithoutParsing(benchmark::State& state) {
   double jobs = 0;
   for (auto _ : state) jobs = simulate(nasa_config(), base).summary.jobs;
   state.counters["jobs"] = jobs;
-  state.counters["jobs_per_s"] = benchmark::Counter(jobs, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["jobs_per_s"] =
+      benchmark::Counter(jobs, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void NasaParseOnly(benchmark::State& state) {

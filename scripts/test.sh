@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --slurm
 scripts/build.sh
-# scripts/check-format.sh  (enabled once the tree is formatted)
+scripts/check-format.sh
 if [ -z "${ALLOCSIM_TRACE_DIR:-}" ] && [ -d ../shared/traces ]; then
   export ALLOCSIM_TRACE_DIR=$(cd ../shared/traces && pwd)
 fi

@@ -40,7 +40,10 @@ std::vector<int> search_sides(int tasks, int dims) {
 
 std::string join_sides(const std::vector<int>& sides) {
   std::string text;
-  for (const int side : sides) text += (text.empty() ? "" : "x") + std::to_string(side);
+  for (const int side : sides) {
+    if (!text.empty()) text += 'x';
+    text += std::to_string(side);
+  }
   return text;
 }
 

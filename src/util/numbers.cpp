@@ -89,8 +89,14 @@ void validate_run_numbers(double bsd_threshold, double estimate_factor, double t
   require_number(timeout_seconds, timeout_rule(), timeout_name);
 }
 
-NumberRule bsd_threshold_rule() { return positive_rule(kMaxTime); }
-NumberRule estimate_factor_rule() { return positive_rule(1e6); }
-NumberRule timeout_rule() { return real_rule(0, kMaxTime); }
+NumberRule bsd_threshold_rule() {
+  return positive_rule(kMaxTime);
+}
+NumberRule estimate_factor_rule() {
+  return positive_rule(1e6);
+}
+NumberRule timeout_rule() {
+  return real_rule(0, kMaxTime);
+}
 
 }  // namespace allocsim

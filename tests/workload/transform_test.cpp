@@ -72,8 +72,10 @@ TEST(Transforms, BadSpecsAreErrors) {
 
 TEST(Synthetic, IsSeededAndHonoursDistributions) {
   Rng a(5), b(5);
-  const Workload w1 = generate_synthetic("synthetic:jobs=200,arrival=exp:2,runtime=exp:1,size=sides:4", a);
-  const Workload w2 = generate_synthetic("synthetic:jobs=200,arrival=exp:2,runtime=exp:1,size=sides:4", b);
+  const Workload w1 =
+      generate_synthetic("synthetic:jobs=200,arrival=exp:2,runtime=exp:1,size=sides:4", a);
+  const Workload w2 =
+      generate_synthetic("synthetic:jobs=200,arrival=exp:2,runtime=exp:1,size=sides:4", b);
   ASSERT_EQ(w1.jobs.size(), 200u);
   for (std::size_t i = 0; i < w1.jobs.size(); ++i) {
     EXPECT_EQ(w1.jobs[i].submit, w2.jobs[i].submit);

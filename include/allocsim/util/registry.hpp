@@ -72,8 +72,7 @@ class Registry {
 };
 
 /// Formats one table (shared by every Registry instantiation).
-std::string describe_registry(const std::string& family,
-                              const std::vector<std::string>& names,
+std::string describe_registry(const std::string& family, const std::vector<std::string>& names,
                               const std::vector<std::string>& summaries,
                               const std::vector<std::vector<ParamSpec>>& params);
 

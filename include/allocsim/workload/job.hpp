@@ -9,14 +9,14 @@ namespace allocsim {
 
 /// One job. Times are in seconds (or the synthetic workload's time unit).
 struct Job {
-  std::int64_t id = 0;      ///< trace job number (SWF field 1), or 0-based line for 4-column
-  double submit = 0;        ///< arrival time
-  double runtime = 0;       ///< actual running time on the trace's machine
-  double estimate = 0;      ///< user's requested time (used for reservations)
-  int procs = 0;            ///< processors requested
-  int shape_a = 0;          ///< requested submesh sides a x b (0 when only a count is known)
+  std::int64_t id = 0;  ///< trace job number (SWF field 1), or 0-based line for 4-column
+  double submit = 0;    ///< arrival time
+  double runtime = 0;   ///< actual running time on the trace's machine
+  double estimate = 0;  ///< user's requested time (used for reservations)
+  int procs = 0;        ///< processors requested
+  int shape_a = 0;      ///< requested submesh sides a x b (0 when only a count is known)
   int shape_b = 0;
-  int user = -1;            ///< SWF user id, -1 if unknown
+  int user = -1;  ///< SWF user id, -1 if unknown
 };
 
 /// Counts of what a reader or transform dropped, sorted or changed, with example line numbers.
@@ -38,9 +38,9 @@ struct Diagnostics {
 /// A job stream ready to simulate: jobs sorted by submit time (stably), machine size from the
 /// trace header when known.
 struct Workload {
-  std::string source;       ///< file path or synthetic spec
-  int header_max_procs = 0; ///< SWF MaxProcs (0 = unknown)
-  int header_max_nodes = 0; ///< SWF MaxNodes (0 = unknown)
+  std::string source;        ///< file path or synthetic spec
+  int header_max_procs = 0;  ///< SWF MaxProcs (0 = unknown)
+  int header_max_nodes = 0;  ///< SWF MaxNodes (0 = unknown)
   std::vector<Job> jobs;
   Diagnostics diagnostics;
   std::vector<std::string> transforms;  ///< canonical specs of the transforms applied, in order
