@@ -18,20 +18,39 @@ void take(BusyList& work, const Mesh2D& mesh, const Rect& piece, Allocation& all
   ++allocation.pieces;
 }
 
+/// What GABL and ANCA start from: the job's shape, a working copy of the busy list and an empty
+/// allocation with room for the shape.
+struct PieceSearch {
+  Shape shape;
+  BusyList work;
+  Allocation allocation;
+};
+
+/// The start of a piece-wise search; nullopt when fewer processors are free than the shape has.
+std::optional<PieceSearch> start_piece_search(const Job& job, const MachineView& machine,
+                                              ShapeRule rule, const Mesh2D& mesh,
+                                              const TrackedBusyList& busy) {
+  const Shape shape = job_shape(job, rule, mesh);
+  if (machine.free_count() < shape.area()) return std::nullopt;
+  std::optional<BusyList> scratch;
+  PieceSearch search{shape, busy.view(machine, scratch), Allocation{}};
+  search.allocation.pieces = 0;
+  search.allocation.nodes.reserve(shape.area());
+  return search;
+}
+
 }  // namespace
 
 std::optional<Allocation> GablAllocator::allocate(const Job& job,
                                                   const MachineView& machine) const {
-  const Shape shape = job_shape(job, rule_, mesh_);
-  if (machine.free_count() < shape.area()) return std::nullopt;
-  std::optional<BusyList> scratch;
-  BusyList work = busy_.view(machine, scratch);
-  Allocation allocation;
-  allocation.pieces = 0;
-  allocation.nodes.reserve(shape.area());
+  auto search = start_piece_search(job, machine, rule_, mesh_, busy_);
+  if (!search) return std::nullopt;
+  const Shape shape = search->shape;
+  BusyList& work = search->work;
+  Allocation& allocation = search->allocation;
   if (const auto whole = find_either(work, shape.w, shape.h, rotate_)) {
     take(work, mesh_, *whole, allocation);
-    return allocation;
+    return std::move(allocation);
   }
   // Fig. 2: greedy pieces, each no larger in either side than the previous one.
   int max_w = shape.w, max_h = shape.h, missing = shape.area();
@@ -47,7 +66,7 @@ std::optional<Allocation> GablAllocator::allocate(const Job& job,
     max_w = piece->w;
     max_h = piece->h;
   }
-  return allocation;
+  return std::move(allocation);
 }
 
 bool AncaAllocator::place(BusyList& work, int w, int h, Allocation& allocation) const {
@@ -62,15 +81,10 @@ bool AncaAllocator::place(BusyList& work, int w, int h, Allocation& allocation) 
 
 std::optional<Allocation> AncaAllocator::allocate(const Job& job,
                                                   const MachineView& machine) const {
-  const Shape shape = job_shape(job, rule_, mesh_);
-  if (machine.free_count() < shape.area()) return std::nullopt;
-  std::optional<BusyList> scratch;
-  BusyList work = busy_.view(machine, scratch);
-  Allocation allocation;
-  allocation.pieces = 0;
-  allocation.nodes.reserve(shape.area());
-  if (!place(work, shape.w, shape.h, allocation)) return std::nullopt;
-  return allocation;
+  auto search = start_piece_search(job, machine, rule_, mesh_, busy_);
+  if (!search || !place(search->work, search->shape.w, search->shape.h, search->allocation))
+    return std::nullopt;
+  return std::move(search->allocation);
 }
 
 }  // namespace allocsim

@@ -142,13 +142,7 @@ class ShellScan {
     }
   }
 
-  Selection result() const {
-    Selection s;
-    s.indices = best_;
-    s.sum = best_sum_;
-    s.nodes = evaluated_;
-    return s;
-  }
+  Selection result() const { return Selection::heuristic(best_, best_sum_, evaluated_); }
 
   /// MC1x1 only: the best has the least possible cost and sum for distinct points on a mesh, so
   /// no later centre can replace it (results unchanged).

@@ -139,13 +139,7 @@ class NearestScan {
     }
   }
 
-  Selection result() const {
-    Selection s;
-    s.indices = best_;
-    s.sum = best_sum_;
-    s.nodes = evaluated_;
-    return s;
-  }
+  Selection result() const { return Selection::heuristic(best_, best_sum_, evaluated_); }
 
  private:
   const PointSet& points_;

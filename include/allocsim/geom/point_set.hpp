@@ -73,6 +73,16 @@ struct Selection {
   bool proven = false;
   std::int64_t nodes = 0;  ///< search nodes / configurations examined
   double seconds = 0;      ///< wall time of the solver
+
+  /// A heuristic's answer: the chosen indices, their pairwise sum and how many candidates were
+  /// examined (no bound proven).
+  static Selection heuristic(std::vector<int> indices, std::int64_t sum, std::int64_t examined) {
+    Selection selection;
+    selection.indices = std::move(indices);
+    selection.sum = sum;
+    selection.nodes = examined;
+    return selection;
+  }
 };
 
 /// Work limit of the budgeted solvers (exact, ptas). Zero means unlimited. A node budget gives
