@@ -8,54 +8,50 @@
 
 namespace allocsim {
 
-/// `gabl:rotate=0|1,shape=square|row`: Greedy-Available-Busy-List. If a free a×b submesh
-/// exists (or b×a with rotate=1) it is taken whole (First Fit over the busy list). Otherwise
-/// the job is built greedily: repeatedly the largest free submesh whose sides do not exceed the
-/// previous piece's sides (starting from a×b; with rotate=1 also turned) and whose area does not
-/// exceed the processors still missing, until a·b are allocated. Always succeeds when a·b
-/// processors are free (1×1 pieces are always allowed). pieces = submeshes taken.
-class GablAllocator : public CloneableAllocator<GablAllocator> {
+/// What GABL and ANCA share: a 2D mesh, the shape rule, whether requests may be turned, and the
+/// busy list they search, kept up to date by commit() and release().
+template <class Derived>
+class BusyListPieceAllocator : public CloneableAllocator<Derived> {
  public:
-  GablAllocator(Mesh2D mesh, bool rotate, ShapeRule rule)
+  BusyListPieceAllocator(Mesh2D mesh, bool rotate, ShapeRule rule)
       : mesh_(mesh), rotate_(rotate), rule_(rule), busy_(mesh) {}
 
-  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override { busy_.commit(allocation); }
   void release(const Allocation& allocation) override { busy_.release(allocation); }
   int nodes_needed(const Job& job) const override { return job_shape(job, rule_, mesh_).area(); }
 
   const BusyList& busy_list() const { return busy_.list(); }
 
- private:
+ protected:
   Mesh2D mesh_;
   bool rotate_;
   ShapeRule rule_;
   TrackedBusyList busy_;
 };
 
+/// `gabl:rotate=0|1,shape=square|row`: Greedy-Available-Busy-List. If a free a×b submesh
+/// exists (or b×a with rotate=1) it is taken whole (First Fit over the busy list). Otherwise
+/// the job is built greedily: repeatedly the largest free submesh whose sides do not exceed the
+/// previous piece's sides (starting from a×b; with rotate=1 also turned) and whose area does not
+/// exceed the processors still missing, until a·b are allocated. Always succeeds when a·b
+/// processors are free (1×1 pieces are always allowed). pieces = submeshes taken.
+class GablAllocator : public BusyListPieceAllocator<GablAllocator> {
+ public:
+  using BusyListPieceAllocator::BusyListPieceAllocator;
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
+};
+
 /// `anca:rotate=0|1,shape=square|row`: try the request a×b contiguously (First Fit, turned when
 /// rotate=1); on failure split it into two halves across its longer side (ceil and floor of
 /// half; the first half is placed completely before the second) and place each the same way,
 /// recursively down to 1×1. Always succeeds when a·b processors are free.
-class AncaAllocator : public CloneableAllocator<AncaAllocator> {
+class AncaAllocator : public BusyListPieceAllocator<AncaAllocator> {
  public:
-  AncaAllocator(Mesh2D mesh, bool rotate, ShapeRule rule)
-      : mesh_(mesh), rotate_(rotate), rule_(rule), busy_(mesh) {}
-
+  using BusyListPieceAllocator::BusyListPieceAllocator;
   std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
-  void commit(const Allocation& allocation) override { busy_.commit(allocation); }
-  void release(const Allocation& allocation) override { busy_.release(allocation); }
-  int nodes_needed(const Job& job) const override { return job_shape(job, rule_, mesh_).area(); }
-
-  const BusyList& busy_list() const { return busy_.list(); }
 
  private:
   bool place(BusyList& work, int w, int h, Allocation& allocation) const;
-
-  Mesh2D mesh_;
-  bool rotate_;
-  ShapeRule rule_;
-  TrackedBusyList busy_;
 };
 
 }  // namespace allocsim
