@@ -42,18 +42,24 @@ bool parse_numbers(std::string_view line, Fields& out) {
   out.texts.clear();
   const char* p = line.data();
   const char* const end = p + line.size();
-  // A hand-written scan (not find_first_of): this loop runs for every field of every line.
+  // A hand-written scan (not find_first_of): this loop runs for every field of every line. The
+  // common token is read by one from_chars call; others ('+' signs, values beyond a double's
+  // range, junk) take parse_double's path.
   while (true) {
     while (p < end && (*p == ' ' || *p == '\t')) ++p;
     if (p == end) return true;
-    const char* token_end = p;
-    while (token_end < end && *token_end != ' ' && *token_end != '\t') ++token_end;
-    const std::string_view token(p, static_cast<std::size_t>(token_end - p));
-    const auto value = parse_double(token);
-    if (!value) return false;
-    out.values.push_back(*value);
-    out.texts.push_back(token);
-    p = token_end;
+    double value = 0;
+    auto [next, error] = std::from_chars(p, end, value);
+    if (error != std::errc() || (next < end && *next != ' ' && *next != '\t')) {
+      next = p;
+      while (next < end && *next != ' ' && *next != '\t') ++next;
+      const auto parsed = parse_double(std::string_view(p, static_cast<std::size_t>(next - p)));
+      if (!parsed) return false;
+      value = *parsed;
+    }
+    out.values.push_back(value);
+    out.texts.emplace_back(p, static_cast<std::size_t>(next - p));
+    p = next;
   }
 }
 
@@ -131,6 +137,7 @@ const std::vector<FieldRule>& four_column_rules() {
 bool fields_valid(const Fields& fields, const std::vector<FieldRule>& rules, Workload& workload,
                   const std::string& source, std::int64_t line, const ReadOptions& options) {
   for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].rule.accepts(fields.values[i])) continue;
     const auto violation = rules[i].rule.violation(fields.values[i]);
     if (!violation) continue;
     if (options.strict)

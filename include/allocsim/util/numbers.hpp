@@ -1,6 +1,7 @@
 #pragma once
 // Validation of numbers read from user input (trace fields, spec parameters, options): every
 // number must be finite, within its range and integral where it counts something.
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
@@ -22,6 +23,11 @@ struct NumberRule {
   bool integral = false;
   bool above_min = false;  ///< min itself is excluded (e.g. "a number > 0")
 
+  /// True when `value` satisfies the rule (the fast check of violation(), for hot loops).
+  bool accepts(double value) const {
+    return std::isfinite(value) && (!integral || value == std::floor(value)) && value >= min &&
+           value <= max && !(above_min && value == min);
+  }
   /// Why `value` breaks the rule, as a diagnostic word: "non-finite", "non-integral" or
   /// "out of range"; nullopt when it satisfies the rule.
   std::optional<std::string> violation(double value) const;
