@@ -6,20 +6,13 @@
 #include "allocsim/sim/config_fields.hpp"
 #include "allocsim/sim/job_mapping.hpp"
 #include "allocsim/sim/simulation.hpp"
+#include "sim/job_maker.hpp"
 
 using namespace allocsim;
 
 namespace {
 
-Job job(std::int64_t id, double submit, int procs, double runtime) {
-  Job j;
-  j.id = id;
-  j.submit = submit;
-  j.procs = procs;
-  j.runtime = runtime;
-  j.estimate = runtime;
-  return j;
-}
+using allocsim::testing::make_job;
 
 /// Keeps the traffic the simulation shows the runtime model when each job starts.
 class TrafficProbe final : public RuntimeModel {
@@ -51,7 +44,7 @@ RunConfig line_config(const std::string& pattern, const std::string& mapper = "i
 
 Workload three_jobs() {
   Workload workload;
-  workload.jobs = {job(1, 0, 4, 10), job(2, 0, 3, 20), job(3, 0, 1, 5)};
+  workload.jobs = {make_job(1, 0, 4, 10), make_job(2, 0, 3, 20), make_job(3, 0, 1, 5)};
   return workload;
 }
 

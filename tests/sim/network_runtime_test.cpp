@@ -8,20 +8,13 @@
 #include <map>
 
 #include "allocsim/sim/simulation.hpp"
+#include "sim/job_maker.hpp"
 
 using namespace allocsim;
 
 namespace {
 
-Job job(std::int64_t id, double submit, int procs, double runtime) {
-  Job j;
-  j.id = id;
-  j.submit = submit;
-  j.procs = procs;
-  j.runtime = runtime;
-  j.estimate = runtime;
-  return j;
-}
+using allocsim::testing::make_job;
 
 using Schedule = std::map<std::int64_t, std::pair<double, double>>;
 
@@ -56,38 +49,38 @@ TEST(NetworkRuntime, FlowJobsSharingLinksSlowEachOther) {
   // s = 1. Together they share links 1->2 and 2->1 (two messages, capacity 1): s = 2, and with
   // comm = 0.5 each progresses at 1 / (0.5 + 0.5·2) = 2/3.
   // Both from 0: both end at 10 · 1.5 = 15.
-  EXPECT_EQ(run("flow:comm=0.5", {job(1, 0, 2, 10), job(2, 0, 2, 10)}),
+  EXPECT_EQ(run("flow:comm=0.5", {make_job(1, 0, 2, 10), make_job(2, 0, 2, 10)}),
             (Schedule{{1, {0, 15}}, {2, {0, 15}}}));
   // Utilization over [0, 15]: both jobs communicate 2/3 of the time at 1/2 on their 4 links
   // each, 1/3 per job and link: 8/3 over mesh:4's 6 links = 4/9 on average; links 1->2 and
   // 2->1 carry 2/3. Mean comm slowdown 1.5.
   RunSummary summary;
-  run("flow:comm=0.5", {job(1, 0, 2, 10), job(2, 0, 2, 10)}, &summary);
+  run("flow:comm=0.5", {make_job(1, 0, 2, 10), make_job(2, 0, 2, 10)}, &summary);
   EXPECT_DOUBLE_EQ(summary.mean_link_utilization, 4.0 / 9);
   EXPECT_DOUBLE_EQ(summary.max_link_utilization, 2.0 / 3);
   EXPECT_DOUBLE_EQ(summary.mean_comm_slowdown, 1.5);
   // B from 4: A alone until 4 (6 left), then at 2/3: ends 4 + 9 = 13, when B has done 6 of
   // its 10; B alone again: ends 13 + 4 = 17.
-  EXPECT_EQ(run("flow:comm=0.5", {job(1, 0, 2, 10), job(2, 4, 2, 10)}),
+  EXPECT_EQ(run("flow:comm=0.5", {make_job(1, 0, 2, 10), make_job(2, 4, 2, 10)}),
             (Schedule{{1, {0, 13}}, {2, {4, 17}}}));
   // No communication, or `fixed`: the trace's runtimes.
-  EXPECT_EQ(run("flow:comm=0", {job(1, 0, 2, 10), job(2, 4, 2, 10)}),
+  EXPECT_EQ(run("flow:comm=0", {make_job(1, 0, 2, 10), make_job(2, 4, 2, 10)}),
             (Schedule{{1, {0, 10}}, {2, {4, 14}}}));
-  EXPECT_EQ(run("fixed", {job(1, 0, 2, 10), job(2, 4, 2, 10)}),
+  EXPECT_EQ(run("fixed", {make_job(1, 0, 2, 10), make_job(2, 4, 2, 10)}),
             (Schedule{{1, {0, 10}}, {2, {4, 14}}}));
 }
 
 TEST(NetworkRuntime, DistanceStretchesByMeanHops) {
   // Job 1 on {0, 2}: H = 2; the reference {0, 1}: H0 = 1. a = 0.5, e = 2:
   // 10 · (1 + 0.5·4) / (1 + 0.5) = 20. Job 2 on {1, 3}: the same. One node: unchanged.
-  const Schedule schedule =
-      run("distance:a=0.5,e=2", {job(1, 0, 2, 10), job(2, 0, 2, 10), job(3, 30, 1, 10)});
+  const Schedule schedule = run(
+      "distance:a=0.5,e=2", {make_job(1, 0, 2, 10), make_job(2, 0, 2, 10), make_job(3, 30, 1, 10)});
   EXPECT_DOUBLE_EQ(schedule.at(1).second, 20);
   EXPECT_DOUBLE_EQ(schedule.at(2).second, 20);
   EXPECT_DOUBLE_EQ(schedule.at(3).second - schedule.at(3).first, 10);
 }
 
 TEST(NetworkRuntime, BadParametersAreInputErrors) {
-  EXPECT_THROW(run("flow:comm=1.5", {job(1, 0, 2, 10)}), InputError);
-  EXPECT_THROW(run("distance:a=-1", {job(1, 0, 2, 10)}), InputError);
+  EXPECT_THROW(run("flow:comm=1.5", {make_job(1, 0, 2, 10)}), InputError);
+  EXPECT_THROW(run("distance:a=-1", {make_job(1, 0, 2, 10)}), InputError);
 }

@@ -5,20 +5,13 @@
 #include <map>
 
 #include "allocsim/sim/simulation.hpp"
+#include "sim/job_maker.hpp"
 
 using namespace allocsim;
 
 namespace {
 
-Job job(std::int64_t id, double submit, int procs, double runtime) {
-  Job j;
-  j.id = id;
-  j.submit = submit;
-  j.procs = procs;
-  j.runtime = runtime;
-  j.estimate = runtime;
-  return j;
-}
+using allocsim::testing::make_job;
 
 /// Every running job progresses at 1 / (number of running jobs); counts the questions asked.
 class SharedSpeed final : public RuntimeModel {
@@ -67,7 +60,7 @@ TEST(Rerate, SharingJobsMoveEachOthersEnds) {
   // A alone until 4 (6 s of work left); both at half speed: A ends at 4 + 12 = 16 while B has
   // done 6 of its 10; B alone again ends at 16 + 4 = 20.
   SharedSpeed* counts = nullptr;
-  EXPECT_EQ(run({job(1, 0, 1, 10), job(2, 4, 1, 10)}, &counts),
+  EXPECT_EQ(run({make_job(1, 0, 1, 10), make_job(2, 4, 1, 10)}, &counts),
             (Schedule{{1, {0, 16}}, {2, {4, 20}}}));
   EXPECT_EQ(counts->starts, 2);
   EXPECT_EQ(counts->ends, 2);
@@ -76,7 +69,7 @@ TEST(Rerate, SharingJobsMoveEachOthersEnds) {
 TEST(Rerate, SimultaneousEndsAreOneQuestion) {
   // Both start at 0 at half speed and end together at 20: the model hears one "ended" batch.
   SharedSpeed* counts = nullptr;
-  EXPECT_EQ(run({job(1, 0, 1, 10), job(2, 0, 1, 10)}, &counts),
+  EXPECT_EQ(run({make_job(1, 0, 1, 10), make_job(2, 0, 1, 10)}, &counts),
             (Schedule{{1, {0, 20}}, {2, {0, 20}}}));
   EXPECT_EQ(counts->starts, 2);
   EXPECT_EQ(counts->ends, 1);
