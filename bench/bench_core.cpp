@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "allocsim/sim/simulation.hpp"
+#include "allocsim/util/heap.hpp"
 #include "allocsim/workload/reader.hpp"
 
 using namespace allocsim;
@@ -82,4 +83,12 @@ BENCHMARK(CommAwareWholeTrace)
 BENCHMARK(NasaEasySnakeWithParsing)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(NasaEasySnakeWithoutParsing)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(NasaParseOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_MAIN();
+// As the allocsim binary does: many runs in one process reuse freed memory (util/heap.hpp).
+int main(int argc, char** argv) {
+  allocsim::keep_freed_memory_for_reuse();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

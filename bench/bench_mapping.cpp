@@ -9,6 +9,7 @@
 #include "allocsim/mapping/mapper.hpp"
 #include "allocsim/mapping/patterns.hpp"
 #include "allocsim/metrics/hop_bytes.hpp"
+#include "allocsim/util/heap.hpp"
 
 using namespace allocsim;
 using namespace allocsim::mapping;
@@ -60,4 +61,12 @@ BENCHMARK_CAPTURE(MapMeshOntoTorus, topolb_order3_p1024, std::string("topolb:ord
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
-BENCHMARK_MAIN();
+// As the allocsim binary does: many runs in one process reuse freed memory (util/heap.hpp).
+int main(int argc, char** argv) {
+  allocsim::keep_freed_memory_for_reuse();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -2,9 +2,11 @@
 #include <iostream>
 
 #include "allocsim/util/error.hpp"
+#include "allocsim/util/heap.hpp"
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
+  allocsim::keep_freed_memory_for_reuse();  // workers run many configs in one process
   CLI::App app{"allocsim: which processor allocator and scheduler should this machine use?"};
   app.set_version_flag("--version", std::string("allocsim ") + ALLOCSIM_VERSION);
   app.require_subcommand(1);

@@ -39,10 +39,11 @@ void JobRecordBuilder::start(JobRecord& record, const Job& job, double start,
   record.nodes = k;
   record.internal_fragmentation = k - job.procs;
   record.pieces = pieces;
+  const LocalityMeasures locality = meter_.measure(nodes);
   if (k >= 2)
-    record.avg_pairwise_hops = static_cast<double>(meter_.pairwise_sum(nodes)) / (k * (k - 1) / 2);
-  record.components = meter_.components(nodes);
-  const BoundingBox box = meter_.bounding_box(nodes);
+    record.avg_pairwise_hops = static_cast<double>(locality.pairwise_sum) / (k * (k - 1) / 2);
+  record.components = locality.components;
+  const BoundingBox& box = locality.box;
   record.bbox_volume = static_cast<double>(box.volume);
   record.bbox_sides = static_cast<double>(box.sides_sum);
   const int size = static_cast<int>(nodes.size());

@@ -7,8 +7,11 @@
 
 namespace allocsim {
 
-std::int64_t pairwise_axis_sum(std::span<const int> values, int side, bool wrap) {
-  std::vector<std::int64_t> count(side, 0);
+namespace {
+/// pairwise_axis_sum with `count` as scratch space for the histogram.
+std::int64_t axis_sum(std::span<const int> values, int side, bool wrap,
+                      std::vector<std::int64_t>& count) {
+  count.assign(side, 0);
   for (int v : values) ++count[v];
   if (!wrap || side <= 2) {  // on a ring of 2 the two distances coincide
     std::int64_t total = 0, below_count = 0, below_sum = 0;
@@ -46,27 +49,15 @@ std::int64_t pairwise_axis_sum(std::span<const int> values, int side, bool wrap)
   }
   return ordered / 2;
 }
-
-namespace {
-/// The axis-separated pairwise sum, with `values` as scratch space for one axis's coordinates.
-std::int64_t axis_separated_sum(const Topology& topology, std::span<const NodeId> nodes,
-                                std::vector<int>& values) {
-  const auto k = static_cast<std::int64_t>(nodes.size());
-  if (topology.fully_connected()) return k * (k - 1) / 2;
-  if (!topology.has_coordinates()) return pairwise_hop_sum_brute(topology, nodes);
-  std::int64_t total = 0;
-  values.resize(nodes.size());
-  for (int axis = 0; axis < topology.dims(); ++axis) {
-    for (std::size_t i = 0; i < nodes.size(); ++i) values[i] = topology.coord(nodes[i], axis);
-    total += pairwise_axis_sum(values, topology.side(axis), topology.wraps(axis));
-  }
-  return total;
-}
 }  // namespace
 
+std::int64_t pairwise_axis_sum(std::span<const int> values, int side, bool wrap) {
+  std::vector<std::int64_t> count;
+  return axis_sum(values, side, wrap, count);
+}
+
 std::int64_t pairwise_hop_sum(const Topology& topology, std::span<const NodeId> nodes) {
-  std::vector<int> values;
-  return axis_separated_sum(topology, nodes, values);
+  return LocalityMeter(topology).pairwise_sum(nodes);
 }
 
 std::int64_t pairwise_hop_sum_brute(const Topology& topology, std::span<const NodeId> nodes) {
@@ -109,11 +100,52 @@ LocalityMeter::LocalityMeter(const Topology& topology)
   }
 }
 
+void LocalityMeter::split_coordinates(std::span<const NodeId> nodes) {
+  const std::size_t k = nodes.size();
+  const int dims = topology_->dims();
+  coords_.resize(static_cast<std::size_t>(dims) * k);
+  const std::vector<int>& sides = topology_->sides();
+  for (std::size_t i = 0; i < k; ++i) {
+    NodeId rest = nodes[i];
+    for (int axis = 0; axis < dims; ++axis) {  // % and / of one value: one division
+      coords_[static_cast<std::size_t>(axis) * k + i] = rest % sides[axis];
+      rest /= sides[axis];
+    }
+  }
+}
+
+LocalityMeasures LocalityMeter::measure(std::span<const NodeId> nodes) {
+  split_coordinates(nodes);
+  return {pairwise_sum_of_split(nodes), components_of_split(nodes), bounding_box_of_split(nodes)};
+}
+
 std::int64_t LocalityMeter::pairwise_sum(std::span<const NodeId> nodes) {
-  return axis_separated_sum(*topology_, nodes, axis_values_);
+  split_coordinates(nodes);
+  return pairwise_sum_of_split(nodes);
 }
 
 int LocalityMeter::components(std::span<const NodeId> nodes) {
+  split_coordinates(nodes);
+  return components_of_split(nodes);
+}
+
+BoundingBox LocalityMeter::bounding_box(std::span<const NodeId> nodes) {
+  split_coordinates(nodes);
+  return bounding_box_of_split(nodes);
+}
+
+std::int64_t LocalityMeter::pairwise_sum_of_split(std::span<const NodeId> nodes) {
+  const auto k = static_cast<std::int64_t>(nodes.size());
+  if (topology_->fully_connected()) return k * (k - 1) / 2;
+  if (!topology_->has_coordinates()) return pairwise_hop_sum_brute(*topology_, nodes);
+  std::int64_t total = 0;
+  for (int axis = 0; axis < topology_->dims(); ++axis)
+    total += axis_sum(axis_coordinates(axis, nodes.size()), topology_->side(axis),
+                      topology_->wraps(axis), axis_counts_);
+  return total;
+}
+
+int LocalityMeter::components_of_split(std::span<const NodeId> nodes) {
   if (nodes.empty()) return 0;
   if (topology_->fully_connected()) return 1;
   // Generation stamps: 2g = member not yet visited, 2g+1 = visited.
@@ -123,28 +155,50 @@ int LocalityMeter::components(std::span<const NodeId> nodes) {
     generation_ = 2;
   }
   const std::uint32_t member = generation_, visited = generation_ + 1;
-  for (NodeId node : nodes) stamp_[node] = member;
+  if (slot_.empty()) slot_.resize(stamp_.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    stamp_[nodes[i]] = member;
+    slot_[nodes[i]] = static_cast<int>(i);
+  }
+  const std::size_t k = nodes.size();
+  const int dims = topology_->dims();
+  auto reach = [&](NodeId next) {
+    if (stamp_[next] == member) {
+      stamp_[next] = visited;
+      stack_.push_back(slot_[next]);
+    }
+  };
   int count = 0;
-  for (NodeId root : nodes) {
-    if (stamp_[root] != member) continue;
+  for (std::size_t root = 0; root < k; ++root) {
+    if (stamp_[nodes[root]] != member) continue;
     ++count;
-    stamp_[root] = visited;
-    stack_.assign(1, root);
+    stamp_[nodes[root]] = visited;
+    stack_.assign(1, static_cast<NodeId>(root));
     while (!stack_.empty()) {
-      const NodeId node = stack_.back();
+      const auto index = static_cast<std::size_t>(stack_.back());
       stack_.pop_back();
-      topology_->for_each_neighbour(node, [&](NodeId next) {
-        if (stamp_[next] == member) {
-          stamp_[next] = visited;
-          stack_.push_back(next);
-        }
-      });
+      const NodeId node = nodes[index];
+      // The neighbours of Topology::for_each_neighbour, from the split coordinates.
+      for (int axis = 0; axis < dims; ++axis) {
+        const int c = coords_[static_cast<std::size_t>(axis) * k + index];
+        const int n = topology_->side(axis), stride = topology_->stride(axis);
+        if (n == 1) continue;
+        const bool wraps = topology_->wraps(axis) && n > 2;
+        if (c + 1 < n)
+          reach(node + stride);
+        else if (wraps)
+          reach(node - (n - 1) * stride);
+        if (c > 0)
+          reach(node - stride);
+        else if (wraps)
+          reach(node + (n - 1) * stride);
+      }
     }
   }
   return count;
 }
 
-BoundingBox LocalityMeter::bounding_box(std::span<const NodeId> nodes) {
+BoundingBox LocalityMeter::bounding_box_of_split(std::span<const NodeId> nodes) {
   BoundingBox box;
   box.volume = 1;
   if (!topology_->has_coordinates()) {
@@ -152,21 +206,22 @@ BoundingBox LocalityMeter::bounding_box(std::span<const NodeId> nodes) {
     box.volume = box.sides_sum = static_cast<std::int64_t>(nodes.size());
     return box;
   }
-  std::vector<char>& present = present_;
+  box.extents.reserve(topology_->dims());
   for (int axis = 0; axis < topology_->dims(); ++axis) {
     const int side = topology_->side(axis);
-    present.assign(side, 0);
-    for (NodeId node : nodes) present[topology_->coord(node, axis)] = 1;
+    const std::span<const int> values = axis_coordinates(axis, nodes.size());
     int extent = 0;
     if (!topology_->wraps(axis)) {
-      int lo = side, hi = -1;
-      for (int c = 0; c < side; ++c)
-        if (present[c]) lo = std::min(lo, c), hi = std::max(hi, c);
-      extent = hi >= lo ? hi - lo + 1 : 0;
+      if (!values.empty()) {
+        const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+        extent = *hi - *lo + 1;
+      }
     } else {  // side minus the largest circular gap of absent coordinates
+      present_.assign(side, 0);
+      for (int c : values) present_[c] = 1;
       int largest_gap = 0, run = 0;
       for (int c = 0; c < 2 * side; ++c) {
-        run = present[c % side] ? 0 : run + 1;
+        run = present_[c % side] ? 0 : run + 1;
         largest_gap = std::max(largest_gap, std::min(run, side));
       }
       extent = side - largest_gap;

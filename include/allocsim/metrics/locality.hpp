@@ -27,10 +27,22 @@ struct BoundingBox {
   std::int64_t sides_sum = 0;
 };
 
-/// Reusable scratch space for per-job metrics on one machine (no allocation per job).
+/// The shape metrics of one allocation that JobRecordBuilder records.
+struct LocalityMeasures {
+  std::int64_t pairwise_sum = 0;
+  int components = 0;
+  BoundingBox box;
+};
+
+/// Reusable scratch space for per-job metrics on one machine. Each call splits the nodes into
+/// coordinates once (one division per axis and node) and works on those, so the per-job cost is
+/// O(k·d + Σ sides) with no allocation once the scratch has grown.
 class LocalityMeter {
  public:
   explicit LocalityMeter(const Topology& topology);
+
+  /// All three metrics below from one split of the nodes into coordinates.
+  LocalityMeasures measure(std::span<const NodeId> nodes);
 
   std::int64_t pairwise_sum(std::span<const NodeId> nodes);
   /// Connected components of the induced subgraph (flat machine: 1).
@@ -42,9 +54,21 @@ class LocalityMeter {
   std::int64_t smallest_cube(int k) const { return smallest_cube_[k]; }
 
  private:
+  /// Fills coords_ axis-major: coordinate of nodes[i] on axis a at coords_[a * k + i].
+  void split_coordinates(std::span<const NodeId> nodes);
+  std::span<const int> axis_coordinates(int axis, std::size_t k) const {
+    return {coords_.data() + static_cast<std::size_t>(axis) * k, k};
+  }
+  // The three metrics on the coordinates split by split_coordinates(nodes).
+  std::int64_t pairwise_sum_of_split(std::span<const NodeId> nodes);
+  int components_of_split(std::span<const NodeId> nodes);
+  BoundingBox bounding_box_of_split(std::span<const NodeId> nodes);
+
   const Topology* topology_;
-  std::vector<int> axis_values_;
+  std::vector<int> coords_;
+  std::vector<std::int64_t> axis_counts_;
   std::vector<char> present_;
+  std::vector<int> slot_;  ///< node -> its index in the nodes being measured
   std::vector<std::uint32_t> stamp_;
   std::uint32_t generation_ = 0;
   std::vector<NodeId> stack_;

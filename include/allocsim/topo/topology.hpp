@@ -67,6 +67,8 @@ class Topology {
   /// Canonical spec text, e.g. `torus:4x4x4`; a semitorus is `torus:4x4:wrap=10`.
   std::string spec() const;
 
+  /// Node-id step between neighbours along `axis` (the product of the lower axes' sides).
+  int stride(int axis) const { return strides_[axis]; }
   /// Coordinate of `node` along `axis` (meaningful when has_coordinates()).
   int coord(NodeId node, int axis) const { return (node / strides_[axis]) % sides_[axis]; }
   void coords(NodeId node, std::span<int> out) const;
