@@ -17,6 +17,11 @@ void add_map_command(CLI::App& app);
 /// error (numeric options are validated at the boundary).
 CLI::Validator non_negative_number();
 
+/// This process's command line (recorded by main), each argument shell-quoted when it holds
+/// anything but letters, digits and -_./=:,+@%; stored as provenance in result files.
+const std::string& process_command_line();
+void record_command_line(int argc, char** argv);
+
 /// $ALLOCSIM_TRACE_DIR, or empty when unset.
 std::string trace_dir_from_env();
 

@@ -5,7 +5,43 @@
 #include "allocsim/util/heap.hpp"
 #include "commands.hpp"
 
+namespace allocsim::cli {
+
+namespace {
+std::string& command_line_storage() {
+  static std::string text;
+  return text;
+}
+}  // namespace
+
+const std::string& process_command_line() {
+  return command_line_storage();
+}
+
+void record_command_line(int argc, char** argv) {
+  std::string& text = command_line_storage();
+  text.clear();
+  for (int i = 0; i < argc; ++i) {
+    const std::string argument = argv[i];
+    const bool plain =
+        !argument.empty() && argument.find_first_not_of(
+                                 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                 "0123456789-_./=:,+@%") == std::string::npos;
+    if (i > 0) text += ' ';
+    if (plain) {
+      text += argument;
+      continue;
+    }
+    text += '\'';  // single quotes; an embedded ' becomes '\''
+    for (char c : argument) text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text += '\'';
+  }
+}
+
+}  // namespace allocsim::cli
+
 int main(int argc, char** argv) {
+  allocsim::cli::record_command_line(argc, argv);
   allocsim::keep_freed_memory_for_reuse();  // workers run many configs in one process
   CLI::App app{"allocsim: which processor allocator and scheduler should this machine use?"};
   app.set_version_flag("--version", std::string("allocsim ") + ALLOCSIM_VERSION);

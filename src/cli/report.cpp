@@ -40,7 +40,7 @@ void report(const ReportArgs& args) {
                      args.options.format);
     return;
   }
-  const sweep::h5::Table table = sweep::report_table(tables, args.options);
+  const sweep::Report report = sweep::build_report(tables, args.options);
   if (args.options.format == "table") {
     const auto& i = tables.info;
     std::cout << "experiment '" << i.experiment << "'"
@@ -48,7 +48,14 @@ void report(const ReportArgs& args) {
               << " configs, " << i.done << " done, " << i.failed << " failed, " << i.timed_out
               << " timed out, " << i.pending << " pending (" << i.status << ")\n\n";
   }
-  std::cout << sweep::format_report(table, args.options.format);
+  std::cout << sweep::format_report(report.table, args.options.format);
+  // What the spread columns mean: under the table, or on stderr so that CSV/JSON stay pure.
+  for (std::size_t n = 0; n < report.notes.size(); ++n) {
+    if (args.options.format == "table")
+      std::cout << (n == 0 ? "\n" : "") << "note: " << report.notes[n] << '\n';
+    else
+      std::cerr << "note: " << report.notes[n] << '\n';
+  }
   if (args.options.format == "table") {
     const int status = tables.configs.find("status"), error = tables.configs.find("error"),
               label = tables.configs.find("label"), index = tables.configs.find("index");

@@ -81,6 +81,7 @@ void add_sweep_command(CLI::App& app) {
       ->capture_default_str();
   command->callback([options, dry_run] {
     options->trace_dir = trace_dir_from_env();
+    options->command_line = process_command_line();
     if (*dry_run) {
       if (secondary_rank()) return;
       const int code = sweep::dry_run_sweep(*options, std::cout, std::cerr);

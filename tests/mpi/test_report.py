@@ -24,12 +24,15 @@ table = env.run([env.allocsim, "report", output]).stdout
 t.check("experiment 'report': 8 configs, 8 done" in table, table)
 t.check("alloc" in table and "sched" in table and "utilization" in table, table)
 
-csv = env.run([env.allocsim, "report", output, "--group-by", "alloc", "--metrics",
-               "utilization,mean_bsd", "--format", "csv"]).stdout
-got = pd.read_csv(io.StringIO(csv))
-t.check(list(got.columns) == ["alloc", "configs", "failed", "utilization", "utilization_ci95",
-                              "mean_bounded_slowdown", "mean_bounded_slowdown_ci95"],
+# --group-by alloc pools both schedulers: the spread is a pooled standard deviation, labelled.
+pooled = env.run([env.allocsim, "report", output, "--group-by", "alloc", "--metrics",
+                  "utilization,mean_bsd", "--format", "csv"])
+got = pd.read_csv(io.StringIO(pooled.stdout))
+t.check(list(got.columns) == ["alloc", "configs", "failed", "utilization", "utilization_pooled_sd",
+                              "mean_bounded_slowdown", "mean_bounded_slowdown_pooled_sd"],
         f"{list(got.columns)}")
+t.check("pooled groups: configs of one group differ in sched" in pooled.stderr, pooled.stderr)
+t.check("not a confidence interval" in pooled.stderr, pooled.stderr)
 joined = t.configs(output).merge(t.summary(output), on="config_id")
 grouped = joined.groupby("alloc", sort=False)[["utilization", "mean_bounded_slowdown"]]
 expected, spread = grouped.mean(), grouped.std()
@@ -38,11 +41,25 @@ for _, row in got.iterrows():
         want = expected.loc[row["alloc"], metric]
         t.check(abs(row[metric] - want) <= 1e-12 * max(1, abs(want)),
                 f"{row['alloc']} {metric}: {row[metric]} vs {want}")
-        # 95 % half-width with Student's t for 4 configs (3 degrees of freedom).
-        half = 3.182 * spread.loc[row["alloc"], metric] / 2.0
-        t.check(abs(row[metric + "_ci95"] - half) <= 1e-9 * max(1, abs(half)),
-                f"{row['alloc']} {metric} ci: {row[metric + '_ci95']} vs {half}")
+        sd = spread.loc[row["alloc"], metric]
+        t.check(abs(row[metric + "_pooled_sd"] - sd) <= 1e-9 * max(1, abs(sd)),
+                f"{row['alloc']} {metric} pooled sd: {row[metric + '_pooled_sd']} vs {sd}")
 t.check((got["configs"] == 4).all(), f"{got}")
+
+# --group-by alloc,sched holds only replicates: a 95 % Student-t interval of each mean.
+replicated = env.run([env.allocsim, "report", output, "--group-by", "alloc,sched", "--metrics",
+                      "utilization", "--format", "csv"])
+got = pd.read_csv(io.StringIO(replicated.stdout))
+t.check(list(got.columns) == ["alloc", "sched", "configs", "failed", "replicates", "utilization",
+                              "utilization_ci95"], f"{list(got.columns)}")
+t.check("Student-t confidence interval" in replicated.stderr, replicated.stderr)
+grouped = joined.groupby(["alloc", "sched"], sort=False)["utilization"]
+for _, row in got.iterrows():
+    sd = grouped.std().loc[(row["alloc"], row["sched"])]
+    half = 12.7062047362 * sd / 2 ** 0.5  # t(0.975, 1 degree of freedom), 2 replicates
+    t.check(abs(row["utilization_ci95"] - half) <= 1e-9 * max(1, abs(half)),
+            f"{row['alloc']} {row['sched']} ci: {row['utilization_ci95']} vs {half}")
+    t.check(row["replicates"] == ("identical" if sd == 0 else "differ"), f"{row}")
 
 rows = json.loads(env.run([env.allocsim, "report", output, "--group-by", "alloc,sched",
                            "--format", "json"]).stdout)

@@ -51,11 +51,14 @@ struct RunSummary {
   double mean_link_utilization = 0, max_link_utilization = 0;
 };
 
-/// A named double member of a record type.
+/// A named double member of a record type, with its unit ("s", "nodes"; "1" when
+/// dimensionless) and a one-line description: stored as attributes of every HDF5 column.
 template <class Record>
 struct Column {
   const char* name;
   double Record::*member;
+  const char* unit;
+  const char* description;
 };
 
 const std::vector<Column<JobRecord>>& job_columns();

@@ -13,6 +13,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <mpi.h>
+
 #include <boost/mpi/collectives/broadcast.hpp>
 #include <boost/serialization/string.hpp>
 
@@ -20,6 +22,7 @@
 #include "allocsim/sweep/dispatch/mpi_transport.hpp"
 #include "allocsim/sweep/dispatch/progress.hpp"
 #include "allocsim/sweep/experiment/validate.hpp"
+#include "allocsim/sweep/store/provenance.hpp"
 
 #ifndef ALLOCSIM_VERSION
 #define ALLOCSIM_VERSION "unknown"
@@ -73,6 +76,16 @@ std::string host_name() {
   char buffer[256] = {};
   gethostname(buffer, sizeof buffer - 1);
   return buffer;
+}
+
+/// The MPI library's version line, e.g. "Open MPI v4.1.4, package: ..." (its first line).
+std::string mpi_library_version() {
+  char buffer[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  if (MPI_Get_library_version(buffer, &length) != MPI_SUCCESS) return "unknown";
+  std::string text(buffer, static_cast<std::size_t>(length));
+  const auto end = text.find_first_of(",\n");
+  return text.substr(0, end);
 }
 
 /// True when the parent process (mpirun or its daemon) has a terminal as stdout or stderr:
@@ -221,6 +234,12 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     info.host = host_name();
     info.ranks = world.size();
     info.start_time = utc_now();
+    info.command_line = options.command_line;
+    info.trace_dir = options.trace_dir;
+    info.traces = trace_provenance(p.expansion.configs, p.experiment.base_dir, options.trace_dir);
+    info.hdf5_version = hdf5_version();
+    info.boost_version = boost_version();
+    info.mpi_version = mpi_library_version();
     store = std::make_unique<ResultStore>(output_path(options, p.experiment), info, p.expansion,
                                           p.members, options.store, log);
   } catch (const ExperimentError& error) {

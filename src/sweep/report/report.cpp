@@ -11,6 +11,7 @@
 #include "allocsim/output/json.hpp"
 #include "allocsim/output/table.hpp"
 #include "allocsim/sim/config_fields.hpp"
+#include "allocsim/sweep/report/statistics.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/spec.hpp"
 
@@ -56,15 +57,6 @@ std::size_t column_of(const Table& table, const std::string& name, const std::st
   throw InputError(message.str());
 }
 
-/// Two-sided 95 % Student t quantile for `df` degrees of freedom (normal beyond 30).
-double t_quantile_975(std::int64_t df) {
-  static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-                                 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-                                 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-                                 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-  return df <= 30 ? table[df - 1] : 1.960;
-}
-
 }  // namespace
 
 std::vector<std::string> descriptive_columns(const Table& configs) {
@@ -74,16 +66,29 @@ std::vector<std::string> descriptive_columns(const Table& configs) {
   return names;
 }
 
-Table report_table(const ResultTables& tables, const ReportOptions& options) {
+namespace {
+
+/// Joins names as "a, b and c".
+std::string name_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+}  // namespace
+
+Report build_report(const ResultTables& tables, const ReportOptions& options) {
   const Table& configs = tables.configs;
   const Table& summary = tables.summary;
   std::vector<std::string> config_names, summary_names;
   for (const auto& c : configs.columns()) config_names.push_back(c.name);
   for (const auto& c : summary.columns()) summary_names.push_back(c.name);
 
+  const std::vector<std::string> descriptive = descriptive_columns(configs);
   std::vector<std::string> group_by = options.group_by;
   if (group_by.empty()) {  // the descriptive columns that take more than one value
-    for (const auto& name : descriptive_columns(configs)) {
+    for (const auto& name : descriptive) {
       const auto c = static_cast<std::size_t>(configs.find(name));
       std::set<std::string> values;
       for (std::size_t r = 0; r < configs.rows() && values.size() < 2; ++r)
@@ -108,67 +113,111 @@ Table report_table(const ResultTables& tables, const ReportOptions& options) {
   std::map<std::uint64_t, std::size_t> summary_row;
   for (std::size_t r = 0; r < summary.rows(); ++r) summary_row[summary.u64(r, summary_id)] = r;
 
+  // Descriptive columns outside the grouping: configs of one group that differ in any of them
+  // are different settings, not replicates.
+  std::vector<std::size_t> other_columns;
+  std::vector<std::string> other_names;
+  for (const auto& name : descriptive)
+    if (std::find(group_by.begin(), group_by.end(), name) == group_by.end()) {
+      other_columns.push_back(static_cast<std::size_t>(configs.find(name)));
+      other_names.push_back(name);
+    }
+
   struct Group {
     std::size_t first_row = 0;
     std::int64_t done = 0, failed = 0;
-    std::vector<double> sums, squares;
+    std::vector<RunningStats> stats;
+    std::vector<std::string> settings;  ///< other columns' values of its first done config
   };
   std::vector<Group> groups;
   std::map<std::vector<std::string>, std::size_t> group_of;
+  std::vector<bool> pooled_by(other_columns.size(), false);
   for (std::size_t r = 0; r < configs.rows(); ++r) {
     std::vector<std::string> key;
     for (auto c : group_columns) key.push_back(configs.display(r, c));
     auto [it, inserted] = group_of.try_emplace(key, groups.size());
-    if (inserted)
-      groups.push_back({r, 0, 0, std::vector<double>(metrics.size(), 0.0),
-                        std::vector<double>(metrics.size(), 0.0)});
+    if (inserted) groups.push_back({r, 0, 0, std::vector<RunningStats>(metrics.size()), {}});
     Group& g = groups[it->second];
     const std::string& status = configs.text(r, status_col);
     if (status == "failed" || status == "timed_out") ++g.failed;
     auto s = summary_row.find(configs.u64(r, id_col));
     if (status != "done" || s == summary_row.end()) continue;
+    std::vector<std::string> settings;
+    for (auto c : other_columns) settings.push_back(configs.display(r, c));
+    if (g.done == 0) g.settings = settings;
+    for (std::size_t i = 0; i < settings.size(); ++i)
+      if (settings[i] != g.settings[i]) pooled_by[i] = true;
     ++g.done;
-    for (std::size_t m = 0; m < metrics.size(); ++m) {
-      const double value = summary.number(s->second, metric_columns[m]);
-      g.sums[m] += value;
-      g.squares[m] += value * value;
-    }
+    for (std::size_t m = 0; m < metrics.size(); ++m)
+      g.stats[m].add(summary.number(s->second, metric_columns[m]));
   }
-  // With replicates, groups also get the half-width of a 95 % confidence interval of each
-  // mean across their configs: t(0.975, n-1) * s / sqrt(n).
-  bool with_ci = false;
-  if (const int replicate = configs.find("replicate"); replicate >= 0)
-    for (std::size_t r = 0; r < configs.rows(); ++r)
-      with_ci |= configs.number(r, static_cast<std::size_t>(replicate)) > 0;
+  std::vector<std::string> pooled_names;
+  for (std::size_t i = 0; i < other_names.size(); ++i)
+    if (pooled_by[i]) pooled_names.push_back(other_names[i]);
+  bool some_group_has_two = false;
+  for (const auto& g : groups) some_group_has_two |= g.done > 1;
 
+  Report report;
+  report.spread = !some_group_has_two    ? Spread::none
+                  : pooled_names.empty() ? Spread::replicates
+                                         : Spread::pooled;
   std::vector<ColumnDef> columns;
   for (std::size_t i = 0; i < group_by.size(); ++i)
     columns.push_back({group_by[i], configs.columns()[group_columns[i]].type});
   columns.push_back({"configs", ColumnType::i64});
   columns.push_back({"failed", ColumnType::i64});
+  if (report.spread == Spread::replicates) columns.push_back({"replicates", ColumnType::text});
   for (const auto& m : metrics) {
     columns.push_back({m, ColumnType::f64});
-    if (with_ci) columns.push_back({m + "_ci95", ColumnType::f64});
+    if (report.spread == Spread::replicates) columns.push_back({m + "_ci95", ColumnType::f64});
+    if (report.spread == Spread::pooled) columns.push_back({m + "_pooled_sd", ColumnType::f64});
   }
   Table out(columns);
+  std::size_t identical_groups = 0, replicated_groups = 0;
   for (const auto& g : groups) {
     std::vector<Table::Cell> row;
     for (auto c : group_columns) row.push_back(configs.cell(g.first_row, c));
     row.emplace_back(g.done);
     row.emplace_back(g.failed);
-    const auto n = static_cast<double>(g.done);
-    for (std::size_t m = 0; m < metrics.size(); ++m) {
-      const double mean = g.done > 0 ? g.sums[m] / n : std::nan("");
-      row.emplace_back(mean);
-      if (!with_ci) continue;
-      const double variance =
-          g.done > 1 ? std::max(0.0, (g.squares[m] - n * mean * mean) / (n - 1)) : std::nan("");
-      row.emplace_back(g.done > 1 ? t_quantile_975(g.done - 1) * std::sqrt(variance / n)
-                                  : std::nan(""));
+    if (report.spread == Spread::replicates) {
+      const bool identical = g.done > 1 && std::all_of(g.stats.begin(), g.stats.end(),
+                                                       [](const auto& s) { return s.identical(); });
+      replicated_groups += g.done > 1;
+      identical_groups += identical;
+      row.emplace_back(std::string(g.done < 2 ? "single" : identical ? "identical" : "differ"));
+    }
+    for (const auto& stats : g.stats) {
+      row.emplace_back(stats.mean());
+      if (report.spread == Spread::replicates) row.emplace_back(t_interval_half_width(stats));
+      if (report.spread == Spread::pooled) row.emplace_back(std::sqrt(stats.variance()));
     }
     out.add_row(std::move(row));
   }
-  return out;
+  report.table = std::move(out);
+
+  if (report.spread == Spread::replicates) {
+    report.notes.push_back(
+        "_ci95: half-width of the 95 % Student-t confidence interval of the mean across each "
+        "group's replicates (configs identical but for replicate and seeds)");
+    if (identical_groups == replicated_groups)
+      report.notes.push_back(
+          "replicates identical: every replicate gave the same results (a deterministic trace "
+          "without random transform), so the intervals are 0; more replicates add nothing");
+    else if (identical_groups > 0)
+      report.notes.push_back("replicates identical in " + std::to_string(identical_groups) +
+                             " of " + std::to_string(replicated_groups) +
+                             " groups (column replicates): their intervals are 0");
+  } else if (report.spread == Spread::pooled) {
+    report.notes.push_back(
+        "pooled groups: configs of one group differ in " + name_list(pooled_names) +
+        ", so _pooled_sd is the standard deviation across those settings and replicates, not a "
+        "confidence interval; add them to --group-by for intervals across replicates");
+  }
+  return report;
+}
+
+Table report_table(const ResultTables& tables, const ReportOptions& options) {
+  return build_report(tables, options).table;
 }
 
 Table decision_matrix(const std::string& path, const ResultTables& tables,

@@ -283,6 +283,47 @@ std::optional<AttrValue> File::attr(const std::string& name) const {
   }
 }
 
+void File::set_text_array_attr(const std::string& object_path, const std::string& name,
+                               const std::vector<std::string>& values) {
+  Id object = checked(H5Oopen(file_.get(), object_path.c_str(), H5P_DEFAULT), H5Oclose,
+                      "open " + object_path);
+  if (H5Aexists(object.get(), name.c_str()) > 0)
+    check(H5Adelete(object.get(), name.c_str()), "replace " + name);
+  const hsize_t dims[1] = {values.size()};
+  Id space = checked(H5Screate_simple(1, dims, nullptr), H5Sclose, "create a dataspace");
+  Id text = string_type();
+  std::vector<const char*> pointers;
+  for (const auto& v : values) pointers.push_back(v.c_str());
+  Id attr = checked(
+      H5Acreate2(object.get(), name.c_str(), text.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose, "create attribute " + name + " of " + object_path);
+  check(H5Awrite(attr.get(), text.get(), pointers.data()), "write attribute " + name);
+}
+
+std::vector<std::string> File::text_array_attr(const std::string& object_path,
+                                               const std::string& name) const {
+  std::vector<std::string> values;
+  Id object(H5Oopen(file_.get(), object_path.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!object.valid() || H5Aexists(object.get(), name.c_str()) <= 0) return values;
+  Id attr =
+      checked(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), H5Aclose, "open attribute " + name);
+  Id type = checked(H5Aget_type(attr.get()), H5Tclose, "read attribute type");
+  Id space = checked(H5Aget_space(attr.get()), H5Sclose, "read attribute space");
+  if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0 ||
+      H5Sget_simple_extent_ndims(space.get()) != 1)
+    return values;
+  hsize_t dims[1] = {0};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  std::vector<char*> pointers(dims[0], nullptr);
+  Id text = string_type();
+  if (dims[0] > 0) {
+    check(H5Aread(attr.get(), text.get(), pointers.data()), "read attribute " + name);
+    for (char* p : pointers) values.emplace_back(p ? p : "");
+    H5Dvlen_reclaim(text.get(), space.get(), H5P_DEFAULT, pointers.data());
+  }
+  return values;
+}
+
 bool File::exists(const std::string& object_path) const {
   // Check every prefix: H5Lexists fails on a missing intermediate group.
   std::size_t pos = 1;
@@ -338,6 +379,14 @@ void File::create_table(const std::string& path, const std::vector<ColumnDef>& c
   Id dataset = checked(H5Dcreate2(file_.get(), path.c_str(), type.get(), space.get(), lcpl.get(),
                                   dcpl.get(), H5P_DEFAULT),
                        H5Dclose, "create table " + path);
+  dataset.reset();
+  std::vector<std::string> units, descriptions;
+  for (const auto& c : columns) {
+    units.push_back(c.unit);
+    descriptions.push_back(c.description);
+  }
+  set_text_array_attr(path, "unit", units);
+  set_text_array_attr(path, "description", descriptions);
 }
 
 void File::append_table(const std::string& path, const Table& rows) {
@@ -410,6 +459,12 @@ Table File::read_table(const std::string& path) const {
         throw std::runtime_error("HDF5: unsupported column '" + name + "' in " + path);
     }
     columns.push_back({name, type});
+  }
+  const auto units = text_array_attr(path, "unit");
+  const auto descriptions = text_array_attr(path, "description");
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (units.size() == columns.size()) columns[c].unit = units[c];
+    if (descriptions.size() == columns.size()) columns[c].description = descriptions[c];
   }
   Table table(columns);
   Id space = checked(H5Dget_space(dataset.get()), H5Sclose, "get the space of " + path);

@@ -33,6 +33,13 @@ ColumnType field_column_type(FieldType type) {
   return ColumnType::text;
 }
 
+/// A config field's unit in /configs: its own, else "1" for a dimensionless number or flag.
+std::string field_unit(const ConfigField& field) {
+  if (*field.unit != '\0') return field.unit;
+  const bool dimensionless = field.type() == FieldType::real || field.type() == FieldType::boolean;
+  return dimensionless ? "1" : "";
+}
+
 /// A config field's /configs cell.
 struct CellOf {
   Table::Cell operator()(const std::string& value) const { return value; }
@@ -47,21 +54,25 @@ struct CellOf {
 const std::vector<ColumnDef>& leading_config_columns() {
   static const std::vector<ColumnDef> columns = [] {
     std::vector<ColumnDef> list = {
-        {"config_id", ColumnType::u64}, {"index", ColumnType::i64},
-        {"replicate", ColumnType::i64}, {"status", ColumnType::text},
-        {"error", ColumnType::text},    {"wall_seconds", ColumnType::f64},
-        {"rank", ColumnType::i64},
+        {"config_id", ColumnType::u64, "", "hash of the canonical config (hex: /jobs/<id>)"},
+        {"index", ColumnType::i64, "", "position of the config in the experiment's expansion"},
+        {"replicate", ColumnType::i64, "", "replicate number (0-based) of otherwise equal configs"},
+        {"status", ColumnType::text, "", "pending, done, failed or timed_out"},
+        {"error", ColumnType::text, "", "why the config failed or timed out"},
+        {"wall_seconds", ColumnType::f64, "s", "wall-clock time of the run"},
+        {"rank", ColumnType::i64, "", "MPI rank that ran the config"},
     };
     for (const auto& field : config_fields())
-      list.push_back({field.name, field_column_type(field.type())});
+      list.push_back({field.name, field_column_type(field.type()), field_unit(field), field.help});
     return list;
   }();
   return columns;
 }
 const std::vector<ColumnDef>& trailing_config_columns() {
-  static const std::vector<ColumnDef> columns = {{"label", ColumnType::text},
-                                                 {"canonical", ColumnType::text},
-                                                 {"diagnostics", ColumnType::text}};
+  static const std::vector<ColumnDef> columns = {
+      {"label", ColumnType::text, "", "the config's free variables as name=value"},
+      {"canonical", ColumnType::text, "", "canonical config text (its hash is config_id)"},
+      {"diagnostics", ColumnType::text, "", "trace diagnostics: dropped lines and jobs by reason"}};
   return columns;
 }
 
@@ -140,6 +151,20 @@ void write_info(h5::File& file, const FileInfo& info) {
   file.set_attr("failed", info.failed);
   file.set_attr("timed_out", info.timed_out);
   file.set_attr("pending", info.pending);
+  file.set_attr("command_line", info.command_line);
+  file.set_attr("trace_dir", info.trace_dir);
+  std::vector<std::string> names, paths, digests;
+  for (const auto& trace : info.traces) {
+    names.push_back(trace.name);
+    paths.push_back(trace.path);
+    digests.push_back(trace.sha256);
+  }
+  file.set_text_array_attr("/", "trace_names", names);
+  file.set_text_array_attr("/", "trace_paths", paths);
+  file.set_text_array_attr("/", "trace_sha256", digests);
+  file.set_attr("hdf5_version", info.hdf5_version);
+  file.set_attr("mpi_version", info.mpi_version);
+  file.set_attr("boost_version", info.boost_version);
 }
 
 FileInfo read_info(const h5::File& file) {
@@ -169,6 +194,17 @@ FileInfo read_info(const h5::File& file) {
   info.failed = get_attr<std::int64_t>(file, "failed", 0);
   info.timed_out = get_attr<std::int64_t>(file, "timed_out", 0);
   info.pending = get_attr<std::int64_t>(file, "pending", 0);
+  info.command_line = get_attr<std::string>(file, "command_line", "");
+  info.trace_dir = get_attr<std::string>(file, "trace_dir", "");
+  const auto names = file.text_array_attr("/", "trace_names");
+  const auto paths = file.text_array_attr("/", "trace_paths");
+  const auto digests = file.text_array_attr("/", "trace_sha256");
+  for (std::size_t t = 0; t < names.size(); ++t)
+    info.traces.push_back(
+        {names[t], t < paths.size() ? paths[t] : "", t < digests.size() ? digests[t] : ""});
+  info.hdf5_version = get_attr<std::string>(file, "hdf5_version", "");
+  info.mpi_version = get_attr<std::string>(file, "mpi_version", "");
+  info.boost_version = get_attr<std::string>(file, "boost_version", "");
   return info;
 }
 
@@ -176,31 +212,39 @@ std::vector<ColumnDef> config_columns(const Expansion& expansion) {
   std::vector<ColumnDef> columns = leading_config_columns();
   const auto numeric = numeric_variables(expansion);
   for (std::size_t v = 0; v < expansion.variable_names.size(); ++v)
-    columns.push_back({variable_column(expansion.variable_names[v]),
-                       numeric[v] ? ColumnType::f64 : ColumnType::text});
+    columns.push_back(
+        {variable_column(expansion.variable_names[v]),
+         numeric[v] ? ColumnType::f64 : ColumnType::text, "",
+         "value of the experiment's free variable '" + expansion.variable_names[v] + "'"});
   for (const auto& c : trailing_config_columns()) columns.push_back(c);
   return columns;
 }
 
 std::vector<ColumnDef> summary_table_columns() {
-  std::vector<ColumnDef> columns = {{"config_id", ColumnType::u64}};
-  for (const auto& c : summary_columns()) columns.push_back({c.name, ColumnType::f64});
+  std::vector<ColumnDef> columns = {
+      {"config_id", ColumnType::u64, "", "the config (/configs row) summarized"}};
+  for (const auto& c : summary_columns())
+    columns.push_back({c.name, ColumnType::f64, c.unit, c.description});
   return columns;
 }
 
 std::vector<ColumnDef> job_table_columns() {
-  std::vector<ColumnDef> columns = {{"job_id", ColumnType::i64}};
-  for (const auto& c : job_columns()) columns.push_back({c.name, ColumnType::f64});
+  std::vector<ColumnDef> columns = {
+      {"job_id", ColumnType::i64, "", "0-based job number among the trace's job lines"}};
+  for (const auto& c : job_columns())
+    columns.push_back({c.name, ColumnType::f64, c.unit, c.description});
   return columns;
 }
 
 namespace {
 std::vector<ColumnDef> decision_columns() {
-  return {{"decision", ColumnType::text},
-          {"mean_pairwise_sum", ColumnType::f64},
-          {"mean_avg_pairwise", ColumnType::f64},
-          {"jobs", ColumnType::f64},
-          {"refusals", ColumnType::f64}};
+  return {{"decision", ColumnType::text, "", "decision allocator"},
+          {"mean_pairwise_sum", ColumnType::f64, "hops",
+           "mean over placed jobs of the sum of pairwise distances of its answer"},
+          {"mean_avg_pairwise", ColumnType::f64, "hops",
+           "mean over placed jobs of the average pairwise distance of its answer"},
+          {"jobs", ColumnType::f64, "jobs", "placements compared"},
+          {"refusals", ColumnType::f64, "jobs", "placements it had no answer for"}};
 }
 }  // namespace
 

@@ -23,6 +23,7 @@ struct SweepOptions {
   std::string shard;              ///< "K/N" or empty
   double grace_seconds = 60;      ///< after SIGTERM/SIGINT: time left to in-flight configs
   std::string trace_dir;          ///< where trace NAMEs are looked up ($ALLOCSIM_TRACE_DIR)
+  std::string command_line;       ///< stored in the result file (provenance)
   std::string progress = "auto";  ///< auto | line | log | none
   bool allow_large = false;       ///< run more than kMaxConfigsWithoutOverride configs
   LoadFn load;                    ///< empty = the core's (tests inject fakes)

@@ -16,10 +16,36 @@ struct ReportOptions {
   std::string format = "table";       ///< table | csv | json
 };
 
+/// What the spread column next to each metric's mean is.
+enum class Spread {
+  none,        ///< no group has two done configs
+  replicates,  ///< `<metric>_ci95`: groups hold replicates of one config (identical settings)
+  pooled,      ///< `<metric>_pooled_sd`: groups pool configs with different settings
+};
+
+/// A report table and the notes that say what its spread columns mean.
+struct Report {
+  h5::Table table;
+  Spread spread = Spread::none;
+  std::vector<std::string> notes;  ///< one line each: what the spread is, identical replicates
+};
+
 /// One row per group (in order of first appearance): the group columns, `configs` (done),
-/// `failed` (failed or timed out), then the mean of each metric over the done configs (and,
-/// when the experiment has replicates, `<metric>_ci95`: the 95 % confidence half-width).
+/// `failed` (failed or timed out), then the mean of each metric over the done configs and its
+/// spread:
+/// - when every group holds only replicates of one config (configs equal in every descriptive
+///   column, e.g. the default grouping), `<metric>_ci95` is the half-width of the 95 % Student-t
+///   confidence interval of the mean (Welford variance, Boost.Math quantile), NaN for one
+///   config and exactly 0 when the replicates are identical; a `replicates` column then says
+///   `identical` (every metric equal across the group's replicates: a deterministic trace
+///   without random transform), `differ` or `single`;
+/// - when a group pools configs that differ in other columns (e.g. `--group-by alloc` over
+///   several loads), `<metric>_pooled_sd` is the standard deviation across all its configs, and
+///   a note names the pooled columns: it is not a confidence interval.
 /// Throws InputError naming an unknown column and the closest valid one.
+Report build_report(const ResultTables& tables, const ReportOptions& options);
+
+/// build_report's table alone.
 h5::Table report_table(const ResultTables& tables, const ReportOptions& options);
 
 /// The situation/decision matrix of Bender et al.'s Table 1: one row per config that has a

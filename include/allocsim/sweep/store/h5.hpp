@@ -36,9 +36,14 @@ class Id {
 
 enum class ColumnType { u64, i64, f64, text };
 
+/// A table column: name, type, and what it holds. create_table stores the units and
+/// descriptions of a table's columns as the dataset's `unit` and `description` attributes
+/// (string arrays, one entry per column in member order); read_table reads them back.
 struct ColumnDef {
   std::string name;
   ColumnType type;
+  std::string unit = {};         ///< "s", "nodes", "1" (dimensionless); "" for text and ids
+  std::string description = {};  ///< one line
 };
 
 /// A column-oriented table in memory (the unit read from and appended to a dataset).
@@ -99,6 +104,13 @@ class File {
 
   void set_attr(const std::string& name, const AttrValue& value);
   std::optional<AttrValue> attr(const std::string& name) const;
+  /// A 1-D array of UTF-8 strings as an attribute of the object at `object_path` ("/" for the
+  /// root), replacing any attribute of that name; h5py reads it as an array of `str`.
+  void set_text_array_attr(const std::string& object_path, const std::string& name,
+                           const std::vector<std::string>& values);
+  /// A string-array attribute of an object (empty when absent or of another type).
+  std::vector<std::string> text_array_attr(const std::string& object_path,
+                                           const std::string& name) const;
 
   bool exists(const std::string& object_path) const;
   /// Names of the members of a group (sorted by name).
@@ -106,12 +118,14 @@ class File {
   /// Copies an object (dataset or group) from another open file.
   void copy_from(const File& source, const std::string& source_path, const std::string& path);
 
-  /// Creates an appendable table dataset at `path` (chunked; deflate when `compress`).
+  /// Creates an appendable table dataset at `path` (chunked; deflate when `compress`), with
+  /// its columns' `unit` and `description` attributes.
   void create_table(const std::string& path, const std::vector<ColumnDef>& columns,
                     std::size_t chunk_rows, bool compress);
   /// Appends rows to a table dataset created by create_table (same columns in order).
   void append_table(const std::string& path, const Table& rows);
-  /// Reads a whole table dataset (numeric members widened to 64 bits).
+  /// Reads a whole table dataset (numeric members widened to 64 bits), with the columns'
+  /// units and descriptions when the dataset has them.
   Table read_table(const std::string& path) const;
 
  private:

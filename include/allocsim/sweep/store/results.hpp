@@ -14,6 +14,7 @@
 #include "allocsim/sweep/experiment/experiment.hpp"
 #include "allocsim/sweep/store/h5.hpp"
 #include "allocsim/sweep/store/outcome.hpp"
+#include "allocsim/sweep/store/provenance.hpp"
 
 namespace allocsim::sweep {
 
@@ -46,6 +47,12 @@ struct FileInfo {
   double master_cpu_share = 0;       ///< master_cpu_seconds / dispatch_seconds
   std::string master_cpu_scope;      ///< "process" (MPI) or "thread" (one rank)
   std::int64_t done = 0, failed = 0, timed_out = 0, pending = 0;
+  // Provenance (root attributes command_line, trace_dir, trace_names/_paths/_sha256 and
+  // *_version): enough to say what produced the numbers and from which input bytes.
+  std::string command_line;             ///< the sweep's command line, arguments shell-quoted
+  std::string trace_dir;                ///< $ALLOCSIM_TRACE_DIR when the sweep started
+  std::vector<TraceProvenance> traces;  ///< every trace the configs read, with its SHA-256
+  std::string hdf5_version, mpi_version, boost_version;
 };
 
 void write_info(h5::File& file, const FileInfo& info);
