@@ -11,7 +11,9 @@
 
 #include "allocsim/output/csv.hpp"
 #include "allocsim/output/json.hpp"
+#include "allocsim/output/schedule.hpp"
 #include "allocsim/sim/simulation.hpp"
+#include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/numbers.hpp"
 #include "commands.hpp"
@@ -43,6 +45,7 @@ using namespace output;
 struct RunOptions {
   RunConfig config;
   std::string jobs_out;
+  std::string swf_out;
   std::string format = "text";
 };
 
@@ -74,7 +77,8 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
 
 void run(const RunOptions& options) {
   RunConfig config = options.config;
-  config.keep_jobs = !options.jobs_out.empty();
+  config.keep_jobs =
+      !options.jobs_out.empty() || !options.swf_out.empty() || options.format == "batsim";
   validate_run_numbers(config.bsd_threshold, config.estimate_factor, config.timeout_seconds,
                        "--bsd-threshold", "--estimate-factor", "--timeout");
   const auto started = std::chrono::steady_clock::now();
@@ -86,7 +90,19 @@ void run(const RunOptions& options) {
     if (!out) throw InputError("cannot write --jobs-out file '" + options.jobs_out + "'");
     write_jobs_csv(out, result.jobs);
   }
-  if (options.format == "json") {
+  if (!options.swf_out.empty()) {
+    std::ofstream out(options.swf_out);
+    if (!out) throw InputError("cannot write --swf-out file '" + options.swf_out + "'");
+    SwfHeader header{config.machine,
+                     Topology::parse(config.machine).node_count(),
+                     ALLOCSIM_VERSION,
+                     {"trace " + config.trace, "scheduler " + config.sched,
+                      "allocator " + config.alloc, "config " + config.canonical()}};
+    write_swf(out, result.jobs, header);
+  }
+  if (options.format == "batsim") {  // jobs.csv alone on stdout, for evalys
+    write_batsim_jobs(std::cout, result.jobs, "w0");
+  } else if (options.format == "json") {
     std::cout << "{\"config\": " << json_string(config.canonical())
               << ", \"summary\": " << summary_json(result.summary)
               << ", \"diagnostics\": " << diagnostics_json(result.diagnostics);
@@ -144,9 +160,14 @@ void add_run_command(CLI::App& app) {
   command->add_option("--mapper", c.mapper, "mapper chain placing a job's tasks on its nodes")
       ->capture_default_str();
   command->add_flag("--strict", c.strict, "malformed trace lines are errors, not counted skips");
-  command->add_option("--jobs-out", options->jobs_out, "write one CSV row per job");
-  command->add_option("--format", options->format, "text | json")
-      ->check(CLI::IsMember({"text", "json"}))
+  command->add_option("--jobs-out", options->jobs_out,
+                      "write one CSV row per job (with its allocated_nodes)");
+  command->add_option("--swf-out", options->swf_out,
+                      "write the simulated schedule as a Standard Workload Format file");
+  command
+      ->add_option("--format", options->format,
+                   "text | json | batsim (Batsim's jobs.csv on stdout, for evalys)")
+      ->check(CLI::IsMember({"text", "json", "batsim"}))
       ->capture_default_str();
   command->callback([options] { run(*options); });
 }

@@ -1,5 +1,7 @@
 #include "allocsim/metrics/records.hpp"
 
+#include <algorithm>
+
 namespace allocsim {
 
 const std::vector<Column<JobRecord>>& job_columns() {
@@ -89,6 +91,21 @@ const std::vector<Column<RunSummary>>& summary_columns() {
        "largest time-averaged utilization of one link (flow model)"},
   };
   return columns;
+}
+
+std::string node_interval_set(std::vector<int> nodes) {
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  std::string out;
+  for (std::size_t i = 0; i < nodes.size();) {
+    std::size_t last = i;
+    while (last + 1 < nodes.size() && nodes[last + 1] == nodes[last] + 1) ++last;
+    if (!out.empty()) out += ' ';
+    out += std::to_string(nodes[i]);
+    if (last > i) out += '-' + std::to_string(nodes[last]);
+    i = last + 1;
+  }
+  return out;
 }
 
 }  // namespace allocsim

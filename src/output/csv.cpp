@@ -16,11 +16,11 @@ std::string csv_field(const std::string& text) {
 void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
   out << "job_id";
   for (const auto& column : job_columns()) out << ',' << column.name;
-  out << '\n';
+  out << ",allocated_nodes\n";
   for (const auto& job : jobs) {
     out << job.job_id;
     for (const auto& column : job_columns()) out << ',' << json_number(job.*column.member);
-    out << '\n';
+    out << ',' << csv_field(job.allocated_nodes) << '\n';
   }
 }
 

@@ -6,15 +6,19 @@
 namespace allocsim {
 
 JobRecorder::JobRecorder(const Topology& topology, const std::vector<int>* ranks_of_nodes,
-                         std::size_t job_count, double bsd_threshold)
+                         std::size_t job_count, double bsd_threshold, bool record_nodes)
     : builder_(topology, ranks_of_nodes),
       bsd_threshold_(bsd_threshold),
+      record_nodes_(record_nodes),
       records_(job_count),
       dropped_(job_count, 0) {}
 
 void JobRecorder::on_start(int job_index, const Job& job, double now,
                            const Allocation& allocation) {
   builder_.start(records_[job_index], job, now, allocation.nodes, allocation.pieces);
+  if (record_nodes_)
+    records_[job_index].allocated_nodes =
+        node_interval_set({allocation.nodes.begin(), allocation.nodes.end()});
 }
 
 void JobRecorder::on_finish(int job_index, const Job& job, double now, const Allocation&) {

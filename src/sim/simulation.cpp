@@ -59,8 +59,9 @@ Simulation::Simulation(const RunConfig& config, Workload workload)
   progress_.resize(workload_.jobs.size());
   fragmentation_seen_.assign(workload_.jobs.size(), 0);
 
-  job_recorder_ = std::make_unique<JobRecorder>(topology_, allocator_->linear_ranks(),
-                                                workload_.jobs.size(), config.bsd_threshold);
+  job_recorder_ =
+      std::make_unique<JobRecorder>(topology_, allocator_->linear_ranks(), workload_.jobs.size(),
+                                    config.bsd_threshold, config.keep_jobs);
   add_observer(job_recorder_.get());
   if (!config.pattern.empty()) {
     // After the job recorder: it fills a record's other fields at start.

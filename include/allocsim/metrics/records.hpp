@@ -27,6 +27,9 @@ struct JobRecord {
   /// Running time / the trace's runtime: 1 under `fixed`, the slowdown due to communication
   /// (actual / alone on a compact allocation) under the network runtime models.
   double comm_slowdown = 1;
+  /// The job's nodes as an interval set, Batsim's notation: sorted, "0-3 8 10-11" (filled
+  /// only when the run keeps its job records; not a column of job_columns()).
+  std::string allocated_nodes;
 };
 
 /// Per-run summary; names are the JSON keys and HDF5 column names.
@@ -62,6 +65,10 @@ struct Column {
 };
 
 const std::vector<Column<JobRecord>>& job_columns();
+
+/// Node ids as an interval set: sorted, runs of consecutive ids as "first-last", separated by
+/// spaces ("0-3 8 10-11"; "" for no nodes). Batsim's `allocated_resources` notation.
+std::string node_interval_set(std::vector<int> nodes);
 const std::vector<Column<RunSummary>>& summary_columns();
 
 /// Situation/decision experiment output: for one decision allocator, the mean over placed jobs

@@ -11,9 +11,10 @@ namespace allocsim {
 class JobRecorder final : public SimulationObserver {
  public:
   /// `ranks_of_nodes` as in JobRecordBuilder (the allocator's linear order, or null);
-  /// `bsd_threshold` is bounded slowdown's threshold.
+  /// `bsd_threshold` is bounded slowdown's threshold; `record_nodes`: also keep each job's
+  /// node ids (JobRecord::allocated_nodes), for runs that keep their records.
   JobRecorder(const Topology& topology, const std::vector<int>* ranks_of_nodes,
-              std::size_t job_count, double bsd_threshold);
+              std::size_t job_count, double bsd_threshold, bool record_nodes = false);
 
   void on_start(int job_index, const Job& job, double now, const Allocation& allocation) override;
   void on_finish(int job_index, const Job& job, double now, const Allocation& allocation) override;
@@ -28,6 +29,7 @@ class JobRecorder final : public SimulationObserver {
  private:
   JobRecordBuilder builder_;
   double bsd_threshold_;
+  bool record_nodes_;
   std::vector<JobRecord> records_;
   std::vector<char> dropped_;
 };

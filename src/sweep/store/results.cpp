@@ -233,6 +233,8 @@ std::vector<ColumnDef> job_table_columns() {
       {"job_id", ColumnType::i64, "", "0-based job number among the trace's job lines"}};
   for (const auto& c : job_columns())
     columns.push_back({c.name, ColumnType::f64, c.unit, c.description});
+  columns.push_back({"allocated_nodes", ColumnType::text, "",
+                     "the job's node ids as an interval set (\"0-3 8\", Batsim's notation)"});
   return columns;
 }
 
@@ -307,6 +309,7 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
     for (const auto& record : outcome.result.jobs) {
       std::vector<Table::Cell> cells = {record.job_id};
       for (const auto& column : job_columns()) cells.emplace_back(record.*column.member);
+      cells.emplace_back(record.allocated_nodes);
       jobs.add_row(std::move(cells));
     }
     file_.create_table(
@@ -415,10 +418,11 @@ std::vector<ConfigOutcome> read_outcomes(const std::string& path) {
       const std::string hex = id_hex(o.config_id);
       if (file.exists("/jobs/" + hex)) {
         const Table jobs = file.read_table("/jobs/" + hex);
-        const int job_id = jobs.find("job_id");
+        const int job_id = jobs.find("job_id"), nodes = jobs.find("allocated_nodes");
         for (std::size_t j = 0; j < jobs.rows(); ++j) {
           JobRecord record;
           if (job_id >= 0) record.job_id = jobs.i64(j, job_id);
+          if (nodes >= 0) record.allocated_nodes = jobs.text(j, nodes);
           for (const auto& c : job_columns()) {
             const int jc = jobs.find(c.name);
             if (jc >= 0) record.*c.member = jobs.number(j, jc);

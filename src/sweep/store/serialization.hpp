@@ -32,6 +32,7 @@ template <class Archive>
 void serialize(Archive& ar, allocsim::JobRecord& r, const unsigned /*version*/) {
   ar & r.job_id;
   for (const auto& column : allocsim::job_columns()) ar & (r.*column.member);
+  ar & r.allocated_nodes;
 }
 
 template <class Archive>
