@@ -127,7 +127,8 @@ TEST_F(SimulatedSchedule, SwfReadBackReproducesTheSchedule) {
     EXPECT_EQ(job.runtime, record.runtime);
     EXPECT_EQ(job.estimate, record.estimate);
     EXPECT_EQ(job.procs, static_cast<int>(record.nodes));  // field 5: allocated
-    EXPECT_EQ(job.submit + waits.at(job.id), record.start);
+    EXPECT_EQ(waits.at(job.id), record.wait);  // exact; start = submit + wait up to rounding
+    EXPECT_DOUBLE_EQ(job.submit + waits.at(job.id), record.start);
   }
 }
 

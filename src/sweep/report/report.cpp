@@ -154,8 +154,14 @@ Report build_report(const ResultTables& tables, const ReportOptions& options) {
   std::vector<std::string> pooled_names;
   for (std::size_t i = 0; i < other_names.size(); ++i)
     if (pooled_by[i]) pooled_names.push_back(other_names[i]);
-  bool some_group_has_two = false;
+  // Spreads only for experiments with replicates (as before: without them a spread would
+  // only measure how much the pooled settings differ).
+  bool some_group_has_two = false, with_replicates = false;
   for (const auto& g : groups) some_group_has_two |= g.done > 1;
+  if (const int replicate = configs.find("replicate"); replicate >= 0)
+    for (std::size_t r = 0; r < configs.rows(); ++r)
+      with_replicates |= configs.number(r, static_cast<std::size_t>(replicate)) > 0;
+  some_group_has_two &= with_replicates;
 
   Report report;
   report.spread = !some_group_has_two    ? Spread::none
@@ -207,6 +213,10 @@ Report build_report(const ResultTables& tables, const ReportOptions& options) {
       report.notes.push_back("replicates identical in " + std::to_string(identical_groups) +
                              " of " + std::to_string(replicated_groups) +
                              " groups (column replicates): their intervals are 0");
+  } else if (!pooled_names.empty() && report.spread == Spread::none) {
+    report.notes.push_back("pooled groups: configs of one group differ in " +
+                           name_list(pooled_names) +
+                           ", so each mean is taken across those settings");
   } else if (report.spread == Spread::pooled) {
     report.notes.push_back(
         "pooled groups: configs of one group differ in " + name_list(pooled_names) +

@@ -297,7 +297,8 @@ void File::set_text_array_attr(const std::string& object_path, const std::string
   Id attr = checked(
       H5Acreate2(object.get(), name.c_str(), text.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
       H5Aclose, "create attribute " + name + " of " + object_path);
-  check(H5Awrite(attr.get(), text.get(), pointers.data()), "write attribute " + name);
+  if (!values.empty())  // an empty array is a zero-length attribute, nothing to write
+    check(H5Awrite(attr.get(), text.get(), pointers.data()), "write attribute " + name);
 }
 
 std::vector<std::string> File::text_array_attr(const std::string& object_path,

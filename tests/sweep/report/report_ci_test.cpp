@@ -98,7 +98,7 @@ TEST(ReportConfidenceInterval, StudentTHalfWidthAcrossReplicates) {
   EXPECT_DOUBLE_EQ(t.number(1, mean), 5.0);
   EXPECT_TRUE(std::isnan(t.number(1, ci)));  // one replicate: no interval
   EXPECT_EQ(t.text(1, column(t, "replicates")), "single");
-  EXPECT_FALSE(has_note(report, "identical"));
+  EXPECT_FALSE(has_note(report, "replicates identical"));
 }
 
 TEST(ReportConfidenceInterval, KnownSampleGivesHandComputedInterval) {

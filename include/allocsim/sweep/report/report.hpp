@@ -18,7 +18,7 @@ struct ReportOptions {
 
 /// What the spread column next to each metric's mean is.
 enum class Spread {
-  none,        ///< no group has two done configs
+  none,        ///< no replicates in the experiment, or no group has two done configs
   replicates,  ///< `<metric>_ci95`: groups hold replicates of one config (identical settings)
   pooled,      ///< `<metric>_pooled_sd`: groups pool configs with different settings
 };
