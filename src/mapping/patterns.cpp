@@ -129,11 +129,19 @@ std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
        "molecular dynamics: cells, 14 computes per cell, a proxy per processor",
        {{"cells", ParamKind::text, "6x6x6", "cell box AxBxC (periodic)", {}},
         {"procs", ParamKind::integer, "512", "processors (one proxy each)", {}},
+        {"proxies",
+         ParamKind::choice,
+         "cells",
+         "cells: proxy of cell i mod procs, computes talk to cells; computes: proxy per "
+         "processor relays cells to the computes placed there (round-robin)",
+         {"cells", "computes"}},
         kBytes},
        [](const Params& p) {
          const auto cells = parse_sides(p.text("cells"), 3, "leanmd");
          return leanmd_pattern(cells[0], cells[1], cells[2], positive(p, "procs", "leanmd"),
-                               byte_count(p, "leanmd"));
+                               byte_count(p, "leanmd"),
+                               p.text("proxies") == "computes" ? LeanMDProxies::on_computes
+                                                               : LeanMDProxies::on_cells);
        }},
   };
 }
@@ -160,7 +168,7 @@ TaskGraph make_pattern(const std::string& spec) {
   return entry->factory(params);
 }
 
-TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes) {
+TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes, LeanMDProxies proxies) {
   const int cells = a * b * c;
   auto cell_at = [&](int x, int y, int z) {
     return ((x + a) % a) + a * (((y + b) % b) + b * ((z + c) % c));
@@ -187,17 +195,28 @@ TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes) {
   const int tasks = cells + computes + procs;
   std::vector<double> loads(tasks, 1.0);
   std::vector<TaskEdge> edges;
-  auto proxy_of_cell = [&](int cell) { return cells + computes + cell % procs; };
-  for (int cell = 0; cell < cells; ++cell) {
-    loads[cell] = 2;
-    edges.push_back({cell, proxy_of_cell(cell), bytes});
-  }
-  for (int i = 0; i < computes; ++i) {
-    const auto [first, second] = ordered[i];
-    const int compute = cells + i;
-    loads[compute] = first == second ? 5 : 10;
-    edges.push_back({compute, first, bytes});
-    if (first != second) edges.push_back({compute, second, bytes});
+  for (int cell = 0; cell < cells; ++cell) loads[cell] = 2;
+  for (int i = 0; i < computes; ++i)
+    loads[cells + i] = ordered[i].first == ordered[i].second ? 5 : 10;
+  if (proxies == LeanMDProxies::on_cells) {
+    for (int cell = 0; cell < cells; ++cell)
+      edges.push_back({cell, cells + computes + cell % procs, bytes});
+    for (int i = 0; i < computes; ++i) {
+      const auto [first, second] = ordered[i];
+      edges.push_back({cells + i, first, bytes});
+      if (first != second) edges.push_back({cells + i, second, bytes});
+    }
+  } else {
+    // Compute i starts on processor i mod procs; that processor's proxy receives each cell it
+    // needs once and serves every compute there (bytes per cell the compute reads).
+    std::set<std::pair<int, int>> relayed;  // (cell, proxy)
+    for (int i = 0; i < computes; ++i) {
+      const auto [first, second] = ordered[i];
+      const int proxy = cells + computes + i % procs;
+      edges.push_back({cells + i, proxy, first == second ? bytes : 2 * bytes});
+      for (const int cell : {first, second})
+        if (relayed.insert({cell, proxy}).second) edges.push_back({cell, proxy, bytes});
+    }
   }
   return TaskGraph::from_edges(tasks, std::move(edges), std::move(loads));
 }

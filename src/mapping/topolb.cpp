@@ -42,8 +42,9 @@ class TopoLBRun {
     by_weight_ = free_;
     std::stable_sort(by_weight_.begin(), by_weight_.end(),
                      [&](int a, int b) { return weight_[a] < weight_[b]; });
-    by_communication_.resize(n_);
-    std::iota(by_communication_.begin(), by_communication_.end(), 0);
+    by_id_.resize(n_);
+    std::iota(by_id_.begin(), by_id_.end(), 0);
+    by_communication_ = by_id_;
     std::stable_sort(by_communication_.begin(), by_communication_.end(), [&](int a, int b) {
       return graph_.communication(a) > graph_.communication(b);
     });
@@ -99,16 +100,15 @@ class TopoLBRun {
     placed_sum_[t] = sum;
   }
 
-  /// The task with the largest gain (scaled by the free count) and its best processor.
+  /// The task with the largest gain and its best processor. Algorithm 1 (§4.2) divides the
+  /// summed estimate by n − k, one less than the free count F; both sides are multiplied by
+  /// F − 1 here, so the gain compared is Σ f_est − (F − 1)·min f_est (exact in integers).
   std::pair<TaskId, int> choose() {
-    const double free_count = static_cast<double>(free_.size());
+    const double others = static_cast<double>(free_.size()) - 1;
     TaskId best = -1;
     double best_gain = 0;
     auto consider = [&](TaskId t, double gain) {
-      if (best < 0 || gain > best_gain ||
-          (gain == best_gain &&
-           (graph_.communication(t) > graph_.communication(best) ||
-            (graph_.communication(t) == graph_.communication(best) && t < best)))) {
+      if (best < 0 || gain > best_gain || (gain == best_gain && t < best)) {
         best = t;
         best_gain = gain;
       }
@@ -116,16 +116,22 @@ class TopoLBRun {
     const double unplaced_weight_sum = order_ == 1 ? 0.0 : weight_free_sum_;
     for (const TaskId t : frontier_) {
       const double sum = alpha() * placed_sum_[t] + unplaced_bytes_[t] * unplaced_weight_sum;
-      consider(t, sum - free_count * min_cost_[t]);
+      consider(t, sum - others * min_cost_[t]);
     }
-    while (comm_cursor_ < n_ && state_[by_communication_[comm_cursor_]] != State::unconstrained)
+    // Unconstrained tasks differ only in their unplaced bytes U: gain U·(ΣW − (F−1)·W_min) ≥ 0
+    // (orders 2, 3), so the most communicating one (lowest id on ties) beats the others; order 1
+    // gives them all gain 0, so the lowest id wins.
+    const std::vector<int>& candidates = order_ == 1 ? by_id_ : by_communication_;
+    while (comm_cursor_ < n_ && state_[candidates[comm_cursor_]] != State::unconstrained)
       ++comm_cursor_;
     int light = -1;
     if (comm_cursor_ < n_) {
-      const TaskId t = by_communication_[comm_cursor_];
-      light = lightest_free();
+      const TaskId t = candidates[comm_cursor_];
+      // f_est = U·W_q: least where W is, unless U = 0 (every cost 0: the first free processor).
+      light =
+          unplaced_bytes_[t] > 0 ? lightest_free() : *std::min_element(free_.begin(), free_.end());
       const double minimum = order_ == 1 ? 0.0 : unplaced_bytes_[t] * weight_[light];
-      consider(t, unplaced_bytes_[t] * unplaced_weight_sum - free_count * minimum);
+      consider(t, unplaced_bytes_[t] * unplaced_weight_sum - others * minimum);
     }
     return {best, state_[best] == State::frontier ? min_proc_[best] : light};
   }
@@ -190,7 +196,7 @@ class TopoLBRun {
   std::vector<int> min_proc_, frontier_, frontier_position_, stamp_;
   std::vector<double> weight_;  // Σ distance to all (order 2) or free (order 3) processors
   double weight_free_sum_ = 0;
-  std::vector<int> free_, free_position_, by_weight_, by_communication_, distance_;
+  std::vector<int> free_, free_position_, by_weight_, by_id_, by_communication_, distance_;
   int weight_cursor_ = 0, comm_cursor_ = 0;
 };
 

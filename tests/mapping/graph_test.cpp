@@ -85,6 +85,28 @@ TEST(Patterns, LeanMDCounts) {
   EXPECT_EQ(make_pattern("leanmd:cells=2x2x2,procs=4").size(), 8 + 8 + 28 + 4);
 }
 
+TEST(Patterns, LeanMDProxiesOnComputes) {
+  // One processor: one proxy serves every compute and receives each cell once.
+  const auto one = make_pattern("leanmd:cells=6x6x6,procs=1,proxies=computes");
+  ASSERT_EQ(one.size(), 3240 + 1);
+  EXPECT_EQ(one.edge_count(), 3024 + 216);
+  EXPECT_DOUBLE_EQ(one.total_bytes(), 1024.0 * (216 + 216 * 13 * 2 + 216));
+  // 18 processors: compute i talks only to proxy i mod 18; cells talk only to proxies.
+  const auto graph = make_pattern("leanmd:cells=6x6x6,procs=18,proxies=computes");
+  ASSERT_EQ(graph.size(), 3240 + 18);
+  for (TaskId compute = 216; compute < 3240; ++compute) {
+    const auto neighbours = graph.neighbours(compute);
+    ASSERT_EQ(neighbours.size(), 1u);
+    EXPECT_EQ(neighbours[0], 3240 + (compute - 216) % 18);
+  }
+  for (TaskId cell = 0; cell < 216; ++cell) {
+    const auto neighbours = graph.neighbours(cell);
+    EXPECT_GE(neighbours.size(), 1u);
+    EXPECT_LE(neighbours.size(), 18u);
+    for (const TaskId proxy : neighbours) EXPECT_GE(proxy, 3240);
+  }
+}
+
 TEST(Patterns, Errors) {
   EXPECT_NE(error_of([] { make_pattern("mesh2d:8"); }).find("2 factors"), std::string::npos);
   EXPECT_NE(error_of([] { make_pattern("mesh2d:8x8,bites=3"); }).find("did you mean 'bytes'"),

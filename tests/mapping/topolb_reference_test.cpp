@@ -10,7 +10,8 @@ using namespace allocsim::mapping;
 
 namespace {
 
-/// Algorithm 1 with the same scaled estimates and tie rules as the implementation.
+/// Algorithm 1 literally (first task with the largest gain, first processor with the least
+/// cost), with the implementation's scaled estimates.
 std::vector<NodeId> reference_topolb(const TaskGraph& graph, const Topology& topology,
                                      const std::vector<NodeId>& nodes, int order) {
   const int n = graph.size(), p = static_cast<int>(nodes.size());
@@ -43,11 +44,9 @@ std::vector<NodeId> reference_topolb(const TaskGraph& graph, const Topology& top
         sum += cost;
         if (arg < 0 || cost < minimum) minimum = cost, arg = q;  // q ascending: earliest wins
       }
-      const double gain = sum - free_count * minimum;
-      const bool better =
-          best_task < 0 || gain > best_gain ||
-          (gain == best_gain && graph.communication(t) > graph.communication(best_task));
-      if (better) best_task = t, best_gain = gain, best_proc = arg;
+      // Algorithm 1: gain = Σ f_est / (n − k) − min f_est, n − k = free_count − 1; times n − k.
+      const double gain = sum - (free_count - 1) * minimum;
+      if (best_task < 0 || gain > best_gain) best_task = t, best_gain = gain, best_proc = arg;
     }
     at[best_task] = best_proc;
     taken[best_proc] = 1;
@@ -67,7 +66,9 @@ TEST(TopoLB, IncrementalTableMatchesAlgorithmOne) {
                                 {"random:48,degree=3,seed=2", "torus:4x4x3"},
                                 {"mesh2d:6x5", "mesh:5x6"},
                                 {"mesh2d:4x8", "torus:4x4x2"},
-                                {"ring:20", "mesh:5x4"}};
+                                {"ring:20", "mesh:5x4"},
+                                // isolated tasks and several components (unconstrained tasks)
+                                {"random:24,degree=1,seed=3", "mesh:6x4"}};
   for (const auto& c : cases) {
     const auto graph = make_pattern(c.pattern);
     const auto topology = Topology::parse(c.machine);

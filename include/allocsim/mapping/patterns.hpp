@@ -32,6 +32,14 @@ TaskGraph make_pattern(const std::string& spec);
 /// METIS's balance). Loads: pair compute 10, self compute 5, cell 2, proxy 1 (proxies beyond
 /// the cell count have no edges). Objects are numbered cells, computes, proxies.
 /// 6×6×6: 216 cells + 3,024 computes = 3,240 objects, plus `procs` proxies.
-TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes);
+///
+/// `proxies=computes` (LeanMDProxies::on_computes) models per-processor proxies as NAMD-style
+/// codes use them instead: compute i starts on processor i mod procs; that processor's proxy
+/// receives each cell it needs once (cell -- proxy, `bytes`) and serves its computes (compute --
+/// proxy, `bytes` per cell read); computes have no direct cell edges. The coalesced graph's
+/// average degree depends strongly on this choice (experiments/agarwal-mapping.md).
+enum class LeanMDProxies { on_cells, on_computes };
+TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes,
+                         LeanMDProxies proxies = LeanMDProxies::on_cells);
 
 }  // namespace allocsim::mapping

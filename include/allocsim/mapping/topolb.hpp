@@ -18,8 +18,13 @@
 // distance), so each step costs O(p·δ(t_k) + frontier) and the whole run O(p·|E| + n·frontier)
 // for orders 1 and 2; order 3 rescans every frontier task each step, O(n·p·frontier) worst.
 //
-// Ties: tasks by larger gain, then larger total communication, then lower task id;
-// processors by lower cost, then earlier position in the processor list. No randomness.
+// Gain (Algorithm 1, §4.2, taken literally): Σ_free f_est(t, q) / (n − k) − min_free f_est(t, q),
+// where n − k is one less than the free count (§4.4's FAvg − FMin divides by the free count;
+// the two differ by Σ f_est / ((n − k)(n − k + 1)), which favours the task with more unplaced
+// bytes when FAvg − FMin ties, as it often does on a regular stencil). At the last step one task
+// is left and taken.
+// Ties, as Algorithm 1's strict comparisons: the lowest task id among equal gains, the earliest
+// processor in the list among equal costs. No randomness.
 #include <vector>
 
 #include "allocsim/mapping/mapper.hpp"
