@@ -92,6 +92,23 @@ PY
     grep -q "100000000 nodes would take about 7.0 GB" "$err" || fail "no memory estimate"
     grep -q "allow_large=1" "$err" || fail "no override named"
     ;;
+  slow_allocator_timeout)
+    # Allocator searches that would run for hours poll --timeout: exact with no node budget
+    # (80 of 1,024 processors), Gen-Alg over 160,000 processors, ANCA's recursive halving on a
+    # fragmented 1024x1024 mesh. Each ends as timed out (exit 4), not as an internal error; the
+    # test's own ctest timeout is the bound that catches a hang.
+    while read -r machine alloc trace; do
+      "$allocsim" run --machine "$machine" --alloc "$alloc" --trace "$trace" --timeout 1 \
+        >"$out" 2>"$err"
+      status=$?
+      [ "$status" -eq 4 ] || fail "$alloc on $machine: exit $status, not 4 (timed out)"
+      grep -q "timed out: simulation exceeded its timeout of 1" "$err" || fail "$alloc: message"
+    done <<'CASES'
+mesh:32x32 greedy-optimal:nodes=0 synthetic:jobs=20,size=const:80
+mesh:400x400 genalg synthetic:jobs=30,size=uniform:2000,20000
+mesh:1024x1024 anca synthetic:jobs=2000,size=uniform:1000,200000,arrival=exp:1
+CASES
+    ;;
   *) fail "unknown case $case_name" ;;
 esac
 echo "PASS: $case_name"
