@@ -21,6 +21,19 @@ for argument in "$@"; do
 done
 [ "$with_slurm" -eq 1 ] && PACKAGES+=("${SLURM_PACKAGES[@]}")
 
+# Root runs commands directly, others through sudo; without sudo, say what to do instead.
+SUDO=""
+need_root() {  # WHAT: what needs root, for the message
+  [ "$(id -u)" -eq 0 ] && return 0
+  if ! command -v sudo >/dev/null; then
+    echo "deps: $1 needs root: run this script as root, or install sudo, or do it yourself:" >&2
+    shift
+    echo "      $*" >&2
+    exit 1
+  fi
+  SUDO="sudo"
+}
+
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
@@ -30,16 +43,7 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#PACKAGES[@]} Debian packages present"
 else
   echo "deps: installing ${missing[*]}"
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if ! command -v sudo >/dev/null; then
-      echo "deps: missing packages: ${missing[*]}" >&2
-      echo "deps: run this script as root, or install sudo, or install them yourself:" >&2
-      echo "      apt-get install ${missing[*]}" >&2
-      exit 1
-    fi
-    SUDO="sudo"
-  fi
+  need_root "installing ${#missing[@]} missing packages" apt-get install "${missing[@]}"
   $SUDO apt-get update -qq
   # The packages' own services are not started here (the Slurm test starts private daemons).
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
@@ -48,8 +52,7 @@ fi
 
 if [ "$with_slurm" -eq 1 ] && [ ! -s /etc/munge/munge.key ]; then
   echo "deps: creating /etc/munge/munge.key"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  need_root "creating /etc/munge/munge.key" mungekey --create --keyfile=/etc/munge/munge.key
   $SUDO mkdir -p /etc/munge
   if command -v mungekey >/dev/null; then
     $SUDO mungekey --create --keyfile=/etc/munge/munge.key --force

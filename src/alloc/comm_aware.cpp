@@ -43,30 +43,32 @@ std::vector<std::vector<int>> CommAwareAllocator::all_positions() const {
 }
 
 geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, const Job& job,
-                                           bool& fell_back) const {
+                                           const TimeLimit* time_limit, bool& fell_back) const {
   using geom::Selection;
   auto mm_variant = [&]() -> Selection {
     switch (options_.centres) {
       case Centres::free:
-        return geom::gen_alg(points, k);
+        return geom::gen_alg(points, k, time_limit);
       case Centres::all:
-        return geom::nearest_best_over_grid(points, k, all_positions());
+        return geom::nearest_best_over_grid(points, k, all_positions(), time_limit);
       case Centres::intersections:
         break;
     }
-    return geom::manhattan_median(points, k);
+    return geom::manhattan_median(points, k, time_limit);
   };
+  geom::Budget budget = options_.budget;
+  budget.time_limit = time_limit;
   switch (options_.method) {
     case Method::mm:
       return mm_variant();
     case Method::genalg:
-      return geom::gen_alg(points, k);
+      return geom::gen_alg(points, k, time_limit);
     case Method::mm_inc:
-      return geom::improve_by_swaps(points, mm_variant());
+      return geom::improve_by_swaps(points, mm_variant(), time_limit);
     case Method::mc1x1:
       if (options_.centres == Centres::all)
-        return geom::mc1x1_over_grid(points, k, all_positions());
-      return geom::mc1x1(points, k);
+        return geom::mc1x1_over_grid(points, k, all_positions(), time_limit);
+      return geom::mc1x1(points, k, time_limit);
     case Method::mc: {
       std::vector<int> shape;
       if (job.shape_a > 0 && job.shape_b > 0) {
@@ -76,12 +78,12 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
       } else if (options_.square_fallback) {
         shape = near_cube_shape(k, points.dims());
       }
-      return geom::mc_shaped(points, k, shape);
+      return geom::mc_shaped(points, k, shape, time_limit);
     }
     case Method::greedy_optimal: {
-      const Selection start = geom::mm_inc(points, k);
+      const Selection start = geom::mm_inc(points, k, time_limit);
       geom::ExactOptions exact;
-      exact.budget = options_.budget;
+      exact.budget = budget;
       exact.incumbent = &start;
       Selection best = geom::exact_optimum(points, k, exact);
       if (best.proven) return best;
@@ -90,10 +92,10 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
     }
     case Method::ptas: {
       bool completed = false;
-      Selection best = geom::ptas(points, k, options_.ptas_m, options_.budget, &completed);
+      Selection best = geom::ptas(points, k, options_.ptas_m, budget, &completed);
       if (completed) return best;
       fell_back = true;
-      return geom::mm_inc(points, k);
+      return geom::mm_inc(points, k, time_limit);
     }
   }
   return mm_variant();
@@ -149,7 +151,7 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job,
       points.add(coords);
     }
     bool fell_back = false;
-    geom::Selection selection = choose(points, k, job, fell_back);
+    geom::Selection selection = choose(points, k, job, machine.time_limit(), fell_back);
     answer = &cache_.store(key, fell_back, std::move(selection));
   }
   allocation.used_fallback = answer->fell_back;

@@ -55,6 +55,8 @@ std::optional<Allocation> GablAllocator::allocate(const Job& job,
   // Fig. 2: greedy pieces, each no larger in either side than the previous one.
   int max_w = shape.w, max_h = shape.h, missing = shape.area();
   while (missing > 0) {
+    // Each piece scans a raster of the whole mesh: the clock read is nothing next to it.
+    if (const TimeLimit* limit = machine.time_limit()) limit->check_time_limit();
     std::optional<Rect> piece = work.largest(max_w, max_h, missing);
     if (rotate_ && max_w != max_h) {
       const std::optional<Rect> turned = work.largest(max_h, max_w, missing);
@@ -69,20 +71,25 @@ std::optional<Allocation> GablAllocator::allocate(const Job& job,
   return std::move(allocation);
 }
 
-bool AncaAllocator::place(BusyList& work, int w, int h, Allocation& allocation) const {
+bool AncaAllocator::place(BusyList& work, int w, int h, Allocation& allocation,
+                          TimeLimitPoll& poll) const {
+  const std::int64_t listed = static_cast<std::int64_t>(work.rects().size()) + 1;
+  poll.add(listed * listed);
   if (const auto found = find_either(work, w, h, rotate_)) {
     take(work, mesh_, *found, allocation);
     return true;
   }
   if (w * h == 1) return false;
-  if (w >= h) return place(work, (w + 1) / 2, h, allocation) && place(work, w / 2, h, allocation);
-  return place(work, w, (h + 1) / 2, allocation) && place(work, w, h / 2, allocation);
+  if (w >= h)
+    return place(work, (w + 1) / 2, h, allocation, poll) && place(work, w / 2, h, allocation, poll);
+  return place(work, w, (h + 1) / 2, allocation, poll) && place(work, w, h / 2, allocation, poll);
 }
 
 std::optional<Allocation> AncaAllocator::allocate(const Job& job,
                                                   const MachineView& machine) const {
   auto search = start_piece_search(job, machine, rule_, mesh_, busy_);
-  if (!search || !place(search->work, search->shape.w, search->shape.h, search->allocation))
+  TimeLimitPoll poll(machine.time_limit());
+  if (!search || !place(search->work, search->shape.w, search->shape.h, search->allocation, poll))
     return std::nullopt;
   return std::move(search->allocation);
 }

@@ -74,6 +74,7 @@ class Search {
         k_(k),
         doll_(doll),
         clock_(clock),
+        poll_(clock.time_limit()),
         ub_(upper) {
     f_.assign(n_, 0);
     fa_.assign(static_cast<std::size_t>(n_) * d_, 0);
@@ -90,6 +91,7 @@ class Search {
     star_.assign(static_cast<std::size_t>(n_) * k_, 0);
     std::vector<std::int64_t> dist;
     for (int p = 0; p < n_; ++p) {
+      poll_.add(n_);
       dist.clear();
       for (int q = 0; q < n_; ++q)
         if (q != p) dist.push_back(pts_.distance(p, q));
@@ -208,6 +210,7 @@ class Search {
     auto& suffix = suffix_[depth];
     suffix.assign(sites_ - next_site + 1, kInf);
     heap_.clear();
+    poll_.add(n_ - site_begin[next_site] + 1);
     std::int64_t heap_sum = 0;
     for (int s = sites_ - 1; s >= next_site; --s) {
       for (int p = site_begin[s]; p < site_begin[s + 1]; ++p) {
@@ -243,6 +246,7 @@ class Search {
           abort(depth);
           return;
         }
+        poll_.add(2LL * (n_ - cand_begin) * d_);  // include() twice, bound()
         include(rep, c, cand_begin, +1);
         const std::int64_t w_old = w_;
         w_ = w_new;
@@ -276,6 +280,7 @@ class Search {
   int n_, d_, k_, sites_ = 0;
   const std::vector<std::int64_t>& doll_;
   BudgetClock& clock_;
+  TimeLimitPoll poll_;  // the run's time limit, by work done (a node's cost grows with n)
   std::int64_t ub_;
   std::int64_t w_ = 0;
   std::vector<std::int64_t> f_, fa_, star_, scratch_, fvals_, heap_, pending_;
@@ -301,7 +306,8 @@ Selection first_points(const PointSet& points, int k) {
 Selection solve(const PointSet& points, int k, const ExactOptions& options, BudgetClock& clock) {
   const int n = points.size();
   if (k <= 1 || k >= n) return first_points(points, std::max(k, 0));
-  Selection incumbent = options.incumbent ? *options.incumbent : mm_inc(points, k);
+  Selection incumbent =
+      options.incumbent ? *options.incumbent : mm_inc(points, k, clock.time_limit());
 
   // Symmetry breaking for a full box: cut mesh axes to the widest width an optimal set can have.
   std::vector<int> keep(n);

@@ -7,16 +7,19 @@
 
 namespace allocsim::geom {
 
-Selection improve_by_swaps(const PointSet& points, Selection start) {
+Selection improve_by_swaps(const PointSet& points, Selection start, const TimeLimit* time_limit) {
   const int n = points.size();
   const int k = static_cast<int>(start.indices.size());
   if (k == 0 || k >= n) return start;
+  TimeLimitPoll poll(time_limit);
   std::vector<char> in(n, 0);
   for (const int p : start.indices) in[p] = 1;
   // D(p) = Σ_{s chosen} d(p, s).
   std::vector<std::int64_t> dsum(n, 0);
-  for (int p = 0; p < n; ++p)
+  for (int p = 0; p < n; ++p) {
     for (const int s : start.indices) dsum[p] += points.distance(p, s);
+    poll.add(k);
+  }
   std::int64_t sum = 0;
   for (const int s : start.indices) sum += dsum[s];
   sum /= 2;
@@ -42,6 +45,7 @@ Selection improve_by_swaps(const PointSet& points, Selection start) {
     int best_a = -1, best_b = -1;
     std::sort(chosen.begin(), chosen.end());
     for (const int a : chosen) {
+      poll.add(static_cast<std::int64_t>(outside.size()));
       if (dsum[a] - min_out + diameter <= best_gain) continue;  // gain ≤ D(a) − D(b) + d(a,b)
       for (const int b : outside) {
         const std::int64_t base = dsum[a] - dsum[b];
@@ -67,8 +71,8 @@ Selection improve_by_swaps(const PointSet& points, Selection start) {
   return result;
 }
 
-Selection mm_inc(const PointSet& points, int k) {
-  return improve_by_swaps(points, manhattan_median(points, k));
+Selection mm_inc(const PointSet& points, int k, const TimeLimit* time_limit) {
+  return improve_by_swaps(points, manhattan_median(points, k, time_limit), time_limit);
 }
 
 }  // namespace allocsim::geom

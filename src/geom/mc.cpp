@@ -25,7 +25,8 @@ int interval_distance(int x, int lo, int len, int ring) {
 
 class ShellScan {
  public:
-  ShellScan(const PointSet& points, int k) : points_(points), k_(k), index_(points), grid_(points) {
+  ShellScan(const PointSet& points, int k, const TimeLimit* time_limit)
+      : points_(points), k_(k), index_(points), grid_(points), poll_(time_limit) {
     const int d = points.dims();
     axis_dist_.resize(d);
     shell_.resize(points.size());
@@ -44,6 +45,7 @@ class ShellScan {
       return;
     }
     ++evaluated_;
+    poll_.add(k_);
     const int d = points_.dims();
     int limit = 0;
     for (int axis = 0; axis < d; ++axis)
@@ -56,6 +58,7 @@ class ShellScan {
       if (cost + need * r > best_cost_) return;  // the rest lies in shell r or beyond
       partial_.clear();
       grid_.at_linf(centre.data(), r, partial_);
+      poll_.add(2LL * d * r + 1 + static_cast<std::int64_t>(partial_.size()));  // ~ shell area
       if (static_cast<std::int64_t>(partial_.size()) <= need) {
         cost += r * static_cast<std::int64_t>(partial_.size());
         chosen_.insert(chosen_.end(), partial_.begin(), partial_.end());
@@ -84,6 +87,7 @@ class ShellScan {
   /// Evaluates shell 0 = box with lowest corner `lo` and sides `len`.
   void evaluate(std::span<const int> lo, std::span<const int> len) {
     const int n = points_.size(), d = points_.dims();
+    poll_.add(static_cast<std::int64_t>(n) * d);
     int shell_limit = 0, l1_limit = 0;
     for (int axis = 0; axis < d; ++axis) {
       const auto& vals = index_.values[axis];
@@ -168,6 +172,7 @@ class ShellScan {
   std::int64_t best_cost_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t best_sum_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t evaluated_ = 0;
+  TimeLimitPoll poll_;
 };
 
 Selection trivial(const PointSet& points, int k) {
@@ -203,7 +208,8 @@ std::vector<int> distinct_points(const PointSet& points) {
 
 }  // namespace
 
-Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape) {
+Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape,
+                    const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return trivial(points, points.size());
   const int d = points.dims();
@@ -213,7 +219,7 @@ Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape) {
   std::vector<std::vector<int>> orientations;
   do orientations.push_back(shape);
   while (std::next_permutation(shape.begin(), shape.end()));
-  ShellScan scan(points, k);
+  ShellScan scan(points, k, time_limit);
   std::vector<int> lo(d);
   for (const int centre : distinct_points(points)) {
     for (int axis = 0; axis < d; ++axis) lo[axis] = points.coord(centre, axis);
@@ -222,10 +228,10 @@ Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape) {
   return scan.result();
 }
 
-Selection mc1x1(const PointSet& points, int k) {
+Selection mc1x1(const PointSet& points, int k, const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return trivial(points, points.size());
-  ShellScan scan(points, k);
+  ShellScan scan(points, k, time_limit);
   scan.enable_early_stop();
   std::vector<int> centre(points.dims());
   for (const int c : distinct_points(points)) {
@@ -237,11 +243,12 @@ Selection mc1x1(const PointSet& points, int k) {
 }
 
 Selection mc1x1_over_grid(const PointSet& points, int k,
-                          const std::vector<std::vector<int>>& axis_values) {
+                          const std::vector<std::vector<int>>& axis_values,
+                          const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return trivial(points, points.size());
   const int d = points.dims();
-  ShellScan scan(points, k);
+  ShellScan scan(points, k, time_limit);
   scan.enable_early_stop();
   std::vector<int> pos(d, 0), lo(d);
   for (const auto& vals : axis_values)

@@ -18,12 +18,14 @@ using detail::AxisIndex;
 /// k nearest points by counting and keeps the best pairwise sum.
 class NearestScan {
  public:
-  NearestScan(const PointSet& points, int k, std::vector<std::vector<int>> centre_values)
+  NearestScan(const PointSet& points, int k, std::vector<std::vector<int>> centre_values,
+              const TimeLimit* time_limit)
       : points_(points),
         k_(k),
         index_(points),
         grid_(points),
-        centre_values_(std::move(centre_values)) {
+        centre_values_(std::move(centre_values)),
+        poll_(time_limit) {
     const int d = points.dims();
     tables_.resize(d);
     key_limit_ = 0;
@@ -33,11 +35,13 @@ class NearestScan {
       auto& table = tables_[axis];
       table.resize(centres.size() * vals.size());
       int worst = 0;
-      for (std::size_t c = 0; c < centres.size(); ++c)
+      for (std::size_t c = 0; c < centres.size(); ++c) {
         for (std::size_t v = 0; v < vals.size(); ++v) {
           table[c * vals.size() + v] = points.axis_distance(axis, centres[c], vals[v]);
           worst = std::max(worst, table[c * vals.size() + v]);
         }
+        poll_.add(static_cast<std::int64_t>(vals.size()));
+      }
       key_limit_ += worst;
     }
     keys_.resize(points.size());
@@ -56,7 +60,9 @@ class NearestScan {
   void evaluate(std::span<const int> pos) {
     ++evaluated_;
     // Rings visit about k / density positions, each costlier than a scanned point.
-    if (grid_.usable() && 8LL * k_ <= points_.size()) {
+    const bool by_rings = grid_.usable() && 8LL * k_ <= points_.size();
+    poll_.add(by_rings ? k_ : points_.size() + k_);
+    if (by_rings) {
       select_by_rings(pos);
     } else {
       select_by_scan(pos);
@@ -88,6 +94,7 @@ class NearestScan {
     for (int r = 0; static_cast<int>(chosen_.size()) < k_ && r <= limit; ++r) {
       ring_.clear();
       grid_.at_l1(centre_.data(), r, ring_);
+      poll_.add(2LL * d * r + 1);  // ~ the ring's positions visited
       const std::size_t need = static_cast<std::size_t>(k_) - chosen_.size();
       if (ring_.size() > need) {
         std::sort(ring_.begin(), ring_.end());
@@ -155,6 +162,7 @@ class NearestScan {
   std::int64_t best_sum_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t evaluated_ = 0;
   std::int64_t stop_at_ = -1;
+  TimeLimitPoll poll_;
 };
 
 Selection all_points(const PointSet& points) {
@@ -164,13 +172,14 @@ Selection all_points(const PointSet& points) {
   return s;
 }
 
-Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>> axis_values) {
+Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>> axis_values,
+                    const TimeLimit* time_limit) {
   const int d = points.dims();
   for (auto& vals : axis_values) {
     std::sort(vals.begin(), vals.end());
     vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
   }
-  NearestScan scan(points, k, axis_values);
+  NearestScan scan(points, k, axis_values, time_limit);
   std::vector<int> pos(d, 0);
   while (true) {
     scan.evaluate(pos);
@@ -185,24 +194,25 @@ Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>>
 }  // namespace
 
 Selection nearest_best_over_grid(const PointSet& points, int k,
-                                 const std::vector<std::vector<int>>& axis_values) {
+                                 const std::vector<std::vector<int>>& axis_values,
+                                 const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
-  return scan_grid(points, k, axis_values);
+  return scan_grid(points, k, axis_values, time_limit);
 }
 
-Selection manhattan_median(const PointSet& points, int k) {
+Selection manhattan_median(const PointSet& points, int k, const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
   const AxisIndex index(points);
-  return scan_grid(points, k, index.values);
+  return scan_grid(points, k, index.values, time_limit);
 }
 
-Selection gen_alg(const PointSet& points, int k) {
+Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
   const AxisIndex index(points);
-  NearestScan scan(points, k, index.values);
+  NearestScan scan(points, k, index.values, time_limit);
   const int n = points.size(), d = points.dims();
   // Skip centres that repeat an earlier point: sort indices by coordinates, keep the first.
   std::vector<int> order(n);

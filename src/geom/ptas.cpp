@@ -15,7 +15,13 @@ namespace {
 class Ptas {
  public:
   Ptas(const PointSet& points, int k, int m, const Budget& budget)
-      : pts_(points), n_(points.size()), d_(points.dims()), k_(k), m_(m), clock_(budget) {
+      : pts_(points),
+        n_(points.size()),
+        d_(points.dims()),
+        k_(k),
+        m_(m),
+        clock_(budget),
+        poll_(budget.time_limit) {
     shares_.resize(m);
     for (int i = 0; i < m; ++i) shares_[i] = k / m + (i < k % m ? 1 : 0);
     weights_.resize(m);
@@ -73,6 +79,7 @@ class Ptas {
   /// Slabs with a zero share (k < m: the last m − k slabs) are kept empty: OPT has no point
   /// there, and the last non-empty slab then reaches the end like an outer slab.
   void enumerate_cuts(std::vector<int>& cuts, int i) {
+    poll_.add(m_);
     if (i == m_) {
       const bool empty_ok = shares_[m_ - 1] > 0 || cuts[m_ - 1] == n_;
       if (empty_ok && cuts[m_] - cuts[m_ - 1] >= shares_[m_ - 1]) cut_vectors_.push_back(cuts);
@@ -96,6 +103,7 @@ class Ptas {
     for (std::size_t v = 0; v < cut_vectors_.size(); ++v) {
       if (clock_.exhausted()) return;
       const auto& cuts = cut_vectors_[v];
+      poll_.add(n_);
       for (int p = 0; p < n_; ++p) {
         const int r = rank_[axis][p];
         // slab i holds ranks in [cuts[i], cuts[i+1]).
@@ -109,6 +117,7 @@ class Ptas {
 
   void evaluate_cuts() {
     if (clock_.tick()) return;
+    poll_.add(static_cast<std::int64_t>(n_) * (d_ + 8));  // bucketing and sorting the cells
     for (auto& list : cell_points_) list.clear();
     for (int p = 0; p < n_; ++p) {
       int cell = 0, stride = 1;
@@ -178,6 +187,7 @@ class Ptas {
 
   void fill_cell(int t, std::int64_t linear) {
     if (clock_.exhausted()) return;
+    poll_.add(d_);
     // The linear bound needs the L1 decomposition along lines: not on ring axes.
     if (!pts_.any_wrap() && linear + suffix_min_[t] >= best_sum_) return;
     if (t == cells_) {
@@ -203,6 +213,7 @@ class Ptas {
 
   void leaf() {
     if (clock_.tick()) return;
+    poll_.add(static_cast<std::int64_t>(k_) * d_ * 4);
     chosen_.clear();
     for (int t = 0; t < cells_; ++t)
       for (int j = 0; j < count_[t]; ++j) chosen_.push_back(cell_points_[t][j]);
@@ -222,6 +233,7 @@ class Ptas {
   const PointSet& pts_;
   int n_, d_, k_, m_;
   BudgetClock clock_;
+  TimeLimitPoll poll_;  // the run's time limit, by work done (a tick's cost grows with n)
   std::vector<int> shares_, weights_;
   std::vector<std::vector<int>> rank_;
   std::vector<std::vector<int>> cut_vectors_;

@@ -80,7 +80,7 @@ bool Planner::fits_after_releases(int job, double until, const Allocation* extra
   // Planning must not consume the simulation's generator: allocators that draw see a scratch
   // generator with a fixed seed, so every look-ahead of one pass draws alike.
   Rng scratch(kPlanningSeed);
-  const MachineView view(context_->topology(), busy, free, scratch);
+  const MachineView view(context_->topology(), busy, free, scratch, context_);
   if (free < allocator->nodes_needed((*jobs_)[job])) return false;
   return allocator->allocate((*jobs_)[job], view).has_value();
 }

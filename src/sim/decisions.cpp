@@ -24,7 +24,8 @@ void DecisionRecorder::before_commit(const Job& job, const MachineView& machine,
   busy_.assign(nodes, 0);
   for (NodeId node = 0; node < nodes; ++node) busy_[node] = machine.is_free(node) ? 0 : 1;
   for (auto& decider : deciders_) {
-    const MachineView view(*topology_, busy_, machine.free_count(), decider.rng);
+    const MachineView view(*topology_, busy_, machine.free_count(), decider.rng,
+                           machine.time_limit());
     const std::optional<Allocation> answer = decider.allocator->allocate(job, view);
     if (!answer) {
       ++decider.refused;

@@ -92,6 +92,50 @@ PY
     grep -q "100000000 nodes would take about 7.0 GB" "$err" || fail "no memory estimate"
     grep -q "allow_large=1" "$err" || fail "no override named"
     ;;
+  slow_allocator_timeout)
+    # Allocator searches that would run for hours poll --timeout: exact with no node budget
+    # (80 of 1,024 processors), Gen-Alg over 160,000 processors, ANCA's recursive halving on a
+    # fragmented 1024x1024 mesh. Each ends as timed out (exit 4), not as an internal error; the
+    # test's own ctest timeout is the bound that catches a hang.
+    while read -r machine alloc trace; do
+      "$allocsim" run --machine "$machine" --alloc "$alloc" --trace "$trace" --timeout 1 \
+        >"$out" 2>"$err"
+      status=$?
+      [ "$status" -eq 4 ] || fail "$alloc on $machine: exit $status, not 4 (timed out)"
+      grep -q "timed out: simulation exceeded its timeout of 1" "$err" || fail "$alloc: message"
+    done <<'CASES'
+mesh:32x32 greedy-optimal:nodes=0 synthetic:jobs=20,size=const:80
+mesh:400x400 genalg synthetic:jobs=30,size=uniform:2000,20000
+mesh:1024x1024 anca synthetic:jobs=2000,size=uniform:1000,200000,arrival=exp:1
+CASES
+    ;;
+  deps_without_sudo)
+    # scripts/deps.sh as a user who is not root, on a machine without sudo, with packages
+    # missing (a dpkg-query that knows none): a clear message, exit 1, no apt-get run.
+    shim=$(mktemp -d)
+    trap 'rm -f "$out" "$err"; rm -rf "$shim"' EXIT
+    cp "$data/../../scripts/deps.sh" "$shim/deps.sh"
+    printf '#!/bin/sh\nexit 1\n' >"$shim/dpkg-query"
+    printf '#!/bin/sh\ntouch "%s/apt-get-ran"\n' "$shim" >"$shim/apt-get"
+    chmod 755 "$shim" "$shim"/*
+    as_user=()
+    if [ "$(id -u)" -eq 0 ]; then
+      command -v setpriv >/dev/null || { echo "SKIP: setpriv not found"; exit 77; }
+      chmod 777 "$shim"
+      as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    fi
+    # PATH: the shims and the basic tools, no sudo (none of these folders holds one).
+    tools=$(mktemp -d -p "$shim")
+    for tool in bash env id grep cat; do ln -s "$(command -v "$tool")" "$tools/$tool"; done
+    chmod 755 "$tools"
+    "${as_user[@]}" env -i PATH="$shim:$tools" bash "$shim/deps.sh" >"$out" 2>"$err"
+    status=$?
+    [ "$status" -eq 1 ] || fail "deps.sh without sudo: exit $status, not 1"
+    grep -q "needs root: run this script as root, or install sudo" "$err" || fail "no advice"
+    grep -q "apt-get install build-essential" "$err" || fail "no command to run named"
+    grep -q "command not found" "$err" && fail "a bare 'command not found'"
+    [ ! -e "$shim/apt-get-ran" ] || fail "apt-get was run"
+    ;;
   *) fail "unknown case $case_name" ;;
 esac
 echo "PASS: $case_name"

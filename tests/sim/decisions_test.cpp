@@ -38,7 +38,8 @@ struct Driver {
     recorder.after_release(allocation);
   }
   /// Sum of pairwise distances of a geom solver's answer on the current free processors.
-  std::int64_t solver_sum(geom::Selection (*solver)(const geom::PointSet&, int), int k) const {
+  std::int64_t solver_sum(geom::Selection (*solver)(const geom::PointSet&, int, const TimeLimit*),
+                          int k) const {
     geom::PointSet points(2);
     std::vector<NodeId> free;
     for (NodeId node = 0; node < 16; ++node)
@@ -47,7 +48,7 @@ struct Driver {
         free.push_back(node);
       }
     std::vector<NodeId> nodes;
-    for (const int i : solver(points, k).indices) nodes.push_back(free[i]);
+    for (const int i : solver(points, k, nullptr).indices) nodes.push_back(free[i]);
     return pairwise_hop_sum(topology, nodes);
   }
 };

@@ -40,6 +40,15 @@ for tool in munged slurmctld slurmd sbatch squeue scontrol srun; do
 done
 [ "$(id -u)" -eq 0 ] || skip "the test cluster runs its daemons as root (SlurmUser=root)"
 
+# ---- cgroups ---------------------------------------------------------------------------------
+# slurmd (22.05) initialises its cgroup support at start-up even with proctrack/linuxproc and
+# task/none, and exits ("Unable to initialize cgroup") when no cgroup file system is mounted, as
+# in a chroot or a container started without one. Checked first so that the reason is plain.
+CGROUP_ROOT=/sys/fs/cgroup
+stat -f -c %T "$CGROUP_ROOT" "$CGROUP_ROOT"/*/ 2>/dev/null | grep -q -E '^cgroup2?fs$' ||
+  skip "no cgroup file system mounted at $CGROUP_ROOT (slurmd cannot start without one):" \
+    "run the Slurm test on a host, or in a container with cgroups mounted"
+
 # ---- munge -----------------------------------------------------------------------------------
 KEY=/etc/munge/munge.key
 [ -s "$KEY" ] || skip "$KEY missing: run scripts/deps.sh --slurm"

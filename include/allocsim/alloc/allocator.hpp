@@ -20,15 +20,22 @@
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/registry.hpp"
 #include "allocsim/util/rng.hpp"
+#include "allocsim/util/time_limit.hpp"
 #include "allocsim/workload/job.hpp"
 
 namespace allocsim {
 
-/// Read-only view of which processors are free, plus the generator for seeded choices.
+/// Read-only view of which processors are free, plus the generator for seeded choices and the
+/// run's time limit (null: none), which searches that can run long poll (TimeLimitPoll).
 class MachineView {
  public:
-  MachineView(const Topology& topology, const std::vector<char>& busy, int free_count, Rng& rng)
-      : topology_(&topology), busy_(&busy), free_count_(free_count), rng_(&rng) {}
+  MachineView(const Topology& topology, const std::vector<char>& busy, int free_count, Rng& rng,
+              const TimeLimit* time_limit = nullptr)
+      : topology_(&topology),
+        busy_(&busy),
+        free_count_(free_count),
+        rng_(&rng),
+        time_limit_(time_limit) {}
 
   const Topology& topology() const { return *topology_; }
   bool is_free(NodeId node) const { return !(*busy_)[node]; }
@@ -37,12 +44,15 @@ class MachineView {
   /// Free node ids in increasing order.
   std::vector<NodeId> free_nodes() const;
   Rng& rng() const { return *rng_; }
+  /// The run's time limit, or null. Its check_time_limit() throws TimeoutError.
+  const TimeLimit* time_limit() const { return time_limit_; }
 
  private:
   const Topology* topology_;
   const std::vector<char>* busy_;
   int free_count_;
   Rng* rng_;
+  const TimeLimit* time_limit_;
 };
 
 /// What an allocator hands a job. `nodes` are all nodes made busy (may exceed the job's

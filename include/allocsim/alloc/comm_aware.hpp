@@ -99,9 +99,10 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
   static std::vector<int> near_cube_shape(int k, int dims);
 
  private:
-  /// Runs the solver; sets `fell_back` when a budgeted method answered with its fallback.
+  /// Runs the solver; sets `fell_back` when a budgeted method answered with its fallback. The
+  /// solvers poll `time_limit` (may be null) and let its TimeoutError through.
   geom::Selection choose(const geom::PointSet& points, int k, const Job& job,
-                         bool& fell_back) const;
+                         const TimeLimit* time_limit, bool& fell_back) const;
   std::vector<std::vector<int>> all_positions() const;
 
   Options options_;

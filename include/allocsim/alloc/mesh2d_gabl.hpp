@@ -51,7 +51,9 @@ class AncaAllocator : public BusyListPieceAllocator<AncaAllocator> {
   std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
 
  private:
-  bool place(BusyList& work, int w, int h, Allocation& allocation) const;
+  /// Places a w×h request or its halves; polls the run's time limit once per search (a search
+  /// costs about the square of the busy list's length, and there may be as many as w·h).
+  bool place(BusyList& work, int w, int h, Allocation& allocation, TimeLimitPoll& poll) const;
 };
 
 }  // namespace allocsim

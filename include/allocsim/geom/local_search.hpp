@@ -11,9 +11,11 @@
 
 namespace allocsim::geom {
 
-/// Improves `start` (a k-subset of `points`) by best-improvement swaps until none helps.
-Selection improve_by_swaps(const PointSet& points, Selection start);
+/// Improves `start` (a k-subset of `points`) by best-improvement swaps until none helps. Polls
+/// `time_limit` (when given) once per step's work and lets its TimeoutError through.
+Selection improve_by_swaps(const PointSet& points, Selection start,
+                           const TimeLimit* time_limit = nullptr);
 /// MM+Inc: manhattan_median followed by improve_by_swaps.
-Selection mm_inc(const PointSet& points, int k);
+Selection mm_inc(const PointSet& points, int k, const TimeLimit* time_limit = nullptr);
 
 }  // namespace allocsim::geom

@@ -19,13 +19,16 @@
 
 namespace allocsim::geom {
 
-/// MC1x1 with the input points as candidate centres.
-Selection mc1x1(const PointSet& points, int k);
+/// MC1x1 with the input points as candidate centres. Every solver here polls `time_limit` (when
+/// given) while it scans centres and lets its TimeoutError through.
+Selection mc1x1(const PointSet& points, int k, const TimeLimit* time_limit = nullptr);
 /// MC1x1 with centres on the product grid of the given per-axis values (e.g. every machine
 /// position).
 Selection mc1x1_over_grid(const PointSet& points, int k,
-                          const std::vector<std::vector<int>>& axis_values);
+                          const std::vector<std::vector<int>>& axis_values,
+                          const TimeLimit* time_limit = nullptr);
 /// MC with shell 0 of the given shape (one side per axis; missing axes are 1).
-Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape);
+Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape,
+                    const TimeLimit* time_limit = nullptr);
 
 }  // namespace allocsim::geom

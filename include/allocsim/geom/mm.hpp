@@ -23,14 +23,16 @@
 
 namespace allocsim::geom {
 
-/// MM with the intersection centres.
-Selection manhattan_median(const PointSet& points, int k);
+/// MM with the intersection centres. Every solver here polls `time_limit` (when given) while it
+/// scans centres and lets its TimeoutError through.
+Selection manhattan_median(const PointSet& points, int k, const TimeLimit* time_limit = nullptr);
 /// Gen-Alg: MM with the input points as centres.
-Selection gen_alg(const PointSet& points, int k);
+Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit = nullptr);
 /// MM over the product grid of the given per-axis centre values (e.g. every machine position:
 /// the "improved versions" Bender et al. used for their Table 1).
 Selection nearest_best_over_grid(const PointSet& points, int k,
-                                 const std::vector<std::vector<int>>& axis_values);
+                                 const std::vector<std::vector<int>>& axis_values,
+                                 const TimeLimit* time_limit = nullptr);
 /// The k points nearest to `centre` in L1 (ties by lower index), ascending indices.
 std::vector<int> k_nearest(const PointSet& points, std::span<const int> centre, int k);
 

@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "allocsim/util/time_limit.hpp"
+
 namespace allocsim::geom {
 
 /// A multiset of integer points in d dimensions (duplicates allowed), stored point-major.
@@ -90,21 +92,30 @@ struct Selection {
 struct Budget {
   double seconds = 0;
   std::int64_t nodes = 0;
+  /// Not a budget but the run's wall-clock limit (null: none): polled every 256 nodes, it throws
+  /// TimeoutError out of the search instead of returning a best-so-far answer, so it never
+  /// changes a result.
+  const TimeLimit* time_limit = nullptr;
 };
 
-/// Tracks a Budget during a search (checks the clock every 256 nodes).
+/// Tracks a Budget during a search (checks the clocks every 256 nodes).
 class BudgetClock {
  public:
   explicit BudgetClock(const Budget& budget);
-  /// Counts one node; true when the budget is exhausted (sticky).
+  /// Counts one node; true when the budget is exhausted (sticky). Throws TimeoutError when the
+  /// run's time limit is spent.
   bool tick() {
     ++nodes_;
     if (exhausted_) return true;
     if (budget_.nodes > 0 && nodes_ > budget_.nodes) return exhausted_ = true;
-    if (budget_.seconds > 0 && (nodes_ & 255) == 0 && elapsed() > budget_.seconds)
-      return exhausted_ = true;
+    if ((nodes_ & 255) == 0) {
+      if (budget_.time_limit) budget_.time_limit->check_time_limit();
+      if (budget_.seconds > 0 && elapsed() > budget_.seconds) return exhausted_ = true;
+    }
     return false;
   }
+  /// The run's time limit (may be null), for the search's set-up loops.
+  const TimeLimit* time_limit() const { return budget_.time_limit; }
   bool exhausted() const { return exhausted_; }
   std::int64_t nodes() const { return nodes_; }
   double elapsed() const;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/util/time_limit.hpp"
 
 namespace allocsim {
 
@@ -19,10 +20,11 @@ struct RunningJob {
   Allocation allocation;
 };
 
-/// The narrow interface a scheduling pass works on.
-class SchedulerContext {
+/// The narrow interface a scheduling pass works on. It is the run's TimeLimit too: the planner
+/// hands it to the allocators it asks, whose searches poll it.
+class SchedulerContext : public TimeLimit {
  public:
-  virtual ~SchedulerContext() = default;
+  ~SchedulerContext() override = default;
 
   /// Current simulated time.
   virtual double now() const = 0;
@@ -48,7 +50,7 @@ class SchedulerContext {
   /// Throws TimeoutError when the run's wall-clock budget is spent (checked in every loop that
   /// can run long). Schedulers and the planner call it once per
   /// job or release they look at; the default (test fakes) never throws.
-  virtual void check_time_limit() const {}
+  void check_time_limit() const override {}
 };
 
 }  // namespace allocsim

@@ -72,7 +72,7 @@ class Simulation final : public SchedulerContext, public RateContext {
 
   // ---- Other state ----
   Rng& rng() { return rng_; }
-  MachineView view() { return MachineView(topology_, busy_, free_count_, rng_); }
+  MachineView view() { return MachineView(topology_, busy_, free_count_, rng_, this); }
 
   /// Replaces the runtime model built from the config (tests, models not in the table).
   void set_runtime_model(std::unique_ptr<RuntimeModel> model) { runtime_model_ = std::move(model); }
