@@ -2,6 +2,7 @@
 // links slow each other by the factor worked out by hand (flow); the distance model's
 // stretch; `fixed` unchanged.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -22,7 +23,9 @@ using Schedule = std::map<std::int64_t, std::pair<double, double>>;
 /// 2-node job gets {0, 2}, the second {1, 3}; both cross links 1->2 and 2->1.
 Schedule run(const std::string& runtime_model, std::vector<Job> jobs,
              RunSummary* summary = nullptr) {
-  const std::string order = ::testing::TempDir() + "/interleaved-line.order";
+  // One file per process: ctest runs the tests of this file in parallel processes.
+  const std::string order =
+      ::testing::TempDir() + "/interleaved-line-" + std::to_string(::getpid()) + ".order";
   std::ofstream(order) << "0\n2\n1\n3\n";
   RunConfig config;
   config.machine = "mesh:4";
