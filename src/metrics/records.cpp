@@ -66,6 +66,9 @@ const std::vector<Column<RunSummary>>& summary_columns() {
       {"mean_comm_slowdown", &RunSummary::mean_comm_slowdown},
       {"mean_link_utilization", &RunSummary::mean_link_utilization},
       {"max_link_utilization", &RunSummary::max_link_utilization},
+      {"mean_message_latency", &RunSummary::mean_message_latency},
+      {"mean_message_blocking", &RunSummary::mean_message_blocking},
+      {"failed_messages", &RunSummary::failed_messages},
   };
   return columns;
 }

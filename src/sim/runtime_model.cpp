@@ -57,6 +57,30 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          "fraction of the trace runtime spent communicating alone on a compact allocation",
          {}}},
        [](const Params& p) { return make_flow_runtime(p.real("comm")); }},
+      {"wormhole",
+       "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets of "
+       "plen flits at its start, wormhole routing (XY; dateline channels on tori), jobs' "
+       "messages contend; a job ends at its last delivery + its trace runtime",
+       {{"plen", ParamKind::integer, "8", "flits per message", {}},
+        {"ts", ParamKind::integer, "3", "time units to route a header through a node", {}},
+        {"num_mes", ParamKind::real, "5", "mean messages per task (exponential, rounded)", {}},
+        {"count",
+         ParamKind::choice,
+         "exp",
+         "messages per task: exp (exponential, mean num_mes, rounded) or fixed (num_mes)",
+         {"exp", "fixed"}},
+        {"cycle", ParamKind::real, "1", "seconds of simulated time per flit hop", {}},
+        {"stall", ParamKind::real, "1000", "watchdog: time units without a move", {}}},
+       [](const Params& p) {
+         WormholeRuntimeParams params;
+         params.plen = static_cast<int>(p.integer("plen"));
+         params.ts = static_cast<int>(p.integer("ts"));
+         params.num_mes = p.real("num_mes");
+         params.fixed_count = p.text("count") == "fixed";
+         params.cycle = p.real("cycle");
+         params.stall_limit = p.real("stall");
+         return make_wormhole_runtime(params);
+       }},
       {"distance",
        "SST time-per-distance: runtime x (1 + a x H^e) / (1 + a x H0^e), H the mean pairwise "
        "hops, H0 that of a compact box",
