@@ -28,8 +28,18 @@ void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes) {
 
 void FlowNetwork::add_job(JobKey key, int nodes, std::vector<LoadedLink> loads) {
   RunningJob job;
-  job.loads = std::move(loads);
+  job.loads.reserve(loads.size());
+  for (const LoadedLink& load : loads)
+    job.loads.emplace_back(load.link, static_cast<double>(load.load));
   job.reference_rate = reference_rate(nodes);
+  jobs_[key] = std::move(job);
+}
+
+void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>> loads,
+                          double reference_rate) {
+  RunningJob job;
+  job.loads.assign(loads.begin(), loads.end());
+  job.reference_rate = reference_rate;
   jobs_[key] = std::move(job);
 }
 
@@ -43,13 +53,13 @@ void FlowNetwork::solve() {
   flows_.clear();
   for (auto& [key, job] : jobs_) {
     uses_.clear();
-    for (const LoadedLink& load : job.loads) {
-      int& index = compact_of_link_[load.link];
+    for (const auto& [link, load] : job.loads) {
+      int& index = compact_of_link_[link];
       if (index < 0) {
         index = static_cast<int>(loaded_links_.size());
-        loaded_links_.push_back(load.link);
+        loaded_links_.push_back(link);
       }
-      uses_.push_back({index, static_cast<double>(load.load)});
+      uses_.push_back({index, load});
     }
     // A job of fewer than two nodes has no messages: cap 0 keeps it out of the way.
     const double cap = uses_.empty() ? 0 : job.reference_rate;

@@ -48,8 +48,9 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          return std::make_unique<DispersalRuntime>(p.real("alpha"));
        }},
       {"flow",
-       "running jobs share link bandwidth max-min fairly (all-to-all, dimension-ordered "
-       "routing): runtime x ((1 - comm) + comm x s), s the communication slowdown vs alone "
+       "running jobs share link bandwidth max-min fairly (the run's pattern mapped by its "
+       "mapper, default all-to-all; dimension-ordered routing): runtime x ((1 - comm) + comm x s), "
+       "s the communication slowdown vs alone "
        "on a compact box, re-rated at every start and end",
        {{"comm",
          ParamKind::real,

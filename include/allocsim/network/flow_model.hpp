@@ -25,6 +25,7 @@
 #include <map>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "allocsim/network/link_loads.hpp"
@@ -59,6 +60,9 @@ class FlowNetwork {
   /// A job starts with explicit link loads (another pattern); `nodes` is its size for the
   /// reference, whose pattern is then all-to-all too.
   void add_job(JobKey key, int nodes, std::vector<LoadedLink> loads);
+  /// A job starts with weighted link loads (e.g. bytes of a mapped pattern) and its own
+  /// reference rate (1 / the largest load of the same pattern on the reference allocation).
+  void add_job(JobKey key, std::span<const std::pair<LinkId, double>> loads, double reference_rate);
   void remove_job(JobKey key);
   bool empty() const { return jobs_.empty(); }
 
@@ -74,7 +78,7 @@ class FlowNetwork {
 
  private:
   struct RunningJob {
-    std::vector<LoadedLink> loads;
+    std::vector<std::pair<LinkId, double>> loads;
     double reference_rate = 0;
     double message_rate = 0;  ///< its messages' max-min fair rate
     JobRate rate;
