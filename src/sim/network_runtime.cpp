@@ -2,6 +2,7 @@
 #include "allocsim/sim/network_runtime.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 
@@ -49,7 +50,7 @@ std::vector<std::pair<LinkId, double>> pattern_link_loads(const Topology& topolo
 
 class FlowRuntime final : public RuntimeModel {
  public:
-  explicit FlowRuntime(double comm) : comm_(comm) {}
+  FlowRuntime(double comm, double bandwidth) : comm_(comm), bandwidth_(bandwidth) {}
 
   double runtime(const Job& job, const Allocation&, const Topology&) const override {
     return job.runtime;
@@ -57,7 +58,7 @@ class FlowRuntime final : public RuntimeModel {
 
   void rerate(RateContext& context, const RunningChange& change) override {
     if (!network_) {
-      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_);
+      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_, bandwidth_);
       first_time_ = context.now();
     } else {
       utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
@@ -110,7 +111,7 @@ class FlowRuntime final : public RuntimeModel {
     network_->add_job(job, loads, found->second);
   }
 
-  double comm_;
+  double comm_, bandwidth_;
   std::unordered_map<int, double> pattern_reference_rates_;
   std::vector<double> scratch_;
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
@@ -151,11 +152,13 @@ class DistanceRuntime final : public RuntimeModel {
 
 }  // namespace
 
-std::unique_ptr<RuntimeModel> make_flow_runtime(double comm) {
+std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth) {
+  if (!(bandwidth > 0) || !std::isfinite(bandwidth))
+    throw InputError("runtime model 'flow': bandwidth must be positive.");
   if (!(comm >= 0 && comm <= 1))
     throw InputError("runtime model 'flow': comm must be in [0, 1], got " + std::to_string(comm) +
                      ".");
-  return std::make_unique<FlowRuntime>(comm);
+  return std::make_unique<FlowRuntime>(comm, bandwidth);
 }
 
 std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {

@@ -56,8 +56,13 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          ParamKind::real,
          "0.5",
          "fraction of the trace runtime spent communicating alone on a compact allocation",
+         {}},
+        {"bandwidth",
+         ParamKind::real,
+         "1",
+         "link bandwidth relative to the one at which comm holds (lower = slower communication)",
          {}}},
-       [](const Params& p) { return make_flow_runtime(p.real("comm")); }},
+       [](const Params& p) { return make_flow_runtime(p.real("comm"), p.real("bandwidth")); }},
       {"wormhole",
        "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets of "
        "plen flits at its start, wormhole routing (XY; dateline channels on tori), jobs' "

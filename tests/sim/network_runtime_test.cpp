@@ -86,6 +86,13 @@ TEST(NetworkRuntime, FlowTakesTheJobsPatternFromTheMappingLayer) {
             (Schedule{{1, {0, 15}}, {2, {0, 15}}}));
 }
 
+TEST(NetworkRuntime, FlowBandwidthScalesCommunication) {
+  // Alone on {0, 2} (s = 1 at bandwidth 1): half the bandwidth doubles the communication,
+  // 10 · (0.5 + 0.5 · 2) = 15; twice the bandwidth halves it, 10 · (0.5 + 0.5 / 2) = 7.5.
+  EXPECT_EQ(run("flow:comm=0.5,bandwidth=0.5", {make_job(1, 0, 2, 10)}), (Schedule{{1, {0, 15}}}));
+  EXPECT_EQ(run("flow:comm=0.5,bandwidth=2", {make_job(1, 0, 2, 10)}), (Schedule{{1, {0, 7.5}}}));
+}
+
 TEST(NetworkRuntime, DistanceStretchesByMeanHops) {
   // Job 1 on {0, 2}: H = 2; the reference {0, 1}: H0 = 1. a = 0.5, e = 2:
   // 10 · (1 + 0.5·4) / (1 + 0.5) = 20. Job 2 on {1, 3}: the same. One node: unchanged.

@@ -18,7 +18,8 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// `flow`: work = trace runtime; after every start and end all running jobs are re-rated to
 /// 1 / ((1 − comm) + comm·s) with s their max-min fair communication slowdown.
 /// Cost per start or end: one FlowNetwork::solve over the running jobs.
-std::unique_ptr<RuntimeModel> make_flow_runtime(double comm);
+/// `bandwidth` scales every link's capacity (1: the bandwidth at which comm holds).
+std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1);
 
 /// Parameters of `wormhole` (GABL paper §4.2 defaults: plen 8 flits, ts 3, num_mes 5).
 struct WormholeRuntimeParams {
