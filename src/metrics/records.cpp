@@ -89,6 +89,12 @@ const std::vector<Column<RunSummary>>& summary_columns() {
        "link utilization averaged over time and links (flow model)"},
       {"max_link_utilization", &RunSummary::max_link_utilization, "1",
        "largest time-averaged utilization of one link (flow model)"},
+      {"mean_message_latency", &RunSummary::mean_message_latency, "s",
+       "mean message latency, release to tail delivered (wormhole model)"},
+      {"mean_message_blocking", &RunSummary::mean_message_blocking, "s",
+       "mean time message headers waited for busy channels (wormhole model)"},
+      {"failed_messages", &RunSummary::failed_messages, "messages",
+       "messages failed by the deadlock watchdog (wormhole model)"},
   };
   return columns;
 }

@@ -6,8 +6,11 @@
 
 namespace allocsim {
 
-FlowNetwork::FlowNetwork(const Topology& topology, double comm)
-    : topology_(&topology), comm_(comm), compact_of_link_(topology.link_slot_count(), -1) {}
+FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth)
+    : topology_(&topology),
+      comm_(comm),
+      bandwidth_(bandwidth),
+      compact_of_link_(topology.link_slot_count(), -1) {}
 
 double FlowNetwork::reference_rate(int k) {
   if (k < 2) return std::numeric_limits<double>::infinity();
@@ -28,8 +31,19 @@ void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes) {
 
 void FlowNetwork::add_job(JobKey key, int nodes, std::vector<LoadedLink> loads) {
   RunningJob job;
-  job.loads = std::move(loads);
+  job.loads.reserve(loads.size());
+  for (const LoadedLink& load : loads)
+    job.loads.emplace_back(load.link, static_cast<double>(load.load));
   job.reference_rate = reference_rate(nodes);
+  jobs_[key] = std::move(job);
+}
+
+void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>> loads,
+                          double reference_rate) {
+  RunningJob job;
+  job.loads.assign(loads.begin(), loads.end());
+  job.reference_rate = reference_rate;
+  job.capped = false;
   jobs_[key] = std::move(job);
 }
 
@@ -43,25 +57,29 @@ void FlowNetwork::solve() {
   flows_.clear();
   for (auto& [key, job] : jobs_) {
     uses_.clear();
-    for (const LoadedLink& load : job.loads) {
-      int& index = compact_of_link_[load.link];
+    for (const auto& [link, load] : job.loads) {
+      int& index = compact_of_link_[link];
       if (index < 0) {
         index = static_cast<int>(loaded_links_.size());
-        loaded_links_.push_back(load.link);
+        loaded_links_.push_back(link);
       }
-      uses_.push_back({index, static_cast<double>(load.load)});
+      uses_.push_back({index, load});
     }
     // A job of fewer than two nodes has no messages: cap 0 keeps it out of the way.
-    const double cap = uses_.empty() ? 0 : job.reference_rate;
+    const double cap = uses_.empty() ? 0
+                       : job.capped  ? bandwidth_ * job.reference_rate
+                                     : std::numeric_limits<double>::infinity();
     flows_.add_flow(uses_, cap);
   }
-  capacities_.assign(loaded_links_.size(), 1.0);
+  capacities_.assign(loaded_links_.size(), bandwidth_);
   solver_.solve(capacities_, flows_, rates_);
   std::size_t flow = 0;
   for (auto& [key, job] : jobs_) {
     job.message_rate = rates_[flow++];
-    const double slowdown =
-        job.loads.empty() ? 1.0 : std::max(1.0, job.reference_rate / job.message_rate);
+    const double ratio = job.reference_rate / job.message_rate;
+    const double slowdown = job.loads.empty() ? 1.0
+                            : job.capped      ? std::max(1.0 / bandwidth_, ratio)
+                                              : ratio;
     job.rate.comm_slowdown = slowdown;
     job.rate.progress = 1.0 / ((1 - comm_) + comm_ * slowdown);
   }
@@ -77,8 +95,8 @@ void FlowNetwork::solve() {
   utilization_ = {};
   double total = 0;
   for (double use : link_use_) {
-    total += use;
-    utilization_.max = std::max(utilization_.max, use);
+    total += use / bandwidth_;
+    utilization_.max = std::max(utilization_.max, use / bandwidth_);
   }
   const auto links = topology_->link_count();
   utilization_.mean = links > 0 ? total / static_cast<double>(links) : 0;

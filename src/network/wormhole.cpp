@@ -2,6 +2,7 @@
 #include "allocsim/network/wormhole.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "allocsim/util/error.hpp"
@@ -11,19 +12,15 @@ namespace allocsim {
 WormholeNetwork::WormholeNetwork(const Topology& topology, WormholeParams params)
     : topology_(&topology), params_(params) {
   if (!topology.has_coordinates())
-    throw InputError("The wormhole network needs a mesh; " + topology.spec() + " is not one.");
-  for (int axis = 0; axis < topology.dims(); ++axis)
-    if (topology.wraps(axis))
-      throw InputError(
-          "The wormhole network supports meshes only (dimension-ordered routing "
-          "on a torus can deadlock without virtual channels); got " +
-          topology.spec() + ".");
+    throw InputError("The wormhole network needs a mesh or torus; " + topology.spec() +
+                     " is not one.");
   if (params.plen < 1) throw InputError("The wormhole plen must be at least 1 flit.");
   if (params.ts < 0) throw InputError("The wormhole routing time ts must not be negative.");
   if (params.stall_limit <= params.ts + 1)
     throw InputError(
         "The wormhole stall limit must exceed ts + 1 = " + std::to_string(params.ts + 1) + ".");
-  const int channels = topology.link_slot_count() + topology.node_count();
+  // Channels: class-0 links, class-1 links (dateline virtual channels), injection ports.
+  const int channels = 2 * topology.link_slot_count() + topology.node_count();
   owner_.assign(channels, -1);
   waiting_head_.assign(channels, -1);
   waiting_tail_.assign(channels, -1);
@@ -40,17 +37,35 @@ int WormholeNetwork::add_message_on_path(NodeId from, std::vector<LinkId> links,
                                          int tag) {
   if (links.empty()) throw InputError("A wormhole message needs at least one link.");
   if (release < now_) throw InputError("A wormhole message cannot be released in the past.");
-  Worm worm;
-  worm.channels.reserve(links.size() + 1);
-  worm.channels.push_back(topology_->link_slot_count() + from);  // injection port
-  worm.channels.insert(worm.channels.end(), links.begin(), links.end());
-  const int message = static_cast<int>(worms_.size());
-  worms_.push_back(std::move(worm));
-  MessageResult result;
+  int message;
+  if (!free_slots_.empty()) {
+    message = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    message = static_cast<int>(worms_.size());
+    worms_.emplace_back();
+    results_.emplace_back();
+  }
+  Worm& worm = worms_[message];
+  worm = Worm{std::move(worm.channels)};  // keeps the channel list's capacity
+  worm.channels.clear();
+  const int slots = topology_->link_slot_count();
+  worm.channels.push_back(2 * slots + from);  // injection port
+  // Dateline rule on wrapped dimensions: class 1 from the wrap link on (see the header).
+  int wrapped_dim = -1;
+  for (LinkId link : links) {
+    const Topology::Link l = topology_->link(link);
+    if (l.dim != wrapped_dim && topology_->wraps(l.dim)) {
+      const int c = topology_->coord(l.from, l.dim), n = topology_->sides()[l.dim];
+      if ((l.direction > 0 && c == n - 1) || (l.direction < 0 && c == 0)) wrapped_dim = l.dim;
+    }
+    worm.channels.push_back(link + (l.dim == wrapped_dim ? slots : 0));
+  }
+  MessageResult& result = results_[message];
+  result = MessageResult{};
   result.release = release;
   result.hops = static_cast<int>(links.size());
   result.tag = tag;
-  results_.push_back(result);
   schedule(release, message, EventKind::release);
   ++tags_[tag].outstanding;
   return message;
@@ -76,6 +91,22 @@ int WormholeNetwork::outstanding(int tag) const {
 double WormholeNetwork::last_finish(int tag) const {
   const auto found = tags_.find(tag);
   return found == tags_.end() ? -1 : found->second.last_finish;
+}
+
+void WormholeNetwork::forget_tag(int tag) {
+  tags_.erase(tag);
+}
+
+std::vector<int> WormholeNetwork::take_finished_tags() {
+  std::vector<int> finished;
+  finished.swap(finished_tags_);
+  return finished;
+}
+
+double WormholeNetwork::next_event_time() const {
+  double next = events_.empty() ? INFINITY : events_.top().time;
+  if (in_flight_ > 0) next = std::min(next, last_move_ + params_.stall_limit);
+  return next;
 }
 
 void WormholeNetwork::schedule(double time, int message, EventKind kind) {
@@ -122,6 +153,7 @@ void WormholeNetwork::shift_done(int message, double time) {
   const int shifts = ++worm.shifts, hops = results_[message].hops, plen = params_.plen;
   // The tail leaves channel shifts − plen (the injection port is channel 0).
   const int left = shifts - plen;
+  // (channels[0] is the injection port; channels[i] the i-th link.)
   if (left >= 0 && left < hops) free_channel(worm.channels[left], time);
   if (shifts == hops + plen - 1) {  // the tail reached the destination
     free_channel(worm.channels[hops], time);
@@ -140,6 +172,7 @@ void WormholeNetwork::finish(int message, double time, bool delivered) {
   TagState& tag = tags_[result.tag];
   --tag.outstanding;
   tag.last_finish = std::max(tag.last_finish, time);
+  if (tag.outstanding == 0) finished_tags_.push_back(result.tag);
   if (delivered) {
     result.delivered = time;
     ++stats_.delivered;
@@ -147,6 +180,8 @@ void WormholeNetwork::finish(int message, double time, bool delivered) {
     blocked_sum_ += result.blocked;
     stats_.mean_latency = latency_sum_ / static_cast<double>(stats_.delivered);
     stats_.mean_blocked = blocked_sum_ / static_cast<double>(stats_.delivered);
+    // A delivered worm has no event left: its slot can take the next message.
+    if (!params_.keep_results) free_slots_.push_back(message);
   } else {
     ++stats_.failed;
   }
@@ -192,7 +227,7 @@ void WormholeNetwork::run_until(double time) {
         break;
     }
   }
-  if (in_flight_ > 0 && time - last_move_ > params_.stall_limit &&
+  if (in_flight_ > 0 && time - last_move_ >= params_.stall_limit &&
       (events_.empty() || events_.top().time - last_move_ > params_.stall_limit)) {
     now_ = std::max(now_, last_move_ + params_.stall_limit);
     fail_stuck_messages();

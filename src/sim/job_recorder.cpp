@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "allocsim/sim/runtime_model.hpp"
+
 namespace allocsim {
 
 JobRecorder::JobRecorder(const Topology& topology, const std::vector<int>* ranks_of_nodes,
@@ -24,7 +26,8 @@ void JobRecorder::on_start(int job_index, const Job& job, double now,
 void JobRecorder::on_finish(int job_index, const Job& job, double now, const Allocation&) {
   JobRecord& record = records_[job_index];
   JobRecordBuilder::finish(record, now, bsd_threshold_);
-  record.comm_slowdown = job.runtime > 0 ? record.runtime / job.runtime : 1;
+  const double alone = runtime_model_ ? runtime_model_->alone_runtime(job_index, job) : job.runtime;
+  record.comm_slowdown = alone > 0 ? record.runtime / alone : 1;
 }
 
 std::vector<JobRecord> JobRecorder::take_records() {

@@ -2,11 +2,14 @@
 #include "allocsim/sim/network_runtime.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "allocsim/metrics/locality.hpp"
 #include "allocsim/network/flow_model.hpp"
 #include "allocsim/network/link_loads.hpp"
+#include "allocsim/sim/job_mapping.hpp"
 
 namespace allocsim {
 
@@ -18,9 +21,36 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 
 namespace {
 
+/// Per-link bytes of a mapped pattern: every edge's bytes, half each way, routed with the
+/// topology's dimension-ordered routes; sorted by link. `scratch` (link_slot_count() zeros)
+/// is left zeroed.
+std::vector<std::pair<LinkId, double>> pattern_link_loads(const Topology& topology,
+                                                          const mapping::TaskGraph& graph,
+                                                          std::span<const NodeId> placement,
+                                                          std::vector<double>& scratch) {
+  std::vector<LinkId> touched;
+  for (mapping::TaskId task = 0; task < graph.size(); ++task) {
+    const auto neighbours = graph.neighbours(task);
+    const auto bytes = graph.edge_bytes(task);
+    for (std::size_t i = 0; i < neighbours.size(); ++i)
+      topology.route(placement[task], placement[neighbours[i]], [&](LinkId link) {
+        if (scratch[link] == 0) touched.push_back(link);
+        scratch[link] += bytes[i] / 2;
+      });
+  }
+  std::sort(touched.begin(), touched.end());
+  std::vector<std::pair<LinkId, double>> loads;
+  loads.reserve(touched.size());
+  for (LinkId link : touched) {
+    if (scratch[link] > 0) loads.emplace_back(link, scratch[link]);
+    scratch[link] = 0;
+  }
+  return loads;
+}
+
 class FlowRuntime final : public RuntimeModel {
  public:
-  explicit FlowRuntime(double comm) : comm_(comm) {}
+  FlowRuntime(double comm, double bandwidth) : comm_(comm), bandwidth_(bandwidth) {}
 
   double runtime(const Job& job, const Allocation&, const Topology&) const override {
     return job.runtime;
@@ -28,7 +58,7 @@ class FlowRuntime final : public RuntimeModel {
 
   void rerate(RateContext& context, const RunningChange& change) override {
     if (!network_) {
-      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_);
+      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_, bandwidth_);
       first_time_ = context.now();
     } else {
       utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
@@ -39,6 +69,10 @@ class FlowRuntime final : public RuntimeModel {
       for (int job : change.jobs) network_->remove_job(job);
     } else {
       for (int job : change.jobs) {
+        if (const JobTraffic* traffic = context.traffic(job)) {
+          add_pattern_job(context.topology(), job, *traffic);
+          continue;
+        }
         const auto found = std::find_if(running.begin(), running.end(),
                                         [&](const RunningJob& r) { return r.job == job; });
         network_->add_job(job, task_nodes(context.jobs()[job], found->allocation));
@@ -57,7 +91,29 @@ class FlowRuntime final : public RuntimeModel {
   }
 
  private:
-  double comm_;
+  /// A job with the run's pattern: its mapped bytes per link; the reference is the same
+  /// pattern with task i on node i of the reference compact allocation (memo per task count:
+  /// one pattern per run).
+  void add_pattern_job(const Topology& topology, int job, const JobTraffic& traffic) {
+    scratch_.resize(static_cast<std::size_t>(topology.link_slot_count()), 0.0);
+    const auto loads = pattern_link_loads(topology, *traffic.graph, traffic.placement, scratch_);
+    const int tasks = traffic.graph->size();
+    auto found = pattern_reference_rates_.find(tasks);
+    if (found == pattern_reference_rates_.end()) {
+      const std::vector<NodeId> compact = reference_compact_nodes(topology, tasks);
+      double max_load = 0;
+      for (const auto& [link, load] :
+           pattern_link_loads(topology, *traffic.graph, compact, scratch_))
+        max_load = std::max(max_load, load);
+      const double rate = max_load > 0 ? 1.0 / max_load : std::numeric_limits<double>::infinity();
+      found = pattern_reference_rates_.emplace(tasks, rate).first;
+    }
+    network_->add_job(job, loads, found->second);
+  }
+
+  double comm_, bandwidth_;
+  std::unordered_map<int, double> pattern_reference_rates_;
+  std::vector<double> scratch_;
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
   double first_time_ = 0, last_time_ = 0, utilization_integral_ = 0, max_utilization_ = 0;
 };
@@ -96,11 +152,13 @@ class DistanceRuntime final : public RuntimeModel {
 
 }  // namespace
 
-std::unique_ptr<RuntimeModel> make_flow_runtime(double comm) {
+std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth) {
+  if (!(bandwidth > 0) || !std::isfinite(bandwidth))
+    throw InputError("runtime model 'flow': bandwidth must be positive.");
   if (!(comm >= 0 && comm <= 1))
     throw InputError("runtime model 'flow': comm must be in [0, 1], got " + std::to_string(comm) +
                      ".");
-  return std::make_unique<FlowRuntime>(comm);
+  return std::make_unique<FlowRuntime>(comm, bandwidth);
 }
 
 std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {

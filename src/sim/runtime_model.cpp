@@ -48,15 +48,45 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          return std::make_unique<DispersalRuntime>(p.real("alpha"));
        }},
       {"flow",
-       "running jobs share link bandwidth max-min fairly (all-to-all, dimension-ordered "
-       "routing): runtime x ((1 - comm) + comm x s), s the communication slowdown vs alone "
+       "running jobs share link bandwidth max-min fairly (the run's pattern mapped by its "
+       "mapper, default all-to-all; dimension-ordered routing): runtime x ((1 - comm) + comm x s), "
+       "s the communication slowdown vs alone "
        "on a compact box, re-rated at every start and end",
        {{"comm",
          ParamKind::real,
          "0.5",
          "fraction of the trace runtime spent communicating alone on a compact allocation",
+         {}},
+        {"bandwidth",
+         ParamKind::real,
+         "1",
+         "link bandwidth relative to the one at which comm holds (lower = slower communication)",
          {}}},
-       [](const Params& p) { return make_flow_runtime(p.real("comm")); }},
+       [](const Params& p) { return make_flow_runtime(p.real("comm"), p.real("bandwidth")); }},
+      {"wormhole",
+       "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets of "
+       "plen flits at its start, wormhole routing (XY; dateline channels on tori), jobs' "
+       "messages contend; a job ends at its last delivery + its trace runtime",
+       {{"plen", ParamKind::integer, "8", "flits per message", {}},
+        {"ts", ParamKind::integer, "3", "time units to route a header through a node", {}},
+        {"num_mes", ParamKind::real, "5", "mean messages per task (exponential, rounded)", {}},
+        {"count",
+         ParamKind::choice,
+         "exp",
+         "messages per task: exp (exponential, mean num_mes, rounded) or fixed (num_mes)",
+         {"exp", "fixed"}},
+        {"cycle", ParamKind::real, "1", "seconds of simulated time per flit hop", {}},
+        {"stall", ParamKind::real, "1000", "watchdog: time units without a move", {}}},
+       [](const Params& p) {
+         WormholeRuntimeParams params;
+         params.plen = static_cast<int>(p.integer("plen"));
+         params.ts = static_cast<int>(p.integer("ts"));
+         params.num_mes = p.real("num_mes");
+         params.fixed_count = p.text("count") == "fixed";
+         params.cycle = p.real("cycle");
+         params.stall_limit = p.real("stall");
+         return make_wormhole_runtime(params);
+       }},
       {"distance",
        "SST time-per-distance: runtime x (1 + a x H^e) / (1 + a x H0^e), H the mean pairwise "
        "hops, H0 that of a compact box",

@@ -62,6 +62,7 @@ Simulation::Simulation(const RunConfig& config, Workload workload)
   job_recorder_ =
       std::make_unique<JobRecorder>(topology_, allocator_->linear_ranks(), workload_.jobs.size(),
                                     config.bsd_threshold, config.keep_jobs);
+  job_recorder_->set_runtime_model(runtime_model_.get());
   add_observer(job_recorder_.get());
   if (!config.pattern.empty()) {
     // After the job recorder: it fills a record's other fields at start.
@@ -142,6 +143,26 @@ void Simulation::set_rate(int job_index, double rate) {
   progress.since = now_;
   progress.rate = rate;
   progress.end = now_ + progress.remaining / rate;
+  ++progress.version;
+  push_completion(job_index);
+}
+
+void Simulation::set_runtime_model(std::unique_ptr<RuntimeModel> model) {
+  runtime_model_ = std::move(model);
+  job_recorder_->set_runtime_model(runtime_model_.get());
+}
+
+void Simulation::set_end(int job_index, double end) {
+  Progress& progress = progress_[job_index];
+  if (!progress.running || !(end >= now_) || !std::isfinite(end))
+    throw std::logic_error("runtime model set end " + std::to_string(end) + " for job " +
+                           std::to_string(workload_.jobs[job_index].id) + " at " +
+                           std::to_string(now_));
+  if (end == progress.end) return;
+  progress.remaining = remaining_work(job_index);
+  progress.since = now_;
+  progress.rate = end > now_ && progress.remaining > 0 ? progress.remaining / (end - now_) : 1;
+  progress.end = end;
   ++progress.version;
   push_completion(job_index);
 }

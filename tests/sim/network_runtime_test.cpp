@@ -21,8 +21,8 @@ using Schedule = std::map<std::int64_t, std::pair<double, double>>;
 
 /// Runs on mesh:4 (a line 0-1-2-3) with a curve allocator whose order is 0, 2, 1, 3: the first
 /// 2-node job gets {0, 2}, the second {1, 3}; both cross links 1->2 and 2->1.
-Schedule run(const std::string& runtime_model, std::vector<Job> jobs,
-             RunSummary* summary = nullptr) {
+Schedule run(const std::string& runtime_model, std::vector<Job> jobs, RunSummary* summary = nullptr,
+             const std::string& pattern = "") {
   // One file per process: ctest runs the tests of this file in parallel processes.
   const std::string order =
       ::testing::TempDir() + "/interleaved-line-" + std::to_string(::getpid()) + ".order";
@@ -31,6 +31,7 @@ Schedule run(const std::string& runtime_model, std::vector<Job> jobs,
   config.machine = "mesh:4";
   config.alloc = "curve:order=file:path=" + order + ",fit=none";
   config.runtime_model = runtime_model;
+  config.pattern = pattern;
   config.keep_jobs = true;
   Workload workload;
   workload.jobs = std::move(jobs);
@@ -71,6 +72,28 @@ TEST(NetworkRuntime, FlowJobsSharingLinksSlowEachOther) {
             (Schedule{{1, {0, 10}}, {2, {4, 14}}}));
   EXPECT_EQ(run("fixed", {make_job(1, 0, 2, 10), make_job(2, 4, 2, 10)}),
             (Schedule{{1, {0, 10}}, {2, {4, 14}}}));
+}
+
+TEST(NetworkRuntime, FlowTakesTheJobsPatternFromTheMappingLayer) {
+  // One 4-task job on nodes 0, 2, 1, 3 (the curve order; identity mapper: task i on the i-th).
+  // All-to-all among all four nodes of the line is the reference itself: s = 1, runtime 10.
+  EXPECT_EQ(run("flow:comm=0.5", {make_job(1, 0, 4, 10)}), (Schedule{{1, {0, 10}}}));
+  // A ring of 4 tasks, B bytes per edge, B/2 each way. Placed, the edges join nodes 0-2, 2-1,
+  // 1-3 and 3-0; link 1->2 carries 0->2, 1->2, 1->3 and 0->3: 4 · B/2 = 2B. On the reference 0, 1,
+  // 2, 3 the ring's edges are 0-1, 1-2, 2-3, 3-0: link 1->2 carries 1->2 and 0->3, B, the most of
+  // any link. s = 2: 10 · (0.5 + 0.5 · 2) = 15.
+  EXPECT_EQ(run("flow:comm=0.5", {make_job(1, 0, 4, 10)}, nullptr, "ring"),
+            (Schedule{{1, {0, 15}}}));
+  // The same pattern on two 2-task jobs is the all-to-all case above: s = 2 together.
+  EXPECT_EQ(run("flow:comm=0.5", {make_job(1, 0, 2, 10), make_job(2, 0, 2, 10)}, nullptr, "ring"),
+            (Schedule{{1, {0, 15}}, {2, {0, 15}}}));
+}
+
+TEST(NetworkRuntime, FlowBandwidthScalesCommunication) {
+  // Alone on {0, 2} (s = 1 at bandwidth 1): half the bandwidth doubles the communication,
+  // 10 · (0.5 + 0.5 · 2) = 15; twice the bandwidth halves it, 10 · (0.5 + 0.5 / 2) = 7.5.
+  EXPECT_EQ(run("flow:comm=0.5,bandwidth=0.5", {make_job(1, 0, 2, 10)}), (Schedule{{1, {0, 15}}}));
+  EXPECT_EQ(run("flow:comm=0.5,bandwidth=2", {make_job(1, 0, 2, 10)}), (Schedule{{1, {0, 7.5}}}));
 }
 
 TEST(NetworkRuntime, DistanceStretchesByMeanHops) {

@@ -52,6 +52,10 @@ struct RunSummary {
   /// Link utilization, time-averaged over the run (mean over links) and the largest any link
   /// reached; measured by the network runtime models (`flow`), 0 under the others.
   double mean_link_utilization = 0, max_link_utilization = 0;
+  /// Message-level network (`wormhole`), 0 under the others: mean latency of delivered
+  /// messages (release to tail delivered, source queueing included), mean time their headers
+  /// waited for busy channels, and messages failed by the deadlock watchdog.
+  double mean_message_latency = 0, mean_message_blocking = 0, failed_messages = 0;
 };
 
 /// A named double member of a record type, with its unit ("s", "nodes"; "1" when

@@ -12,11 +12,13 @@
 //   loads w_l (messages crossing link l, link_loads.hpp) make it one weighted flow: all its
 //   messages progress at one rate r, using r·w_l of link l, because an all-to-all exchange
 //   ends with its slowest message (the job's rate is that of its slowest flow).
-// - Every link has capacity 1 (a uniform bandwidth cancels out of the ratios below). Rates are
-//   max-min fair among the running jobs (progressive filling, max_min.hpp), each job capped at
-//   its reference rate r_ref = 1 / max_l w_ref,l: a job never communicates faster than alone
-//   on the reference allocation, so its trace runtime is a floor.
-// - Communication slowdown s = r_ref / r (≥ 1). The job advances through its trace runtime at
+// - Every link has capacity `bandwidth` (default 1: the bandwidth at which comm was measured).
+//   Rates are max-min fair among the running jobs (progressive filling, max_min.hpp), each
+//   all-to-all job capped at bandwidth · r_ref, r_ref = 1 / max_l w_ref,l: a job never
+//   communicates faster than alone on the reference allocation, so at bandwidth 1 its trace
+//   runtime is a floor. (Jobs with a mapped pattern are not capped: see add_job.)
+// - Communication slowdown s = r_ref / r (≥ 1 / bandwidth when capped). The job advances through
+// its trace runtime at
 //   progress rate 1 / ((1 − comm) + comm·s): with s fixed it takes (1 − comm)·T + comm·T·s.
 //   Compute and communication are interleaved evenly (bulk-synchronous iterations), and shares
 //   are computed as if every running job were communicating at once (worst-case overlap, the
@@ -25,6 +27,7 @@
 #include <map>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "allocsim/network/link_loads.hpp"
@@ -52,13 +55,17 @@ class FlowNetwork {
     double max = 0;
   };
 
-  FlowNetwork(const Topology& topology, double comm);
+  /// `bandwidth`: every link's capacity, relative to the bandwidth at which `comm` holds (1).
+  FlowNetwork(const Topology& topology, double comm, double bandwidth = 1);
 
   /// A job starts with the all-to-all pattern among `nodes`.
   void add_job(JobKey key, std::span<const NodeId> nodes);
   /// A job starts with explicit link loads (another pattern); `nodes` is its size for the
   /// reference, whose pattern is then all-to-all too.
   void add_job(JobKey key, int nodes, std::vector<LoadedLink> loads);
+  /// A job starts with weighted link loads (e.g. bytes of a mapped pattern) and its own
+  /// reference rate (1 / the largest load of the same pattern on the reference allocation).
+  void add_job(JobKey key, std::span<const std::pair<LinkId, double>> loads, double reference_rate);
   void remove_job(JobKey key);
   bool empty() const { return jobs_.empty(); }
 
@@ -74,13 +81,14 @@ class FlowNetwork {
 
  private:
   struct RunningJob {
-    std::vector<LoadedLink> loads;
+    std::vector<std::pair<LinkId, double>> loads;
     double reference_rate = 0;
+    bool capped = true;       ///< at bandwidth × reference_rate: the trace runtime is a floor at 1
     double message_rate = 0;  ///< its messages' max-min fair rate
     JobRate rate;
   };
   const Topology* topology_;
-  double comm_;
+  double comm_, bandwidth_;
   std::map<JobKey, RunningJob> jobs_;
   std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
   // Scratch for solve().

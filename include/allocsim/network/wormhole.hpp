@@ -18,10 +18,15 @@
 //   request time, then message id) at that same time.
 // - Closed form: one message over h hops in an empty network is delivered (tail at the
 //   destination) h·(ts + 1) + plen − 1 units after its release.
-// - Meshes only: dimension-ordered routing on a mesh has no cyclic channel dependency, so it is
-//   deadlock-free. Tori (wrap links) are refused: they need virtual channels (e.g. a dateline)
-//   this simulator does not model. Explicit paths (add_message_on_path) may deadlock; the
-//   watchdog then fails the stuck messages (counted), and the run goes on — never a hang.
+// - Deadlock freedom: dimension-ordered routing on a mesh has no cyclic channel dependency.
+//   On a wrapped dimension (torus) every link has two virtual channels (Dally and Seitz's
+//   dateline rule): a message uses class 0 on that dimension until it takes the wrap link
+//   (coordinate n−1 → 0 or 0 → n−1) and class 1 from the wrap link on. Class-0 channels never
+//   include the wrap link and class-1 channels are only used after it, with at most ⌊n/2⌋ hops
+//   per ring, so neither class closes a cycle. Each virtual channel buffers one flit and moves
+//   one flit per time unit on its own (the two classes of a link do not share its bandwidth:
+//   a simplification). Explicit paths (add_message_on_path) may deadlock; the watchdog then
+//   fails the stuck messages (counted), and the run goes on — never a hang.
 #include <cstdint>
 #include <queue>
 #include <span>
@@ -39,6 +44,10 @@ struct WormholeParams {
   /// Watchdog: when messages are in the network and no worm has moved for this many time
   /// units, they are stuck (a deadlock) and fail. Must exceed ts + 1.
   double stall_limit = 1000;
+  /// Keep every message's result (results()). False recycles a delivered message's slot for
+  /// the next one, so memory and copies stay proportional to the messages in flight (the
+  /// runtime model's mode); results() then holds only slots, not history.
+  bool keep_results = true;
 };
 
 /// The simulator. Add messages, then run() or run_until(); cost O(S log E) for S worm shifts
@@ -62,8 +71,8 @@ class WormholeNetwork {
     double mean_blocked = 0;  ///< blocked time, over delivered messages
   };
 
-  /// Throws InputError unless `topology` is a mesh (no wrap) or plen < 1, ts < 0, or
-  /// stall_limit ≤ ts + 1.
+  /// Throws InputError unless `topology` has coordinates (mesh, torus, semitorus), or if
+  /// plen < 1, ts < 0, or stall_limit ≤ ts + 1.
   WormholeNetwork(const Topology& topology, WormholeParams params);
 
   /// A message of plen flits from `from` to `to` (≠ from), released at `release` (≥ the
@@ -83,6 +92,14 @@ class WormholeNetwork {
   /// Latest delivery (or failure) time of a message tagged `tag` (−1 if none yet).
   double last_finish(int tag) const;
 
+  /// Forgets a tag whose messages are all finished (its last_finish is −1 afterwards).
+  void forget_tag(int tag);
+  /// Tags whose last outstanding message finished since the previous call, in finishing order.
+  std::vector<int> take_finished_tags();
+
+  /// Time of the next thing that can happen: the next event or, with messages in flight, the
+  /// watchdog's deadline; +inf when idle.
+  double next_event_time() const;
   /// Processes every event up to and including `time`.
   void run_until(double time);
   /// Runs until every message added is delivered or failed.
@@ -139,6 +156,8 @@ class WormholeNetwork {
     double last_finish = -1;
   };
   std::unordered_map<int, TagState> tags_;
+  std::vector<int> finished_tags_;
+  std::vector<int> free_slots_;  ///< recycled message slots (keep_results = false)
 };
 
 }  // namespace allocsim

@@ -7,6 +7,8 @@
 
 namespace allocsim {
 
+class RuntimeModel;
+
 /// Per-job records of one simulation, filled at start and completed at finish.
 class JobRecorder final : public SimulationObserver {
  public:
@@ -20,6 +22,9 @@ class JobRecorder final : public SimulationObserver {
   void on_finish(int job_index, const Job& job, double now, const Allocation& allocation) override;
   void on_drop(int job_index) override { dropped_[job_index] = 1; }
 
+  /// The runtime model whose alone_runtime() divides comm_slowdown (default: trace runtime).
+  void set_runtime_model(const RuntimeModel* model) { runtime_model_ = model; }
+
   /// The record of a started job (other observers, e.g. JobMappingObserver, add fields).
   JobRecord& record(int job_index) { return records_[job_index]; }
 
@@ -32,6 +37,7 @@ class JobRecorder final : public SimulationObserver {
   bool record_nodes_;
   std::vector<JobRecord> records_;
   std::vector<char> dropped_;
+  const RuntimeModel* runtime_model_ = nullptr;
 };
 
 }  // namespace allocsim

@@ -36,6 +36,13 @@ class RateContext {
   /// From now() on the job progresses at `rate` (> 0): its work done so far is accounted at
   /// the old rate and its end event moves to now() + remaining / rate.
   virtual void set_rate(int job_index, double rate) = 0;
+  /// The running job ends exactly at `end` (≥ now()): for models that know end times rather
+  /// than rates (the message-level network). Its rate becomes remaining / (end − now()).
+  /// Setting the end it already has changes nothing.
+  virtual void set_end(int job_index, double end) = 0;
+  /// A seed for the model's own random draws that depends on the workload only (the run's
+  /// workload seed), so every allocator of one replicate sees the same draws.
+  virtual std::uint64_t workload_seed() const { return 1; }
   /// The mapped communication of a running job (task graph, placement, per-node-pair bytes,
   /// hop-bytes, link loads; sim/job_mapping.hpp), or nullptr when the run has no pattern or
   /// the job is not running. Mapping happens at start before the model is asked, so a started
@@ -60,6 +67,9 @@ class RuntimeModel {
   /// The running set changed; the model may call context.set_rate() for any running job.
   /// Default: every rate stays as it is.
   virtual void rerate(RateContext& /*context*/, const RunningChange& /*change*/) {}
+  /// The job's running time alone on a compact allocation, the denominator of its record's
+  /// comm_slowdown; asked when the job ends. Default: the trace runtime.
+  virtual double alone_runtime(int /*job_index*/, const Job& job) const { return job.runtime; }
   /// Adds what the model measured over the run to the summary (e.g. link utilization).
   virtual void summarize(RunSummary& /*summary*/) const {}
 };

@@ -68,6 +68,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   double rate(int job_index) const override { return progress_[job_index].rate; }
   double remaining_work(int job_index) const override;
   void set_rate(int job_index, double rate) override;
+  void set_end(int job_index, double end) override;
+  std::uint64_t workload_seed() const override { return config_.workload_seed; }
   const JobTraffic* traffic(int job_index) const override;
 
   // ---- Other state ----
@@ -75,7 +77,7 @@ class Simulation final : public SchedulerContext, public RateContext {
   MachineView view() { return MachineView(topology_, busy_, free_count_, rng_, this); }
 
   /// Replaces the runtime model built from the config (tests, models not in the table).
-  void set_runtime_model(std::unique_ptr<RuntimeModel> model) { runtime_model_ = std::move(model); }
+  void set_runtime_model(std::unique_ptr<RuntimeModel> model);
   /// Adds an observer (not owned; must outlive run()).
   void add_observer(SimulationObserver* observer) { observers_.push_back(observer); }
 

@@ -1,0 +1,188 @@
+// The `wormhole` runtime model: jobs' messages through the message-level wormhole network
+// (network/wormhole.hpp), after the GABL paper's simulator (Bani-Mohammad et al. §4.2,
+// ProcSimity lineage). See network_runtime.hpp for the model and how its end times are found.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "allocsim/network/link_loads.hpp"
+#include "allocsim/network/wormhole.hpp"
+#include "allocsim/sim/job_mapping.hpp"
+#include "allocsim/sim/network_runtime.hpp"
+#include "allocsim/util/rng.hpp"
+
+namespace allocsim {
+
+namespace {
+
+class WormholeRuntime final : public RuntimeModel {
+ public:
+  explicit WormholeRuntime(WormholeRuntimeParams params) : params_(params) {}
+
+  /// The work is the trace runtime; the end is set by rerate() (set_end), never by the rate.
+  double runtime(const Job& job, const Allocation&, const Topology&) const override {
+    return job.runtime;
+  }
+
+  void rerate(RateContext& context, const RunningChange& change) override {
+    const double now = network_time(context.now());
+    if (!live_) {
+      WormholeParams network{params_.plen, params_.ts, params_.stall_limit, false};
+      live_ = std::make_unique<WormholeNetwork>(context.topology(), network);
+      scratch_ = std::make_unique<WormholeNetwork>(context.topology(), network);
+      snapshot_ = std::make_unique<WormholeNetwork>(*live_);
+    }
+    // The live network ran ahead to the predicted earliest end; a change before it (a start)
+    // goes back to the snapshot taken at the previous change.
+    if (now < speculated_until_) std::swap(live_, snapshot_);
+    live_->run_until(now);
+    live_->take_finished_tags();
+
+    if (change.kind == RunningChange::Kind::ended) {
+      for (int job : change.jobs) {
+        live_->forget_tag(job);
+        starts_.erase(job);
+        alone_.erase(job);
+      }
+    } else {
+      for (int job : change.jobs) add_messages(context, job, now);
+    }
+    *snapshot_ = *live_;
+
+    // Speculate: run the network, with no new messages, until the earliest end is known.
+    // Ends: last delivery (or start) + compute time, in network time units.
+    const auto& jobs = context.jobs();
+    double earliest = std::numeric_limits<double>::infinity();
+    for (const RunningJob& r : context.running()) {
+      const double end = known_end(r.job, jobs[r.job]);
+      if (end >= 0) earliest = std::min(earliest, end);
+    }
+    for (double next = live_->next_event_time(); std::isfinite(next) && next <= earliest;
+         next = live_->next_event_time()) {
+      live_->run_until(next);
+      for (int job : live_->take_finished_tags())
+        earliest = std::min(earliest, known_end(job, jobs[job]));
+    }
+    speculated_until_ = earliest;
+
+    for (const RunningJob& r : context.running()) {
+      const double end = known_end(r.job, jobs[r.job]);
+      // Unknown ends lie after `earliest`, when the model is asked again.
+      const double target = end >= 0 ? end : earliest + 1 + std::abs(earliest);
+      context.set_end(r.job, std::max(context.now(), target * params_.cycle));
+    }
+    const WormholeNetwork::Stats& stats = live_->stats();
+    delivered_ = stats.delivered;
+    failed_ = stats.failed;
+    mean_latency_ = stats.mean_latency;
+    mean_blocked_ = stats.mean_blocked;
+  }
+
+  /// Trace runtime + the job's messages' time alone on the reference compact allocation.
+  double alone_runtime(int job_index, const Job& job) const override {
+    const auto found = alone_.find(job_index);
+    return found == alone_.end() ? job.runtime : found->second;
+  }
+
+  void summarize(RunSummary& summary) const override {
+    summary.mean_message_latency = mean_latency_ * params_.cycle;
+    summary.mean_message_blocking = mean_blocked_ * params_.cycle;
+    summary.failed_messages = static_cast<double>(failed_);
+  }
+
+ private:
+  double network_time(double seconds) const { return seconds / params_.cycle; }
+
+  /// The job's end in network time if its messages are all finished, else −1.
+  double known_end(int job, const Job& record) const {
+    const double compute = network_time(std::max(0.0, record.runtime));
+    if (live_->outstanding(job) > 0) return -1;
+    const double last = live_->last_finish(job);
+    return (last >= 0 ? last : starts_.at(job)) + compute;
+  }
+
+  /// The job's messages, released at its start: each task sends round(Exp(num_mes)) packets
+  /// (drawn from the workload seed and the job id), the j-th to its (j mod degree)-th
+  /// neighbour in the pattern, or without a pattern to task (i + 1 + j mod (k − 1)) mod k
+  /// (every other task in turn: all-to-all). Messages between tasks on one node do not enter
+  /// the network. The same messages, task i on node i of the reference compact allocation
+  /// (network/link_loads.hpp), run alone in a scratch network give the job's alone-compact
+  /// runtime (comm_slowdown's denominator).
+  void add_messages(const RateContext& context, int job_index, double now) {
+    starts_[job_index] = now;
+    const Job& job = context.jobs()[job_index];
+    Rng rng(mix_seed(mix_seed(context.workload_seed(), stable_hash("wormhole messages")),
+                     static_cast<std::uint64_t>(job.id)));
+    const JobTraffic* traffic = context.traffic(job_index);
+    std::span<const NodeId> placement;
+    if (traffic) {
+      placement = traffic->placement;
+    } else {
+      const auto found = std::find_if(context.running().begin(), context.running().end(),
+                                      [&](const RunningJob& r) { return r.job == job_index; });
+      placement = task_nodes(job, found->allocation);
+    }
+    const auto tasks = static_cast<int>(placement.size());
+    if (tasks < 2) {
+      alone_[job_index] = job.runtime;
+      return;
+    }
+    const std::vector<NodeId> compact = reference_compact_nodes(context.topology(), tasks);
+    const double scratch_start = scratch_->now();
+    for (int task = 0; task < tasks; ++task) {
+      const int count = draw_count(rng);
+      for (int j = 0; j < count; ++j) {
+        int to = -1;
+        if (traffic) {
+          const auto neighbours = traffic->graph->neighbours(task);
+          if (neighbours.empty()) break;
+          to = neighbours[j % neighbours.size()];
+        } else {
+          to = (task + 1 + j % (tasks - 1)) % tasks;
+        }
+        if (placement[task] != placement[to])
+          live_->add_message(placement[task], placement[to], now, job_index);
+        scratch_->add_message(compact[task], compact[to], scratch_start, 0);
+      }
+    }
+    scratch_->run();
+    const double alone_comm = std::max(0.0, scratch_->last_finish(0) - scratch_start);
+    scratch_->forget_tag(0);
+    scratch_->take_finished_tags();
+    alone_[job_index] = std::max(0.0, job.runtime) + alone_comm * params_.cycle;
+  }
+
+  int draw_count(Rng& rng) const {
+    if (params_.fixed_count) return static_cast<int>(std::llround(params_.num_mes));
+    return params_.num_mes > 0 ? static_cast<int>(std::llround(rng.exponential(params_.num_mes)))
+                               : 0;
+  }
+
+  WormholeRuntimeParams params_;
+  /// The network as of the last change plus a speculative run to the earliest end (live), and
+  /// as of the last change (snapshot); both built on the first call, for the run's machine.
+  std::unique_ptr<WormholeNetwork> live_, snapshot_;
+  std::unique_ptr<WormholeNetwork> scratch_;  ///< a job alone on its reference allocation
+  std::unordered_map<int, double> alone_;     ///< running jobs' alone-compact runtimes
+  double speculated_until_ = -1;
+  std::unordered_map<int, double> starts_;  ///< running jobs' starts, network time
+  std::vector<int> counts_;
+  std::int64_t delivered_ = 0, failed_ = 0;
+  double mean_latency_ = 0, mean_blocked_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<RuntimeModel> make_wormhole_runtime(WormholeRuntimeParams params) {
+  if (params.plen < 1) throw InputError("runtime model 'wormhole': plen must be at least 1.");
+  if (params.ts < 0) throw InputError("runtime model 'wormhole': ts must not be negative.");
+  if (!(params.num_mes >= 0))
+    throw InputError("runtime model 'wormhole': num_mes must not be negative.");
+  if (!(params.cycle > 0)) throw InputError("runtime model 'wormhole': cycle must be positive.");
+  if (!(params.stall_limit > params.ts + 1))
+    throw InputError("runtime model 'wormhole': stall must exceed ts + 1.");
+  return std::make_unique<WormholeRuntime>(params);
+}
+
+}  // namespace allocsim
