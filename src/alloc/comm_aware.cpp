@@ -50,11 +50,12 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
       case Centres::free:
         return geom::gen_alg(points, k, time_limit);
       case Centres::all:
-        return geom::nearest_best_over_grid(points, k, all_positions(), time_limit);
+        return geom::nearest_best_over_grid(points, k, all_positions(), options_.centre_order,
+                                            time_limit);
       case Centres::intersections:
         break;
     }
-    return geom::manhattan_median(points, k, time_limit);
+    return geom::manhattan_median(points, k, options_.centre_order, time_limit);
   };
   geom::Budget budget = options_.budget;
   budget.time_limit = time_limit;
@@ -67,8 +68,8 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
       return geom::improve_by_swaps(points, mm_variant(), time_limit);
     case Method::mc1x1:
       if (options_.centres == Centres::all)
-        return geom::mc1x1_over_grid(points, k, all_positions(), time_limit);
-      return geom::mc1x1(points, k, time_limit);
+        return geom::mc1x1_over_grid(points, k, all_positions(), options_.shell_ties, time_limit);
+      return geom::mc1x1(points, k, options_.shell_ties, time_limit);
     case Method::mc: {
       std::vector<int> shape;
       if (job.shape_a > 0 && job.shape_b > 0) {
@@ -162,6 +163,32 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job,
 
 namespace {
 
+/// MM / MM+Inc: the order of the grid centres (geom/mm.hpp), which decides among equal sums.
+ParamSpec centre_order_param() {
+  return {"ties",
+          ParamKind::choice,
+          "sorted",
+          "equal sums: first centre wins, centres ascending with x fastest (sorted) or in order "
+          "of first appearance with x slowest (premas, as PReMAS); points by index in both",
+          {"sorted", "premas"},
+          {},
+          true,
+          false};  // added later: left out of config ids at its default
+}
+
+/// MC1x1: the tie rules of geom/mc.hpp.
+ParamSpec shell_ties_param() {
+  return {"ties",
+          ParamKind::choice,
+          "first",
+          "equal shell cost: first centre wins and the partial shell is taken by index (first, "
+          "the paper's PReMAS), or least pairwise sum wins and the partial shell by L1 (sum)",
+          {"first", "sum"},
+          {},
+          true,
+          false};  // added later: left out of config ids at its default
+}
+
 ParamSpec centres_param(const std::string& fallback, std::vector<std::string> choices) {
   const std::string help =
       choices.size() == 3
@@ -207,6 +234,12 @@ AllocatorFactory make_factory(CommAwareAllocator::Method method) {
       if (options.ptas_m < 1) throw InputError("ptas needs m >= 1");
     }
     if (params.has("fallback")) options.square_fallback = params.text("fallback") == "square";
+    if (method == CommAwareAllocator::Method::mc1x1 && params.has("ties"))
+      options.shell_ties =
+          params.text("ties") == "sum" ? geom::ShellTies::sum : geom::ShellTies::first;
+    if (method != CommAwareAllocator::Method::mc1x1 && params.has("ties"))
+      options.centre_order =
+          params.text("ties") == "premas" ? geom::CentreOrder::premas : geom::CentreOrder::sorted;
     return std::make_unique<CommAwareAllocator>(options, topology);
   };
 }
@@ -215,11 +248,12 @@ AllocatorFactory make_factory(CommAwareAllocator::Method method) {
 
 void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entries) {
   using Method = CommAwareAllocator::Method;
-  entries.push_back({"mm",
-                     "Manhattan Median (Bender et al.): k nearest free processors in L1 around "
-                     "the best grid-line intersection",
-                     {centres_param("intersections", {"intersections", "free", "all"})},
-                     make_factory(Method::mm)});
+  entries.push_back(
+      {"mm",
+       "Manhattan Median (Bender et al.): k nearest free processors in L1 around "
+       "the best grid-line intersection",
+       {centres_param("intersections", {"intersections", "free", "all"}), centre_order_param()},
+       make_factory(Method::mm)});
   entries.push_back({"genalg",
                      "Gen-Alg (Krumke et al.): k nearest free processors in L1 around the best "
                      "free processor",
@@ -228,7 +262,7 @@ void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& 
   entries.push_back({"mc1x1",
                      "MC1x1 (Mache-Lo-Windisch shells around a processor, Bender et al.): least "
                      "sum of L-inf shell numbers",
-                     {centres_param("free", {"free", "all"})},
+                     {centres_param("free", {"free", "all"}), shell_ties_param()},
                      make_factory(Method::mc1x1)});
   entries.push_back({"mc",
                      "MC (Mache-Lo-Windisch): shells around a submesh of the job's requested "
@@ -239,11 +273,12 @@ void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& 
                        "shell 0 for jobs without a shape: near-square box or 1x1",
                        {"square", "1x1"}}},
                      make_factory(Method::mc)});
-  entries.push_back({"mm-inc",
-                     "MM followed by swaps that strictly lower the sum of pairwise distances "
-                     "(Bender et al.)",
-                     {centres_param("intersections", {"intersections", "free", "all"})},
-                     make_factory(Method::mm_inc)});
+  entries.push_back(
+      {"mm-inc",
+       "MM followed by swaps that strictly lower the sum of pairwise distances "
+       "(Bender et al.)",
+       {centres_param("intersections", {"intersections", "free", "all"}), centre_order_param()},
+       make_factory(Method::mm_inc)});
   entries.push_back({"greedy-optimal",
                      "exact minimum sum of pairwise distances at every step (branch and bound, "
                      "budgeted; falls back to mm-inc)",

@@ -12,6 +12,7 @@ void add_report_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_optimum_command(CLI::App& app);
 void add_map_command(CLI::App& app);
+void add_reproduce_command(CLI::App& app);
 
 /// Accepts a finite number >= 0 (rejects "nan", "inf", "-1"); CLI11 names the option in the
 /// error (numeric options are validated at the boundary).

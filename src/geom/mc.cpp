@@ -25,8 +25,13 @@ int interval_distance(int x, int lo, int len, int ring) {
 
 class ShellScan {
  public:
-  ShellScan(const PointSet& points, int k, const TimeLimit* time_limit)
-      : points_(points), k_(k), index_(points), grid_(points), poll_(time_limit) {
+  ShellScan(const PointSet& points, int k, ShellTies ties, const TimeLimit* time_limit)
+      : points_(points),
+        k_(k),
+        first_wins_(ties == ShellTies::first),
+        index_(points),
+        grid_(points),
+        poll_(time_limit) {
     const int d = points.dims();
     axis_dist_.resize(d);
     shell_.resize(points.size());
@@ -36,8 +41,9 @@ class ShellScan {
   const AxisIndex& index() const { return index_; }
 
   /// MC1x1 around `centre` by visiting L∞ shells of the occupancy grid: whole shells while
-  /// they fit, then the L1-nearest (then lowest index) of the last; abandoned as soon as the
-  /// cost exceeds the best. Same answers as evaluate() with a 1x1 box.
+  /// they fit, then part of the last (lowest indices, or L1-nearest then lowest index under
+  /// ShellTies::sum); abandoned as soon as the centre cannot win. Same answers as evaluate()
+  /// with a 1x1 box.
   void evaluate_point(std::span<const int> centre) {
     if (!grid_.usable()) {
       ones_.assign(centre.size(), 1);
@@ -55,7 +61,7 @@ class ShellScan {
     std::int64_t cost = 0;
     for (int r = 0; static_cast<int>(chosen_.size()) < k_ && r <= limit; ++r) {
       const std::int64_t need = k_ - static_cast<std::int64_t>(chosen_.size());
-      if (cost + need * r > best_cost_) return;  // the rest lies in shell r or beyond
+      if (loses(cost + need * r)) return;  // the rest lies in shell r or beyond
       partial_.clear();
       grid_.at_linf(centre.data(), r, partial_);
       poll_.add(2LL * d * r + 1 + static_cast<std::int64_t>(partial_.size()));  // ~ shell area
@@ -65,6 +71,11 @@ class ShellScan {
         continue;
       }
       cost += r * need;
+      if (first_wins_) {  // the lowest input indices of the shell (PReMAS's scan order)
+        std::nth_element(partial_.begin(), partial_.begin() + (need - 1), partial_.end());
+        chosen_.insert(chosen_.end(), partial_.begin(), partial_.begin() + need);
+        continue;
+      }
       // Order by (distance to centre, index): packed keys, each distance computed once.
       packed_.resize(partial_.size());
       for (std::size_t j = 0; j < partial_.size(); ++j)
@@ -74,14 +85,9 @@ class ShellScan {
       for (std::int64_t j = 0; j < need; ++j)
         chosen_.push_back(static_cast<int>(packed_[j] & 0xffffffffu));
     }
-    if (cost > best_cost_) return;
-    const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
-    if (cost < best_cost_ || sum < best_sum_) {
-      best_cost_ = cost;
-      best_sum_ = sum;
-      best_ = chosen_;
-      std::sort(best_.begin(), best_.end());
-    }
+    if (loses(cost)) return;
+    std::sort(chosen_.begin(), chosen_.end());
+    keep_if_better(cost);
   }
 
   /// Evaluates shell 0 = box with lowest corner `lo` and sides `len`.
@@ -122,8 +128,9 @@ class ShellScan {
       below += histogram_[threshold++];
     }
     cost += static_cast<std::int64_t>(threshold) * (k_ - below);
-    if (cost > best_cost_) return;
-    // Choose: everything inside, then the threshold shell's points nearest in L1.
+    if (loses(cost)) return;
+    // Choose: everything inside, then the threshold shell's lowest indices (ShellTies::first) or
+    // its points nearest in L1.
     chosen_.clear();
     partial_.clear();
     partial_keys_.clear();
@@ -135,22 +142,23 @@ class ShellScan {
         partial_keys_.push_back(l1_[i]);
       }
     }
-    select_smallest_keys(partial_keys_, k_ - below, l1_limit, histogram_, picked_);
-    for (const int j : picked_) chosen_.push_back(partial_[j]);
-    std::sort(chosen_.begin(), chosen_.end());
-    const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
-    if (cost < best_cost_ || sum < best_sum_) {
-      best_cost_ = cost;
-      best_sum_ = sum;
-      best_ = chosen_;
+    if (first_wins_) {
+      chosen_.insert(chosen_.end(), partial_.begin(), partial_.begin() + (k_ - below));
+    } else {
+      select_smallest_keys(partial_keys_, k_ - below, l1_limit, histogram_, picked_);
+      for (const int j : picked_) chosen_.push_back(partial_[j]);
     }
+    std::sort(chosen_.begin(), chosen_.end());
+    keep_if_better(cost);
   }
 
   Selection result() const { return Selection::heuristic(best_, best_sum_, evaluated_); }
 
-  /// MC1x1 only: the best has the least possible cost and sum for distinct points on a mesh, so
-  /// no later centre can replace it (results unchanged).
-  bool done() const { return best_cost_ <= least_cost_ && best_sum_ <= least_sum_; }
+  /// MC1x1 only: the best has the least possible cost (and, under ShellTies::sum, sum) for
+  /// distinct points on a mesh, so no later centre can replace it (results unchanged).
+  bool done() const {
+    return best_cost_ <= least_cost_ && (first_wins_ || best_sum_ <= least_sum_);
+  }
   void enable_early_stop() {
     if (points_.any_wrap() || points_.dims() > 3) return;
     if (!grid_.usable() && !all_distinct(points_)) return;
@@ -159,8 +167,25 @@ class ShellScan {
   }
 
  private:
+  /// True when a centre of shell cost `cost` (or more) cannot replace the best: a higher cost
+  /// never does, an equal one only under ShellTies::sum (by a lower pairwise sum).
+  bool loses(std::int64_t cost) const {
+    return first_wins_ ? cost >= best_cost_ : cost > best_cost_;
+  }
+
+  /// Keeps the sorted chosen_ set of shell cost `cost` (not losing) if it beats the best.
+  void keep_if_better(std::int64_t cost) {
+    const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
+    if (cost < best_cost_ || sum < best_sum_) {
+      best_cost_ = cost;
+      best_sum_ = sum;
+      best_ = chosen_;
+    }
+  }
+
   const PointSet& points_;
   int k_;
+  bool first_wins_;  // ShellTies::first
   std::int64_t least_cost_ = -1, least_sum_ = -1;
   AxisIndex index_;
   detail::GridIndex grid_;
@@ -219,7 +244,7 @@ Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape,
   std::vector<std::vector<int>> orientations;
   do orientations.push_back(shape);
   while (std::next_permutation(shape.begin(), shape.end()));
-  ShellScan scan(points, k, time_limit);
+  ShellScan scan(points, k, ShellTies::sum, time_limit);
   std::vector<int> lo(d);
   for (const int centre : distinct_points(points)) {
     for (int axis = 0; axis < d; ++axis) lo[axis] = points.coord(centre, axis);
@@ -229,9 +254,13 @@ Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape,
 }
 
 Selection mc1x1(const PointSet& points, int k, const TimeLimit* time_limit) {
+  return mc1x1(points, k, ShellTies::first, time_limit);
+}
+
+Selection mc1x1(const PointSet& points, int k, ShellTies ties, const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return trivial(points, points.size());
-  ShellScan scan(points, k, time_limit);
+  ShellScan scan(points, k, ties, time_limit);
   scan.enable_early_stop();
   std::vector<int> centre(points.dims());
   for (const int c : distinct_points(points)) {
@@ -243,12 +272,12 @@ Selection mc1x1(const PointSet& points, int k, const TimeLimit* time_limit) {
 }
 
 Selection mc1x1_over_grid(const PointSet& points, int k,
-                          const std::vector<std::vector<int>>& axis_values,
+                          const std::vector<std::vector<int>>& axis_values, ShellTies ties,
                           const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return trivial(points, points.size());
   const int d = points.dims();
-  ShellScan scan(points, k, time_limit);
+  ShellScan scan(points, k, ties, time_limit);
   scan.enable_early_stop();
   std::vector<int> pos(d, 0), lo(d);
   for (const auto& vals : axis_values)

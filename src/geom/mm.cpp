@@ -172,40 +172,76 @@ Selection all_points(const PointSet& points) {
   return s;
 }
 
+/// Each axis's values once, in order of first appearance.
+void keep_first_appearances(std::vector<int>& values) {
+  std::vector<int> seen;
+  std::size_t kept = 0;
+  for (const int value : values) {
+    const auto at = std::lower_bound(seen.begin(), seen.end(), value);
+    if (at != seen.end() && *at == value) continue;
+    seen.insert(at, value);
+    values[kept++] = value;
+  }
+  values.resize(kept);
+}
+
 Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>> axis_values,
-                    const TimeLimit* time_limit) {
+                    CentreOrder order, const TimeLimit* time_limit) {
   const int d = points.dims();
   for (auto& vals : axis_values) {
-    std::sort(vals.begin(), vals.end());
-    vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
+    if (order == CentreOrder::premas) {
+      keep_first_appearances(vals);
+    } else {
+      std::sort(vals.begin(), vals.end());
+      vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
+    }
   }
   NearestScan scan(points, k, axis_values, time_limit);
+  // The odometer's fastest axis comes first in `axes`.
+  std::vector<int> axes(d);
+  for (int i = 0; i < d; ++i) axes[i] = order == CentreOrder::premas ? d - 1 - i : i;
   std::vector<int> pos(d, 0);
   while (true) {
     scan.evaluate(pos);
     if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
-    int axis = 0;
-    while (axis < d && ++pos[axis] == static_cast<int>(axis_values[axis].size())) pos[axis++] = 0;
-    if (axis == d) break;
+    int i = 0;
+    while (i < d && ++pos[axes[i]] == static_cast<int>(axis_values[axes[i]].size()))
+      pos[axes[i++]] = 0;
+    if (i == d) break;
   }
   return scan.result();
+}
+
+/// Every axis's coordinate values in point order (repeats included).
+std::vector<std::vector<int>> coordinates_by_axis(const PointSet& points) {
+  std::vector<std::vector<int>> values(points.dims());
+  for (int axis = 0; axis < points.dims(); ++axis)
+    for (int i = 0; i < points.size(); ++i) values[axis].push_back(points.coord(i, axis));
+  return values;
 }
 
 }  // namespace
 
 Selection nearest_best_over_grid(const PointSet& points, int k,
                                  const std::vector<std::vector<int>>& axis_values,
-                                 const TimeLimit* time_limit) {
+                                 CentreOrder order, const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
-  return scan_grid(points, k, axis_values, time_limit);
+  return scan_grid(points, k, axis_values, order, time_limit);
 }
 
 Selection manhattan_median(const PointSet& points, int k, const TimeLimit* time_limit) {
+  return manhattan_median(points, k, CentreOrder::sorted, time_limit);
+}
+
+Selection manhattan_median(const PointSet& points, int k, CentreOrder order,
+                           const TimeLimit* time_limit) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
+  if (order == CentreOrder::premas)
+    return scan_grid(points, k, coordinates_by_axis(points), order, time_limit);
   const AxisIndex index(points);
-  return scan_grid(points, k, index.values, time_limit);
+  return scan_grid(points, k, index.values, order, time_limit);
 }
 
 Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit) {

@@ -113,6 +113,9 @@ Params::Params(const std::vector<ParamSpec>& specs,
                        "', expected " + expected);
     values_[key] = value;
   }
+  for (const auto& spec : specs)
+    if (spec.canonical && !spec.default_in_canonical && values_[spec.key] == spec.default_value)
+      non_canonical_.push_back(spec.key);
 }
 
 long long Params::integer(const std::string& key) const {

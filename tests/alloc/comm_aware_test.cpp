@@ -87,6 +87,27 @@ TEST(CommAwareAllocators, AreTheSolversOnFreeCoordinates) {
   }
 }
 
+TEST(CommAwareAllocators, TieRuleOptions) {
+  Machine machine("mesh:8x8", scattered_busy());
+  const geom::PointSet points = machine.free_points();
+  for (const int k : {2, 5, 9, 17}) {
+    const Job job = job_of(k);
+    auto sum = make_allocator("mc1x1:ties=sum", machine.topology)->allocate(job, machine.view());
+    EXPECT_EQ(sum->nodes, machine.nodes_of(geom::mc1x1(points, k, geom::ShellTies::sum)));
+    auto premas = make_allocator("mm:ties=premas", machine.topology)->allocate(job, machine.view());
+    EXPECT_EQ(premas->nodes,
+              machine.nodes_of(geom::manhattan_median(points, k, geom::CentreOrder::premas)));
+  }
+  // The tie options are left out of the canonical spelling at their defaults (config ids of
+  // earlier experiments stay), and kept otherwise.
+  EXPECT_EQ(allocator_registry().canonical("mc1x1"), "mc1x1:centers=free");
+  EXPECT_EQ(allocator_registry().canonical("mc1x1:ties=first"), "mc1x1:centers=free");
+  EXPECT_EQ(allocator_registry().canonical("mc1x1:ties=sum"), "mc1x1:centers=free,ties=sum");
+  EXPECT_EQ(allocator_registry().canonical("mm-inc"), "mm-inc:centers=intersections");
+  EXPECT_EQ(allocator_registry().canonical("mm:ties=premas"),
+            "mm:centers=intersections,ties=premas");
+}
+
 TEST(CommAwareAllocators, GreedyOptimalIsExactWithinBudgetAndCountsFallbacks) {
   Machine machine("mesh:8x8", scattered_busy());
   const geom::PointSet points = machine.free_points();

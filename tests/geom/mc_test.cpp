@@ -19,8 +19,8 @@ int linf(const PointSet& p, int a, int b) {
   return worst;
 }
 
-/// MC1x1 by its definition: per distinct centre, sort by (shell, L1, index), cost = Σ shells,
-/// lexicographically least (cost, pairwise sum), first centre on full ties.
+/// MC1x1 with ShellTies::sum by its definition: per distinct centre, sort by (shell, L1, index),
+/// cost = Σ shells, lexicographically least (cost, pairwise sum), first centre on full ties.
 std::pair<std::int64_t, std::int64_t> naive_mc1x1(const PointSet& points, int k) {
   std::pair<std::int64_t, std::int64_t> best{std::numeric_limits<std::int64_t>::max(), 0};
   for (int c = 0; c < points.size(); ++c) {
@@ -39,10 +39,33 @@ std::pair<std::int64_t, std::int64_t> naive_mc1x1(const PointSet& points, int k)
   return best;
 }
 
+/// MC1x1 with the paper's rules (ShellTies::first) by its definition: centres in input order,
+/// points sorted by (shell, index), the first centre of least cost wins.
+Selection naive_mc1x1_first(const PointSet& points, int k) {
+  Selection best;
+  std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
+  for (int c = 0; c < points.size(); ++c) {
+    std::vector<int> order(points.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return linf(points, a, c) < linf(points, b, c); });
+    order.resize(k);
+    std::int64_t cost = 0;
+    for (const int p : order) cost += linf(points, p, c);
+    if (cost >= best_cost) continue;
+    best_cost = cost;
+    std::sort(order.begin(), order.end());
+    best.indices = order;
+    best.sum = pairwise_sum_brute(points, order);
+  }
+  return best;
+}
+
 TEST(MC1x1, HandMadeShells) {
   // 3x3 block, k = 5: the edge centre (1,0) (index 1) has five points in shell 1 and the centre
-  // (1,1) eight; both cost 4 and, taking the L1-nearest of shell 1, both sum 16, so the first
-  // centre wins: (1,0) with (0,0), (2,0), (1,1) at L1 1 and (0,1) (lower index at L1 2).
+  // (1,1) eight; both cost 4, so the first centre wins (under ShellTies::sum both sum 16 when
+  // taking the L1-nearest of shell 1): (1,0) with the four lowest indices of its shell 1,
+  // (0,0), (2,0), (0,1) and (1,1).
   const PointSet grid = testing::full_grid(3, 3);
   EXPECT_EQ(mc1x1(grid, 9).indices.size(), 9u);
   const Selection five = mc1x1(grid, 5);
@@ -67,7 +90,7 @@ TEST(MC1x1, MatchesDefinitionOnRandomInstances) {
     const PointSet points = trial % 2 ? testing::random_free_grid(rng, dims, side, 13, rings)
                                       : testing::random_points(rng, dims, 13, side, rings);
     const int k = 2 + static_cast<int>(rng.uniform_int(0, 9));
-    const Selection fast = mc1x1(points, k);
+    const Selection fast = mc1x1(points, k, ShellTies::sum);
     const auto [cost, sum] = naive_mc1x1(points, k);
     EXPECT_EQ(fast.sum, sum) << "trial " << trial;
     EXPECT_EQ(pairwise_sum_brute(points, fast.indices), fast.sum);
@@ -79,7 +102,39 @@ TEST(MC1x1, MatchesDefinitionOnRandomInstances) {
     const Selection boxed = mc1x1_over_grid(points, k, box);
     EXPECT_EQ(pairwise_sum_brute(points, boxed.indices), boxed.sum);
     (void)cost;
+    // The paper's rules: the same least cost, the first such centre.
+    const Selection first = mc1x1(points, k);
+    const Selection reference = naive_mc1x1_first(points, k);
+    EXPECT_EQ(first.indices, reference.indices) << "trial " << trial;
+    EXPECT_EQ(first.sum, reference.sum) << "trial " << trial;
   }
+}
+
+TEST(MC1x1, FirstCentreOfLeastCostWinsOverLowerSum) {
+  // Two centres of shell cost 2: (1,1) first, with a diagonal (sum 8), and (6,0) later, in the
+  // middle of a row (sum 4). The paper keeps the first; ShellTies::sum the lower sum.
+  const PointSet points = PointSet::from_rows({{1, 1}, {2, 2}, {0, 0}, {5, 0}, {6, 0}, {7, 0}});
+  const Selection first = mc1x1(points, 3);
+  EXPECT_EQ(first.indices, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(first.sum, 8);
+  const Selection sum = mc1x1(points, 3, ShellTies::sum);
+  EXPECT_EQ(sum.indices, (std::vector<int>{3, 4, 5}));
+  EXPECT_EQ(sum.sum, 4);
+}
+
+TEST(MC1x1, PartialShellByIndexOrByL1) {
+  // k = 2 around (0,0): its shell 1 holds the diagonal (1,1) (index 1) and the neighbour (1,0)
+  // (index 2). The paper takes the lower index, ShellTies::sum the L1-nearest.
+  const PointSet points = PointSet::from_rows({{0, 0}, {1, 1}, {1, 0}});
+  EXPECT_EQ(mc1x1(points, 2).indices, (std::vector<int>{0, 1}));
+  EXPECT_EQ(mc1x1(points, 2).sum, 2);
+  EXPECT_EQ(mc1x1(points, 2, ShellTies::sum).indices, (std::vector<int>{0, 2}));
+  EXPECT_EQ(mc1x1(points, 2, ShellTies::sum).sum, 1);
+  // The same on a machine-sized grid (the occupancy-grid path): the first free point (0,0)
+  // of a 5x5 mesh whose free set is (0,0), (1,1), (1,0) and a far corner block.
+  const PointSet grid = PointSet::from_rows({{0, 0}, {1, 1}, {1, 0}, {4, 4}, {4, 3}, {3, 4}});
+  EXPECT_EQ(mc1x1(grid, 2).indices, (std::vector<int>{0, 1}));
+  EXPECT_EQ(mc1x1(grid, 2, ShellTies::sum).indices, (std::vector<int>{0, 2}));
 }
 
 TEST(MC1x1, ShellsPathMatchesDefinition) {
@@ -92,9 +147,10 @@ TEST(MC1x1, ShellsPathMatchesDefinition) {
     if (trial % 4 >= 2) rings.assign(dims, side);
     const PointSet points = testing::random_free_grid(rng, dims, side, 64, rings);
     const int k = 2 + static_cast<int>(rng.uniform_int(0, 6));
-    const Selection fast = mc1x1(points, k);
+    const Selection fast = mc1x1(points, k, ShellTies::sum);
     EXPECT_EQ(fast.sum, naive_mc1x1(points, k).second) << "trial " << trial;
     EXPECT_EQ(pairwise_sum_brute(points, fast.indices), fast.sum);
+    EXPECT_EQ(mc1x1(points, k).indices, naive_mc1x1_first(points, k).indices) << "trial " << trial;
   }
 }
 

@@ -96,6 +96,72 @@ TEST(ManhattanMedian, MatchesDefinitionOnRandomInstances) {
   }
 }
 
+/// MM over an explicit list of centres, visited in list order (k nearest by (L1, index)).
+Selection naive_over_centres(const PointSet& points, int k,
+                             const std::vector<std::vector<int>>& centres) {
+  Selection best;
+  best.sum = std::numeric_limits<std::int64_t>::max();
+  for (const auto& centre : centres) {
+    const std::vector<int> chosen = k_nearest(points, centre, k);
+    const auto sum = pairwise_sum_brute(points, chosen);
+    if (sum < best.sum) best.sum = sum, best.indices = chosen;
+  }
+  return best;
+}
+
+/// PReMAS's centre order: x slowest, each axis's values in order of first appearance.
+std::vector<std::vector<int>> premas_centres(const PointSet& points) {
+  std::vector<std::vector<int>> values(points.dims());
+  for (int axis = 0; axis < points.dims(); ++axis)
+    for (int i = 0; i < points.size(); ++i) {
+      const int v = points.coord(i, axis);
+      if (std::find(values[axis].begin(), values[axis].end(), v) == values[axis].end())
+        values[axis].push_back(v);
+    }
+  std::vector<std::vector<int>> centres{{}};
+  for (int axis = 0; axis < points.dims(); ++axis) {  // x first = outermost
+    std::vector<std::vector<int>> longer;
+    for (const auto& prefix : centres)
+      for (const int v : values[axis]) {
+        longer.push_back(prefix);
+        longer.back().push_back(v);
+      }
+    centres = std::move(longer);
+  }
+  return centres;
+}
+
+TEST(ManhattanMedian, PremasCentreOrderDecidesEqualSums) {
+  // Two pairs at distance 1 each: every order finds sum 1; sorted order (x fastest, ascending)
+  // meets (0,0) first, PReMAS's order meets the first point's coordinates (5,5) first.
+  const PointSet points = PointSet::from_rows({{5, 5}, {6, 5}, {0, 0}, {1, 0}});
+  EXPECT_EQ(manhattan_median(points, 2).indices, (std::vector<int>{2, 3}));
+  EXPECT_EQ(manhattan_median(points, 2, CentreOrder::premas).indices, (std::vector<int>{0, 1}));
+  // A vertical pair at x = 0 (y 1, 2) listed first, then a horizontal pair at y = 0 (x 1, 2):
+  // sorted order meets (0,0) (sum 2) and then (1,0), the horizontal pair (sum 1); PReMAS's
+  // order (x slowest, y values 1, 2, 0) meets (0,1) first, the vertical pair (sum 1).
+  const PointSet pairs = PointSet::from_rows({{0, 1}, {0, 2}, {1, 0}, {2, 0}});
+  EXPECT_EQ(manhattan_median(pairs, 2).indices, (std::vector<int>{2, 3}));
+  const Selection premas = manhattan_median(pairs, 2, CentreOrder::premas);
+  EXPECT_EQ(premas.indices, (std::vector<int>{0, 1}));
+  EXPECT_EQ(premas.sum, 1);
+}
+
+TEST(ManhattanMedian, PremasOrderMatchesDefinition) {
+  Rng rng(8);
+  for (int trial = 0; trial < 120; ++trial) {
+    const int dims = 1 + trial % 3;
+    const int side = dims == 1 ? 20 : dims == 2 ? 7 : 4;
+    const PointSet points = trial % 2 ? testing::random_free_grid(rng, dims, side, 14)
+                                      : testing::random_points(rng, dims, 14, side);
+    const int k = 2 + static_cast<int>(rng.uniform_int(0, 10));
+    const Selection fast = manhattan_median(points, k, CentreOrder::premas);
+    const Selection slow = naive_over_centres(points, k, premas_centres(points));
+    EXPECT_EQ(fast.indices, slow.indices) << "trial " << trial;
+    EXPECT_EQ(fast.sum, slow.sum) << "trial " << trial;
+  }
+}
+
 TEST(ManhattanMedian, RingsPathMatchesDefinition) {
   // Many free processors and small k: the nearest points are found by L1 rings of the grid.
   Rng rng(4);

@@ -42,5 +42,11 @@ forbid "src/sweep/store include/allocsim/sweep/store" 'allocsim/sweep/(dispatch|
   "the store knows nothing of dispatch or reports"
 forbid "src/sweep/report include/allocsim/sweep/report" 'allocsim/sweep/dispatch/|boost/mpi|mpi\.h' \
   "reporting knows nothing of the dispatch"
+forbid "src/sweep/experiment src/sweep/store src/sweep/dispatch src/sweep/report
+        include/allocsim/sweep/experiment include/allocsim/sweep/store
+        include/allocsim/sweep/dispatch include/allocsim/sweep/report" 'allocsim/sweep/reproduce/' \
+  "reproduce sits on top of the sweep: no other sweep part includes it"
+forbid "src/sweep/reproduce include/allocsim/sweep/reproduce" 'boost/mpi|mpi\.h' \
+  "reproduce gets its sweep runner from cli/ (MPI stays in dispatch and cli)"
 [ $status -eq 0 ] && echo "include rules hold"
 exit $status

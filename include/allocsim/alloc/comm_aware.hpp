@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/geom/mc.hpp"
+#include "allocsim/geom/mm.hpp"
 #include "allocsim/geom/point_set.hpp"
 
 namespace allocsim {
@@ -76,6 +78,8 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
     int ptas_m = 3;
     geom::Budget budget;          ///< greedy-optimal, ptas
     bool square_fallback = true;  ///< mc: jobs without a shape get a near-cube shape (else 1x1)
+    geom::ShellTies shell_ties = geom::ShellTies::first;         ///< mc1x1 `ties=first|sum`
+    geom::CentreOrder centre_order = geom::CentreOrder::sorted;  ///< mm, mm-inc `ties=`
   };
 
   CommAwareAllocator(const Options& options, const Topology& topology);

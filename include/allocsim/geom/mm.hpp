@@ -10,8 +10,11 @@
 // distances; since MM's centres include every input point, MM ≤ Gen-Alg there too.
 //
 // Tie rules (deterministic): among points at equal distance from a centre the lower input index
-// is taken first; among centres with equal sums the first in enumeration order wins (grid
-// centres: axis 0 fastest, values ascending; point centres: input order, duplicates skipped).
+// is taken first; among centres with equal sums the first in enumeration order wins. Grid
+// centres are enumerated in one of two orders (CentreOrder): `sorted` (default) each axis's
+// values ascending, axis 0 fastest; `premas` as the PReMAS simulator behind Bender et al.'s
+// Table 1 scans them: axis 0 (x) slowest, each axis's values in order of first appearance among
+// the points. Point centres (Gen-Alg): input order, duplicates skipped.
 //
 // Cost: O(centres · (n·d + k·d + Σ distinct values)); no per-centre sort (the k nearest are
 // found by counting over the small integer distance range, the pairwise sum from per-axis
@@ -23,15 +26,26 @@
 
 namespace allocsim::geom {
 
-/// MM with the intersection centres. Every solver here polls `time_limit` (when given) while it
-/// scans centres and lets its TimeoutError through.
+/// Order in which MM visits its grid centres (see the file comment): it decides which of several
+/// centres with the least sum wins.
+enum class CentreOrder {
+  sorted,  ///< values ascending, axis 0 fastest
+  premas,  ///< values in order of first appearance among the points, axis 0 slowest
+};
+
+/// MM with the intersection centres (CentreOrder::sorted). Every solver here polls `time_limit`
+/// (when given) while it scans centres and lets its TimeoutError through.
 Selection manhattan_median(const PointSet& points, int k, const TimeLimit* time_limit = nullptr);
+/// MM with the intersection centres visited in the given order.
+Selection manhattan_median(const PointSet& points, int k, CentreOrder order,
+                           const TimeLimit* time_limit = nullptr);
 /// Gen-Alg: MM with the input points as centres.
 Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit = nullptr);
 /// MM over the product grid of the given per-axis centre values (e.g. every machine position:
 /// the "improved versions" Bender et al. used for their Table 1).
 Selection nearest_best_over_grid(const PointSet& points, int k,
                                  const std::vector<std::vector<int>>& axis_values,
+                                 CentreOrder order = CentreOrder::sorted,
                                  const TimeLimit* time_limit = nullptr);
 /// The k points nearest to `centre` in L1 (ties by lower index), ascending indices.
 std::vector<int> k_nearest(const PointSet& points, std::span<const int> centre, int k);

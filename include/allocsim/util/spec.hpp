@@ -34,6 +34,9 @@ struct ParamSpec {
   /// False for a permission such as `allow_large` that does not change results: it is left out
   /// of the canonical form, so config ids do not depend on it.
   bool canonical = true;
+  /// False for a parameter added to an existing entry: at its default value it is left out of
+  /// the canonical form, so the ids of configs written before it existed do not change.
+  bool default_in_canonical = true;
 };
 
 /// Validated parameters: every declared key has a value (given or default).

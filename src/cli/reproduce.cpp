@@ -1,0 +1,130 @@
+// `allocsim reproduce STUDY [--quick] [-o DIR]` and `reproduce --list`: a study's published
+// values side by side with ours (sweep/reproduce). Sweeps run through the sweep engine, under
+// mpirun when started so, on one process otherwise; only rank 0 prints and writes the reports.
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+
+#include "allocsim/sweep/dispatch/sweep.hpp"
+#include "allocsim/sweep/reproduce/reproduce.hpp"
+#include "allocsim/util/error.hpp"
+#include "commands.hpp"
+
+namespace allocsim::cli {
+
+namespace {
+
+struct ReproduceArgs {
+  std::string study, output = "reproductions", experiments = ALLOCSIM_EXPERIMENTS_DIR,
+                     tools = ALLOCSIM_TOOLS_DIR;
+  bool list = false, quick = false;
+};
+
+void print_list() {
+  for (const auto& study : sweep::studies())
+    std::cout << std::left << std::setw(18) << study.name << ' ' << study.summary << '\n';
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw InputError("cannot write '" + path + "'");
+}
+
+/// Under mpirun every rank dies with its launcher (as in `sweep`).
+void die_with_launcher() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (std::getenv(name)) {
+      const pid_t launcher = getppid();
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != launcher) std::_Exit(sweep::kExitInterrupted);
+      return;
+    }
+}
+
+/// Runs the study; rank 0 prints the table and writes <study>.json and <study>.md. Returns
+/// whether every comparison passed (true on other ranks).
+bool run_study(const ReproduceArgs& args, const sweep::Study& study,
+               const boost::mpi::communicator& world, sweep::StopSignals& signals) {
+  sweep::StudyContext context;
+  context.experiments_dir = args.experiments;
+  context.tools_dir = args.tools;
+  context.output_dir = args.output;
+  context.quick = args.quick;
+  context.run_sweep = [&](const std::string& experiment, const std::string& output) {
+    sweep::SweepOptions options;
+    options.experiment_path = experiment;
+    options.output = output;
+    options.store.overwrite = true;
+    options.trace_dir = trace_dir_from_env();
+    options.progress = "none";
+    const int code = sweep::run_sweep(options, world, signals);
+    world.barrier();  // the result file is complete before any rank reads it
+    return code == sweep::kExitOk;
+  };
+  const sweep::Reproduction result = sweep::reproduce(study, context);
+  if (world.rank() != 0) return true;
+  const std::string base = args.output + "/" + study.name;
+  write_file(base + ".json", sweep::format_json(result));
+  write_file(base + ".md", sweep::format_markdown(result));
+  std::cout << sweep::format_text(result) << "written: " << base << ".json, " << base << ".md"
+            << std::endl;
+  return result.all_pass();
+}
+
+}  // namespace
+
+void add_reproduce_command(CLI::App& app) {
+  auto args = std::make_shared<ReproduceArgs>();
+  auto* command = app.add_subcommand(
+      "reproduce", "run a published study and compare every published value with ours");
+  command->add_option("study", args->study, "study name (see --list)");
+  command->add_flag("--list", args->list, "list the studies");
+  command->add_flag("--quick", args->quick,
+                    "reduced run (under a minute; published values are for the full run)");
+  command
+      ->add_option("-o,--output", args->output,
+                   "folder for the result file, <study>.json, <study>.md and figures")
+      ->capture_default_str();
+  command
+      ->add_option("--experiments", args->experiments,
+                   "the experiments/ folder (published values and experiment files)")
+      ->capture_default_str();
+  command->add_option("--tools", args->tools, "the tools/ folder (plot scripts)")
+      ->capture_default_str();
+  command->callback([args] {
+    if (args->list) {
+      print_list();
+      return;
+    }
+    if (args->study.empty()) throw InputError("name a study or give --list");
+    const sweep::Study& study = sweep::find_study(args->study);
+    die_with_launcher();
+    bool all_pass = true;
+    std::exception_ptr failure;  // rethrown once MPI is finalized (an exception in flight
+                                 // through the environment's destructor aborts every rank)
+    {
+      sweep::StopSignals signals;  // before MPI_Init: Open MPI's threads inherit the mask
+      boost::mpi::environment environment(boost::mpi::threading::funneled, true);
+      boost::mpi::communicator world;
+      try {
+        all_pass = run_study(*args, study, world, signals);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    if (!all_pass) throw CLI::RuntimeError(1);
+  });
+}
+
+}  // namespace allocsim::cli

@@ -1,0 +1,71 @@
+// The table of reproducible studies and the driver; see reproduce.hpp.
+#include <filesystem>
+
+#include "allocsim/sweep/reproduce/reproduce.hpp"
+#include "allocsim/util/error.hpp"
+#include "allocsim/util/spec.hpp"
+#include "studies.hpp"
+
+namespace allocsim::sweep {
+
+namespace measure {
+
+std::string run_experiment(const StudyContext& context, const std::string& experiment,
+                           const std::string& name) {
+  const std::string path = context.experiments_dir + "/" + experiment;
+  if (!std::filesystem::exists(path)) throw InputError("experiment file '" + path + "' not found");
+  const std::string output = context.output_dir + "/" + name + ".h5";
+  if (!context.run_sweep) throw InputError("no sweep runner to run '" + path + "'");
+  if (!context.run_sweep(path, output))
+    throw InputError("the sweep of '" + path + "' did not complete (see its messages above)");
+  return output;
+}
+
+}  // namespace measure
+
+const std::vector<Study>& studies() {
+  static const std::vector<Study> table{
+      {"bender-table1",
+       "Bender et al. Table 1: situation/decision matrix of MC1x1, MM, MM+Inc, Hilbert BF on the "
+       "LLNL T3D trace (16 cells within 1 %, the ranking in every row)",
+       "bender-table1.toml", "quick/bender-table1.toml",
+       [](const StudyContext& c) {
+         return measure::bender_table1(c,
+                                       c.quick ? "quick/bender-table1.toml" : "bender-table1.toml");
+       }},
+      {"bender-fig2",
+       "Bender et al. Fig. 2: optimal unconstrained clusters, k = 2..21, proven by branch and "
+       "bound, with the published sums",
+       "", "", [](const StudyContext& c) { return measure::bender_fig2(c); }},
+      {"bender-mm-tight",
+       "Bender et al. Section 2.2: MM's ratio on the tight example approaches 7/4", "", "",
+       [](const StudyContext& c) { return measure::bender_mm_tight(c); }},
+  };
+  return table;
+}
+
+const Study& find_study(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& study : studies()) {
+    if (study.name == name) return study;
+    names.push_back(study.name);
+  }
+  std::string message = "unknown study '" + name + "'";
+  const std::string suggestion = closest_match(name, names);
+  if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+  message += "; valid studies:";
+  for (const auto& n : names) message += " " + n;
+  throw InputError(message);
+}
+
+Reproduction reproduce(const Study& study, const StudyContext& context) {
+  const Published published =
+      read_published(context.experiments_dir + "/published/" + study.name + ".toml");
+  if (published.study != study.name)
+    throw InputError("experiments/published/" + study.name + ".toml names study '" +
+                     published.study + "'");
+  std::filesystem::create_directories(context.output_dir);
+  return compare(published, study.measure(context), context.quick);
+}
+
+}  // namespace allocsim::sweep

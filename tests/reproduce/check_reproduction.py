@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""Runs `allocsim reproduce STUDY --quick -o DIR` and checks the PASS/FAIL logic on its real
+output: every comparison's difference and verdict recomputed from the published value, the
+tolerance and ours; all_pass, the exit status, the "N of M PASS" line, the text table's verdicts
+and the Markdown rows agree with the JSON. `--list` instead checks the study list and the error
+for an unknown study. Exit 77 = skipped (a study that needs traces without ALLOCSIM_TRACE_DIR).
+
+Usage: check_reproduction.py ALLOCSIM STUDY|--list trace|none WORKDIR
+"""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+STUDIES = ["bender-table1", "bender-fig2", "bender-mm-tight"]
+
+
+def fail(message):
+    print("FAIL:", message)
+    sys.exit(1)
+
+
+def check_list(allocsim):
+    out = subprocess.run([allocsim, "reproduce", "--list"], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail("reproduce --list exited %d" % out.returncode)
+    listed = [line.split()[0] for line in out.stdout.splitlines() if line.strip()]
+    for study in STUDIES:
+        if study not in listed:
+            fail("%s missing from --list: %s" % (study, listed))
+    bad = subprocess.run([allocsim, "reproduce", "bender-tabel1"], capture_output=True, text=True)
+    if bad.returncode != 2 or "did you mean 'bender-table1'" not in bad.stderr:
+        fail("unknown study: exit %d, %r" % (bad.returncode, bad.stderr))
+    for study in listed:
+        if study not in bad.stderr:
+            fail("the error does not list %s: %r" % (study, bad.stderr))
+    print("ok: %d studies listed" % len(listed))
+
+
+def expected_pass(c):
+    if not c["measured"]:
+        return False
+    if c["kind"] == "fact":
+        return c["ours"] == 1
+    allowed = c["tolerance"] * (abs(c["published"]) if c["relative"] else 1)
+    return abs(c["ours"] - c["published"]) <= allowed
+
+
+def main():
+    allocsim, study, needs, workdir = sys.argv[1:5]
+    if study == "--list":
+        check_list(allocsim)
+        return
+    if needs == "trace" and not os.environ.get("ALLOCSIM_TRACE_DIR"):
+        print("ALLOCSIM_TRACE_DIR not set: reproduce %s --quick skipped" % study)
+        sys.exit(77)
+    shutil.rmtree(workdir, ignore_errors=True)
+    run = subprocess.run([allocsim, "reproduce", study, "--quick", "-o", workdir],
+                         capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        fail("exit %d\n%s\n%s" % (run.returncode, run.stdout, run.stderr))
+    with open(os.path.join(workdir, study + ".json")) as f:
+        report = json.load(f)
+    with open(os.path.join(workdir, study + ".md")) as f:
+        markdown = f.read()
+    if report["study"] != study or not report["quick"]:
+        fail("study/quick fields: %r %r" % (report["study"], report["quick"]))
+    comparisons = report["comparisons"]
+    if not comparisons:
+        fail("no comparisons")
+    measured = 0
+    lines = {}
+    for line in run.stdout.splitlines():
+        if line.split() and line.split()[0] not in lines:
+            lines[line.split()[0]] = line
+    md_rows = {row.split("|")[1].strip(): row for row in markdown.splitlines()
+               if row.startswith("| ") and not row.startswith("| quantity")}
+    for c in comparisons:
+        key = c["key"]
+        if c["measured"]:
+            measured += 1
+        if c["measured"] and c["kind"] == "number":
+            if not math.isclose(c["difference"], c["ours"] - c["published"], rel_tol=1e-12,
+                                abs_tol=1e-9):
+                fail("%s: difference %r != ours - published" % (key, c["difference"]))
+        if c["pass"] != expected_pass(c):
+            fail("%s: pass=%r but the rule gives %r" % (key, c["pass"], expected_pass(c)))
+        verdict = "PASS" if c["pass"] else "FAIL"
+        if key not in lines or not lines[key].rstrip().endswith(verdict):
+            fail("%s: text table line %r does not end in %s" % (key, lines.get(key), verdict))
+        if key not in md_rows or "| %s |" % verdict not in md_rows[key]:
+            fail("%s: Markdown row %r lacks %s" % (key, md_rows.get(key), verdict))
+        for field in ("source", "page"):
+            if not c[field]:
+                fail("%s: empty %s" % (key, field))
+    if measured == 0:
+        fail("nothing was measured")
+    passed = sum(c["pass"] for c in comparisons)
+    if report["all_pass"] != (passed == len(comparisons)):
+        fail("all_pass %r with %d of %d passing" % (report["all_pass"], passed, len(comparisons)))
+    if run.returncode != (0 if report["all_pass"] else 1):
+        fail("exit %d but all_pass is %r" % (run.returncode, report["all_pass"]))
+    summary = "%d of %d PASS" % (passed, len(comparisons))
+    if summary not in run.stdout or summary not in markdown:
+        fail("'%s' missing from the text or Markdown" % summary)
+    print("ok: %s (%s; %d measured)" % (study, summary, measured))
+
+
+if __name__ == "__main__":
+    main()
