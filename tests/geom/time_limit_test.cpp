@@ -57,7 +57,7 @@ std::vector<NamedSolver> budgeted_solvers() {
        [](const PointSet& p, int k, const TimeLimit* l) {
          std::vector<int> values(50);
          for (int i = 0; i < 50; ++i) values[i] = i;
-         return nearest_best_over_grid(p, k, {values, values}, l);
+         return nearest_best_over_grid(p, k, {values, values}, CentreOrder::sorted, l);
        }},
       {"mc1x1", [](const PointSet& p, int k, const TimeLimit* l) { return mc1x1(p, k, l); }},
       {"mc",
