@@ -11,8 +11,8 @@
 #include <iostream>
 
 #include "allocsim/sim/simulation.hpp"
-#include "allocsim/util/heap.hpp"
 #include "allocsim/workload/reader.hpp"
+#include "bench_main.hpp"
 
 using namespace allocsim;
 
@@ -83,12 +83,6 @@ BENCHMARK(CommAwareWholeTrace)
 BENCHMARK(NasaEasySnakeWithParsing)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(NasaEasySnakeWithoutParsing)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(NasaParseOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
-// As the allocsim binary does: many runs in one process reuse freed memory (util/heap.hpp).
 int main(int argc, char** argv) {
-  allocsim::keep_freed_memory_for_reuse();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return allocsim::bench::run_benchmarks(argc, argv);
 }

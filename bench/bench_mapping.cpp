@@ -9,7 +9,7 @@
 #include "allocsim/mapping/mapper.hpp"
 #include "allocsim/mapping/patterns.hpp"
 #include "allocsim/metrics/hop_bytes.hpp"
-#include "allocsim/util/heap.hpp"
+#include "bench_main.hpp"
 
 using namespace allocsim;
 using namespace allocsim::mapping;
@@ -61,12 +61,6 @@ BENCHMARK_CAPTURE(MapMeshOntoTorus, topolb_order3_p1024, std::string("topolb:ord
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
-// As the allocsim binary does: many runs in one process reuse freed memory (util/heap.hpp).
 int main(int argc, char** argv) {
-  allocsim::keep_freed_memory_for_reuse();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return allocsim::bench::run_benchmarks(argc, argv);
 }

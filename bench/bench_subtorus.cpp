@@ -10,6 +10,7 @@
 
 #include "allocsim/alloc/subtorus.hpp"
 #include "allocsim/sim/simulation.hpp"
+#include "bench_main.hpp"
 
 namespace allocsim {
 namespace {
@@ -120,9 +121,5 @@ void print_comparison() {
 
 int main(int argc, char** argv) {
   allocsim::print_comparison();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return allocsim::bench::run_benchmarks(argc, argv);
 }

@@ -14,24 +14,12 @@
 #include "allocsim/geom/ptas.hpp"
 #include "allocsim/util/error.hpp"
 #include "geom_test_util.hpp"
+#include "testing/counting_limit.hpp"
 
 namespace allocsim::geom {
 namespace {
 
-/// A time limit that is spent at its `fire_at`-th question (never when fire_at is 0).
-class CountingLimit final : public TimeLimit {
- public:
-  explicit CountingLimit(std::int64_t fire_at = 0) : fire_at_(fire_at) {}
-  void check_time_limit() const override {
-    ++asked_;
-    if (fire_at_ > 0 && asked_ >= fire_at_) throw TimeoutError("test time limit spent");
-  }
-  std::int64_t asked() const { return asked_; }
-
- private:
-  std::int64_t fire_at_;
-  mutable std::int64_t asked_ = 0;
-};
+using allocsim::testing::CountingLimit;
 
 /// A solver run with an optional time limit.
 using Solver = std::function<Selection(const PointSet&, int, const TimeLimit*)>;
