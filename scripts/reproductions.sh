@@ -2,11 +2,15 @@
 # Regenerates docs/REPRODUCTIONS.md from full (not --quick) runs of every study of
 # `allocsim reproduce --list`: each study's comparison table (the same run's Markdown that the
 # command writes next to its printed table), notes and figures, under one header.
-# Usage: scripts/reproductions.sh [BUILD_DIR]   (needs ALLOCSIM_TRACE_DIR for trace studies;
-#        run under MPI with MPIRUN="mpirun -np 2" to spread each study's sweep)
+# Usage: scripts/reproductions.sh [BUILD_DIR [STUDY...]]   (needs ALLOCSIM_TRACE_DIR for trace
+#        studies; run under MPI with MPIRUN="mpirun -np 2" to spread each study's sweep)
+# With STUDY names only those studies are re-run; every other study keeps the Markdown and
+# figures of its last full run in docs/reproductions/ (or is marked as not yet run in full).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${1:-build}
+shift || true
+rerun=" ${*:-} "
 ALLOCSIM="$BUILD_DIR/allocsim"
 OUT_DIR=docs/reproductions
 DOC=docs/REPRODUCTIONS.md
@@ -19,14 +23,42 @@ studies=$("$ALLOCSIM" reproduce --list | awk '{print $1}')
   echo "do not edit by hand. Published values and their sources: \`experiments/published/\`."
   echo "Each table is the Markdown the command wrote beside the table it printed."
   echo
+  cat <<'TEXT'
+### Definitions
+
+- **Saturation point** (Mao et al., `mao-qcdoc`, `mao-jlab`; the paper states no definition),
+  read two ways from the sweep of the runtime multiple c (rising c = rising offered load):
+  1. *slowdown saturation* (`…/bsd10`): the utilization at which the mean bounded slowdown
+     (10 s bound) first exceeds 10, interpolated linearly between the two neighbouring values of
+     c. If the first point of the sweep already exceeds 10 the crossing lies at or below that
+     utilization: an upper bound, reported as such in the notes and never compared as a number;
+     if no point exceeds 10, the largest utilization is a lower bound (it may still establish an
+     "above X %" fact). This is the reading of Figs. 3-6 (slowdown against utilization).
+  2. *utilization plateau* (`…/plateau`): the largest utilization over the whole sweep, the level
+     at which utilization against offered load flattens. This is the reading of Fig. 7.
+  Both are printed for every trace x scheduler x allocator in the study's notes
+  (`tools/mao_figures.py` prints the same from a result file).
+- **Trends** (`gabl`, `cplant-curves`): these papers print their figures without numbers, so
+  each entry is a trend their text states, checked as a fact on our runs.
+- Figures are drawn by `tools/plot_study.py` (PNG and PDF); error bars are 95 % confidence
+  intervals over replicas where a study has replicas.
+
+TEXT
 } >"$DOC"
 for study in $studies; do
-  echo "== $study" >&2
-  status=0
-  ${MPIRUN:-} "$ALLOCSIM" reproduce "$study" -o "$OUT_DIR" >&2 || status=$?
-  if [ "$status" -gt 1 ]; then
-    echo "reproduce $study failed with status $status" >&2
-    exit "$status"
+  if [ "$rerun" = "  " ] || [[ "$rerun" == *" $study "* ]]; then
+    echo "== $study" >&2
+    status=0
+    ${MPIRUN:-} "$ALLOCSIM" reproduce "$study" -o "$OUT_DIR" >&2 || status=$?
+    if [ "$status" -gt 1 ]; then
+      echo "reproduce $study failed with status $status" >&2
+      exit "$status"
+    fi
+  fi
+  if [ ! -f "$OUT_DIR/$study.md" ]; then
+    printf '## %s\n\nNot yet run in full: `scripts/reproductions.sh build %s`.\n\n' \
+      "$study" "$study" >>"$DOC"
+    continue
   fi
   sed "s#](\([^)]*\))#](reproductions/\1)#" "$OUT_DIR/$study.md" >>"$DOC"
   echo >>"$DOC"
@@ -34,10 +66,8 @@ done
 cat >>"$DOC" <<'TEXT'
 ## Not yet in `allocsim reproduce`
 
-`gabl`, `cplant-curves`, `mao-qcdoc` and `mao-jlab` (issue 14) still run as experiment files
-(`experiments/*.toml`, README "Sweeps and the published studies") without a published-value file;
 `agarwal-mapping`, `agarwal-network`, `gabl-wormhole` and `cplant-contention` wait for the
 mapping and network work.
 TEXT
-rm -f "$OUT_DIR"/*.h5
+rm -f "$OUT_DIR"/*.h5 "$OUT_DIR"/*.figure.json
 echo "written: $DOC" >&2
