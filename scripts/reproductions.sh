@@ -64,6 +64,18 @@ for study in $studies; do
   echo >>"$DOC"
 done
 cat >>"$DOC" <<'TEXT'
+## Mao et al. on whole traces: cost
+
+`mao-qcdoc` and `mao-jlab` run the whole NASA iPSC/860 (18,239 jobs) and SDSC SP2 (59,715 jobs)
+logs, as the paper does: 444 configs each (37 runtime multiples c x FCFS/backfilling x
+EP/NEP/flat x 2 logs). Neither has been run in full yet. On the shared two-core machine of the
+session that added them (load 7-12), whole-NASA configs took about 20 s each, and one whole-SDSC
+config (QCDOC, backfilling, NEP, c = 1.5) had not finished after 600 s wall-clock (187 s CPU):
+at high load the backfilling queue holds thousands of jobs and each scheduling pass scans it, so
+a full study needs many hours there (the scale issue). The per-config timeout of the two
+experiment files is 7,200 s. `allocsim reproduce mao-qcdoc --quick` (first 2,000 NASA jobs, five
+values of c) exercises the saturation-point readings and their PASS/FAIL logic in seconds.
+
 ## Not yet in `allocsim reproduce`
 
 `agarwal-mapping`, `agarwal-network`, `gabl-wormhole` and `cplant-contention` wait for the

@@ -61,7 +61,7 @@ def main():
         figure.suptitle(spec["title"], fontsize="medium")
     figure.tight_layout()
     figure.savefig(stem + ".png", dpi=120)
-    figure.savefig(stem + ".pdf")
+    figure.savefig(stem + ".pdf", metadata={"CreationDate": None})  # same input, same file
 
 
 if __name__ == "__main__":
