@@ -69,12 +69,20 @@ cat >>"$DOC" <<'TEXT'
 `mao-qcdoc` and `mao-jlab` run the whole NASA iPSC/860 (18,239 jobs) and SDSC SP2 (59,715 jobs)
 logs, as the paper does: 444 configs each (37 runtime multiples c x FCFS/backfilling x
 EP/NEP/flat x 2 logs). Neither has been run in full yet. On the shared two-core machine of the
-session that added them (load 7-12), whole-NASA configs took about 20 s each, and one whole-SDSC
-config (QCDOC, backfilling, NEP, c = 1.5) had not finished after 600 s wall-clock (187 s CPU):
-at high load the backfilling queue holds thousands of jobs and each scheduling pass scans it, so
-a full study needs many hours there (the scale issue). The per-config timeout of the two
-experiment files is 7,200 s. `allocsim reproduce mao-qcdoc --quick` (first 2,000 NASA jobs, five
-values of c) exercises the saturation-point readings and their PASS/FAIL logic in seconds.
+session that added them, the 54 whole-NASA configs of a coarse grid (c = 0.4, 0.6, ..., 2.0,
+QCDOC) took 45 s in all, but one whole-SDSC config (QCDOC, backfilling, NEP, c = 1.5) had not
+finished after 600 s wall-clock (187 s CPU; not profiled: a long backfilling queue at high
+load is the likely cost), so the SDSC half needs many hours there (the scale issue). The per-config timeout of the two experiment files is 7,200 s.
+`allocsim reproduce mao-qcdoc --quick` (first 2,000 NASA jobs, five values of c) exercises the
+saturation-point readings and their PASS/FAIL logic in seconds.
+
+Preliminary, from that coarse whole-NASA QCDOC grid (`allocsim sweep` of the NASA half of
+`experiments/mao-qcdoc.toml` with those nine values of c, read by `tools/mao_figures.py`; not a
+`reproduce` run): utilization plateau FCFS EP 71.5 %, NEP 76.8 %, flat 79.7 % (published
+saturation 65 / 70 / 77 %), backfilling NEP 91.3 % (published: above 90 %); the slowdown-10
+crossings are much lower (FCFS EP at most 18.6 %, NEP 49.8 %, flat 53.9 %; backfilling NEP
+57.0 %). The paper's saturation points thus match the plateau reading better than a slowdown
+threshold of 10, which its figures' log-scale slowdown axes leave open.
 
 ## Not yet in `allocsim reproduce`
 
