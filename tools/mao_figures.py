@@ -3,9 +3,11 @@
 
     /usr/bin/python3 tools/mao_figures.py mao-jlab.h5 [--plot mao-jlab.png]
 
-For each trace x scheduler x allocator it prints the utilization at which the mean bounded
-slowdown first passes 10 (linear interpolation between neighbouring runtime multiples c, ordered
-by c), and optionally plots bounded slowdown against utilization and utilization against
+For each trace x scheduler x allocator it prints the two saturation points of
+docs/REPRODUCTIONS.md: the utilization at which the mean bounded slowdown first passes 10
+(linear interpolation between neighbouring runtime multiples c, ordered by c; "<=" when the
+first point is already above 10, a bound and not a crossing; ">=" when no point is) and the
+plateau, the largest utilization over the sweep. Optionally it plots bounded slowdown against utilization and utilization against
 offered load (the data behind the paper's Figures 3-7).
 """
 import argparse
@@ -17,17 +19,20 @@ from sweep_results import load  # noqa: E402
 
 
 def utilization_at_slowdown(rows, threshold=10.0):
-    """Utilization where mean bounded slowdown crosses `threshold` (rows sorted by c)."""
+    """(utilization, relation) where mean bounded slowdown crosses `threshold` (rows sorted by
+    c): relation "=" for an interpolated crossing, "<=" when the first point already exceeds the
+    threshold (the crossing lies at or below it: a bound), ">=" when no point exceeds it (the
+    largest utilization reached is a lower bound)."""
     previous = None
     for _, row in rows.iterrows():
         if row.mean_bounded_slowdown > threshold:
             if previous is None:
-                return row.utilization
+                return row.utilization, "<="
             u0, s0 = previous.utilization, previous.mean_bounded_slowdown
             u1, s1 = row.utilization, row.mean_bounded_slowdown
-            return u0 + (threshold - s0) * (u1 - u0) / (s1 - s0)
+            return u0 + (threshold - s0) * (u1 - u0) / (s1 - s0), "="
         previous = row
-    return float("nan")  # never passes: saturation not reached in the sweep
+    return rows.utilization.max(), ">="
 
 
 def main():
@@ -38,11 +43,12 @@ def main():
     _, _, joined = load(args.results)
     joined["c"] = joined["c"].astype(float)
     keys = ["trace", "sched", "alloc"]
-    print(f"{'trace':26} {'sched':6} {'alloc':22} {'U at bsd=10':>11} {'max U':>6}")
+    print(f"{'trace':26} {'sched':6} {'alloc':22} {'U at bsd=10':>12} {'plateau':>7}")
     for (trace, sched, alloc), rows in joined.groupby(keys):
         rows = rows.sort_values("c")
-        print(f"{trace:26} {sched:6} {alloc:22} {utilization_at_slowdown(rows):11.3f} "
-              f"{rows.utilization.max():6.3f}")
+        utilization, relation = utilization_at_slowdown(rows)
+        shown = f"{'' if relation == '=' else relation}{utilization:.3f}"
+        print(f"{trace:26} {sched:6} {alloc:22} {shown:>12} {rows.utilization.max():7.3f}")
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")

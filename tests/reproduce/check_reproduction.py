@@ -2,7 +2,7 @@
 """Runs `allocsim reproduce STUDY --quick -o DIR` and checks the PASS/FAIL logic on its real
 output: every comparison's difference and verdict recomputed from the published value, the
 tolerance and ours; all_pass, the exit status, the "N of M PASS" line, the text table's verdicts
-and the Markdown rows agree with the JSON. `--list` instead checks the study list and the error
+and the Markdown rows agree with the JSON; the figures it lists exist as PNG and PDF. `--list` instead checks the study list and the error
 for an unknown study. Exit 77 = skipped (a study that needs traces without ALLOCSIM_TRACE_DIR).
 
 Usage: check_reproduction.py ALLOCSIM STUDY|--list trace|none WORKDIR
@@ -14,7 +14,10 @@ import shutil
 import subprocess
 import sys
 
-STUDIES = ["bender-table1", "bender-fig2", "bender-mm-tight"]
+STUDIES = ["bender-table1", "bender-fig2", "bender-mm-tight", "gabl", "cplant-curves",
+           "mao-qcdoc", "mao-jlab"]
+# Studies that draw figures (each must exist as PNG and PDF in the output folder).
+FIGURE_STUDIES = ["gabl", "cplant-curves", "mao-qcdoc", "mao-jlab"]
 
 
 def fail(message):
@@ -105,7 +108,17 @@ def main():
     summary = "%d of %d PASS" % (passed, len(comparisons))
     if summary not in run.stdout or summary not in markdown:
         fail("'%s' missing from the text or Markdown" % summary)
-    print("ok: %s (%s; %d measured)" % (study, summary, measured))
+    figures = report["figures"]
+    if study in FIGURE_STUDIES and not figures:
+        fail("no figures written")
+    for figure in figures:
+        for path in (figure, figure[:-len(".png")] + ".pdf"):
+            full = os.path.join(workdir, path)
+            if not os.path.isfile(full) or os.path.getsize(full) == 0:
+                fail("figure %s missing or empty" % full)
+        if "](%s)" % figure not in markdown:
+            fail("figure %s not in the Markdown" % figure)
+    print("ok: %s (%s; %d measured; %d figures)" % (study, summary, measured, len(figures)))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,26 @@ const std::vector<Study>& studies() {
       {"bender-mm-tight",
        "Bender et al. Section 2.2: MM's ratio on the tight example approaches 7/4", "", "",
        [](const StudyContext& c) { return measure::bender_mm_tight(c); }},
+      {"gabl",
+       "Bani-Mohammad et al. Figs. 3-5: finish time, turnaround and utilization of First Fit, "
+       "Paging(0), MBS and GABL against load on a 16x16 mesh (the trends of Section 4.2)",
+       "gabl-mesh16.toml", "quick/gabl-mesh16.toml",
+       [](const StudyContext& c) { return measure::gabl(c); }},
+      {"cplant-curves",
+       "Leung et al. Fig. 1: bounding-cube ratio and span of row/snake/Hilbert 1D allocation "
+       "against the work multiple, Ross trace on an 8x8x5 mesh (the trends of Section 3)",
+       "cplant-curves.toml", "quick/cplant-curves.toml",
+       [](const StudyContext& c) { return measure::cplant_curves(c); }},
+      {"mao-qcdoc",
+       "Mao et al. Figs. 3, 5, 7: saturation points of FCFS/backfilling x EP/NEP/flat, NASA and "
+       "SDSC logs on the QCDOC torus (within 5 percentage points)",
+       "mao-qcdoc.toml", "quick/mao-qcdoc.toml",
+       [](const StudyContext& c) { return measure::mao(c, "qcdoc"); }},
+      {"mao-jlab",
+       "Mao et al. Figs. 4, 6: saturation points of FCFS/backfilling x EP/NEP/flat, NASA and "
+       "SDSC logs on the JLab torus (within 5 percentage points)",
+       "mao-jlab.toml", "quick/mao-jlab.toml",
+       [](const StudyContext& c) { return measure::mao(c, "jlab"); }},
   };
   return table;
 }

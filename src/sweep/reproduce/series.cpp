@@ -1,0 +1,83 @@
+// Helpers the sweep studies share: per-group means of a result file and the figure writer
+// (a JSON description rendered to PNG and PDF by tools/plot_study.py). See studies.hpp.
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#include "allocsim/output/json.hpp"
+#include "allocsim/sweep/report/report.hpp"
+#include "allocsim/util/error.hpp"
+#include "studies.hpp"
+
+namespace allocsim::sweep::measure {
+
+GroupMeans group_means(const std::string& results, const std::vector<std::string>& group_by,
+                       const std::vector<std::string>& metrics) {
+  const ResultTables tables = read_result_tables(results);
+  ReportOptions options;
+  options.group_by = group_by;
+  options.metrics = metrics;
+  const h5::Table table = report_table(tables, options);
+  GroupMeans means;
+  for (std::size_t r = 0; r < table.rows(); ++r) {
+    std::vector<std::string> key;
+    for (const auto& column : group_by)
+      key.push_back(table.display(r, static_cast<std::size_t>(table.find(column))));
+    for (const auto& metric : metrics) {
+      const int column = table.find(metric);
+      const int ci = table.find(metric + "_ci95");
+      if (column < 0) throw InputError("no metric '" + metric + "' in " + results);
+      GroupMeans::Value value;
+      value.mean = table.number(r, static_cast<std::size_t>(column));
+      value.ci95 = ci >= 0 ? table.number(r, static_cast<std::size_t>(ci)) : 0.0;
+      if (!std::isfinite(value.ci95)) value.ci95 = 0;
+      means.values[key][metric] = value;
+    }
+  }
+  return means;
+}
+
+std::string write_figure(const StudyContext& context, const std::string& name, const Figure& figure,
+                         Measurements& m) {
+  using output::json_number;
+  using output::json_string;
+  const std::string spec_path = context.output_dir + "/" + name + ".figure.json";
+  {
+    std::ofstream out(spec_path);
+    out << "{\"title\": " << json_string(figure.title) << ", \"panels\": [";
+    for (std::size_t p = 0; p < figure.panels.size(); ++p) {
+      const Panel& panel = figure.panels[p];
+      out << (p ? ", " : "") << "{\"title\": " << json_string(panel.title)
+          << ", \"xlabel\": " << json_string(panel.xlabel)
+          << ", \"ylabel\": " << json_string(panel.ylabel)
+          << ", \"logy\": " << (panel.logy ? "true" : "false") << ", \"series\": [";
+      for (std::size_t s = 0; s < panel.series.size(); ++s) {
+        const Series& series = panel.series[s];
+        out << (s ? ", " : "") << "{\"label\": " << json_string(series.label);
+        if (series.colour >= 0) out << ", \"colour\": " << series.colour;
+        if (series.dash >= 0) out << ", \"dash\": " << series.dash;
+        out << ", \"points\": [";
+        for (std::size_t i = 0; i < series.x.size(); ++i)
+          out << (i ? ", " : "") << "[" << json_number(series.x[i]) << ", "
+              << json_number(series.y[i]) << ", "
+              << json_number(i < series.error.size() ? series.error[i] : 0.0) << "]";
+        out << "]}";
+      }
+      out << "]}";
+    }
+    out << "]}\n";
+    if (!out) throw InputError("cannot write '" + spec_path + "'");
+  }
+  const std::string stem = context.output_dir + "/" + name;
+  const std::string command = "/usr/bin/python3 '" + context.tools_dir + "/plot_study.py' '" +
+                              spec_path + "' '" + stem + "' >/dev/null";
+  if (std::system(command.c_str()) != 0) {
+    m.notes.push_back("figure " + name + " not drawn (tools/plot_study.py failed; needs " +
+                      "/usr/bin/python3 with matplotlib)");
+    return "";
+  }
+  m.figures.push_back(name + ".png");
+  return name + ".png";
+}
+
+}  // namespace allocsim::sweep::measure
