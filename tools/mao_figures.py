@@ -5,15 +5,18 @@
 
 For each trace x scheduler x allocator it prints the utilization at which the mean bounded
 slowdown first passes 10 (linear interpolation between neighbouring runtime multiples c, ordered
-by c), and optionally plots bounded slowdown against utilization and utilization against
-offered load (the data behind the paper's Figures 3-7).
+by c), and optionally plots bounded slowdown (log axis) against utilization and utilization
+against offered load (the data behind the paper's Figures 3-7): PNG and PDF at 300 dpi and a
+.caption.txt with the settings. Replicates are averaged, with 95 % Student-t error bars.
 """
 import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sweep_results import load  # noqa: E402
+import plot_common as pc  # noqa: E402
+
+NEEDED = ["trace", "sched", "alloc", "c", "utilization", "mean_bounded_slowdown", "offered_load"]
 
 
 def utilization_at_slowdown(rows, threshold=10.0):
@@ -30,39 +33,68 @@ def utilization_at_slowdown(rows, threshold=10.0):
     return float("nan")  # never passes: saturation not reached in the sweep
 
 
+def series_name(sched, alloc):
+    return f"{sched.upper()} {alloc.replace('subtorus:scheme=', '').upper()}"
+
+
+def plot(frames, joined, output):
+    from plot_common import plt
+    traces = sorted(joined.trace.unique())
+    figure, axes = plt.subplots(2, len(traces), figsize=(4.2 * len(traces), 6.4), squeeze=False)
+    replicated = False
+    names = sorted({series_name(s, a) for s, a in zip(joined.sched, joined.alloc)})
+    for column, trace in enumerate(traces):
+        for (sched, alloc), rows in joined[joined.trace == trace].groupby(["sched", "alloc"]):
+            name = series_name(sched, alloc)
+            points = rows.groupby("c").agg(list).sort_index()
+            style = pc.style(names.index(name))
+            for row, (x, y) in enumerate([("utilization", "mean_bounded_slowdown"),
+                                          ("offered_load", "utilization")]):
+                xs = [sum(v) / len(v) for v in points[x]]
+                ys = [sum(v) / len(v) for v in points[y]]
+                errors = [pc.t_half_width(v) for v in points[y]]
+                replicated |= any(e > 0 for e in errors)
+                axes[row][column].errorbar(xs, ys, yerr=errors if any(errors) else None,
+                                           capsize=2, label=name, **style)
+        top, bottom = axes[0][column], axes[1][column]
+        top.set_title(trace, fontsize="medium")
+        top.set_yscale("log")
+        top.axhline(10, color="grey", linewidth=0.8, linestyle=":")
+        top.set_xlabel(pc.label(frames, "utilization"))
+        top.set_ylabel(pc.label(frames, "mean_bounded_slowdown") + " (log scale)")
+        bottom.set_xlabel(pc.label(frames, "offered_load"))
+        bottom.set_ylabel(pc.label(frames, "utilization"))
+        for axis in (top, bottom):
+            axis.grid(True, alpha=0.3)
+    pc.legend_outside(figure, [a for row in axes for a in row])
+    figure.tight_layout()
+    caption = ["Top: mean bounded slowdown (log axis; dotted line at 10) against utilization; "
+               "bottom: utilization against offered load; one point per runtime multiple c.",
+               "Error bars: 95 % Student-t intervals across replicates." if replicated else
+               "One run per point (or identical replicates): no error bars."]
+    return pc.save(figure, output, caption + pc.settings_lines(frames))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
-    parser.add_argument("--plot", help="PNG file for the figures")
+    parser.add_argument("--plot", help="PNG file for the figures (a PDF and caption next to it)")
     args = parser.parse_args()
-    _, _, joined = load(args.results)
+    frames = pc.load_results(args.results, experiment_prefix="mao")
+    for name in NEEDED:
+        pc.column(frames, name)
+    joined = frames["results"]
     joined["c"] = joined["c"].astype(float)
     keys = ["trace", "sched", "alloc"]
     print(f"{'trace':26} {'sched':6} {'alloc':22} {'U at bsd=10':>11} {'max U':>6}")
     for (trace, sched, alloc), rows in joined.groupby(keys):
-        rows = rows.sort_values("c")
+        rows = rows.groupby("c")[["utilization", "mean_bounded_slowdown"]].mean().reset_index()
         print(f"{trace:26} {sched:6} {alloc:22} {utilization_at_slowdown(rows):11.3f} "
               f"{rows.utilization.max():6.3f}")
     if args.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        traces = sorted(joined.trace.unique())
-        fig, axes = plt.subplots(2, len(traces), figsize=(6 * len(traces), 9), squeeze=False)
-        for column, trace in enumerate(traces):
-            for (sched, alloc), rows in joined[joined.trace == trace].groupby(["sched", "alloc"]):
-                rows = rows.sort_values("c")
-                label = f"{sched} {alloc.replace('subtorus:scheme=', '').upper()}"
-                axes[0][column].plot(rows.utilization, rows.mean_bounded_slowdown, ".-", label=label)
-                axes[1][column].plot(rows.offered_load, rows.utilization, ".-", label=label)
-            axes[0][column].set(title=trace, xlabel="utilization", ylabel="mean bounded slowdown",
-                                yscale="log")
-            axes[1][column].set(xlabel="offered load", ylabel="utilization")
-            axes[0][column].legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=90)
-        print(f"figures: {args.plot}")
+        print("figures: " + " ".join(plot(frames, joined, args.plot)))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(pc.run(main))

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "allocsim/output/csv.hpp"
 #include "allocsim/output/json.hpp"
@@ -103,14 +104,15 @@ void run(const RunOptions& options) {
   if (options.format == "batsim") {  // jobs.csv alone on stdout, for evalys
     write_batsim_jobs(std::cout, result.jobs, "w0");
   } else if (options.format == "json") {
-    std::cout << "{\"config\": " << json_string(config.canonical())
-              << ", \"summary\": " << summary_json(result.summary)
-              << ", \"diagnostics\": " << diagnostics_json(result.diagnostics);
-    if (!result.decisions.empty())
-      std::cout << ", \"decisions\": " << decisions_json(result.decisions);
-    std::cout << ", \"resources\": {\"wall_seconds\": " << json_number(seconds)
-              << ", \"peak_memory_mb\": " << json_number(peak_memory_mb())
-              << ", \"mapping_seconds\": " << json_number(result.mapping_seconds) << "}}\n";
+    using Json = nlohmann::ordered_json;  // the output pieces come from output/json.hpp as text
+    Json out = {{"config", config.canonical()},
+                {"summary", Json::parse(summary_json(result.summary))},
+                {"diagnostics", Json::parse(diagnostics_json(result.diagnostics))}};
+    if (!result.decisions.empty()) out["decisions"] = Json::parse(decisions_json(result.decisions));
+    out["resources"] = {{"wall_seconds", Json::parse(json_number(seconds))},
+                        {"peak_memory_mb", Json::parse(json_number(peak_memory_mb()))},
+                        {"mapping_seconds", Json::parse(json_number(result.mapping_seconds))}};
+    std::cout << out.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
   } else {
     print_text(config, result, seconds);
   }

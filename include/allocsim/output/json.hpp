@@ -1,5 +1,6 @@
 #pragma once
-// JSON text of results and configs, written by hand (no JSON library is a dependency yet).
+// JSON text of results and configs, built with nlohmann-json (header only, Debian
+// nlohmann-json3-dev), so every `--format json` output is valid JSON.
 // Used by `allocsim run --format json` and `allocsim report --format json`.
 #include <string>
 #include <vector>
