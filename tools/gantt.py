@@ -14,6 +14,7 @@ import os
 import sys
 
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot_common as pc  # noqa: E402
@@ -56,9 +57,16 @@ def main():
     parser.add_argument("jobs", help="Batsim jobs.csv (allocsim run --format batsim)")
     parser.add_argument("-o", "--output", default="gantt.png")
     parser.add_argument("--title", default=None)
-    parser.add_argument("--labels", action="store_true", help="write job ids in the rectangles")
+    parser.add_argument("--nodes", type=int, help="node count of the machine (default: the "
+                        "highest allocated node id + 1)")
+    labels = parser.add_mutually_exclusive_group()
+    labels.add_argument("--labels", action="store_true", default=None,
+                        help="write job ids in the rectangles (default: up to 60 jobs)")
+    labels.add_argument("--no-labels", dest="labels", action="store_false")
     args = parser.parse_args()
     jobs = read_jobs(args.jobs)
+    if args.labels is None:
+        args.labels = len(jobs) <= 60
     figure, axis = plt.subplots(figsize=(7.5, 4.2))
     colours = plt.get_cmap("tab20")
     top = 0
@@ -70,19 +78,24 @@ def main():
             axis.broken_barh([(start, length)], (low, high - low + 1), facecolor=colour,
                              edgecolor="black", linewidth=0.3)
             top = max(top, high + 1)
-        if args.labels:
-            low, high = sets[0]
-            axis.text(start + length / 2, (low + high + 1) / 2, str(job.job_id),
-                      ha="center", va="center", fontsize=5)
+            if args.labels:  # every rectangle: a job split over intervals stays recognisable
+                axis.text(start + length / 2, (low + high + 1) / 2, str(job.job_id),
+                          ha="center", va="center", fontsize=5, clip_on=True)
     axis.set_xlim(float(jobs.starting_time.min()), float(jobs.finish_time.max()))
+    if args.nodes:
+        if args.nodes < top:
+            raise PlotError(f"--nodes {args.nodes}, but node {top - 1} is allocated")
+        top = args.nodes
     axis.set_ylim(0, top)
+    axis.yaxis.set_major_locator(MaxNLocator(integer=True))
     axis.set_xlabel("time (s)")
     axis.set_ylabel("node id")
     axis.set_title(args.title or os.path.basename(args.jobs), fontsize="medium")
     figure.tight_layout()
     caption = [f"Gantt chart of {len(jobs)} jobs from {args.jobs}: one rectangle per job and "
                f"interval of allocated node ids (time in simulated seconds, nodes 0-{top - 1}); "
-               "colours cycle through 20 (neighbouring jobs differ)."]
+               "colours cycle through 20 (neighbouring jobs differ)" +
+               ("; labels: job ids." if args.labels else ".")]
     if "workload_name" in jobs.columns:
         caption.append("workload: " + ", ".join(map(str, jobs.workload_name.unique())))
     paths = pc.save(figure, args.output, caption)

@@ -118,6 +118,22 @@ def t_half_width(values):
     return float(stats.t.ppf(0.975, n - 1) * math.sqrt(variance / n))
 
 
+def use_log(name, values, linear=False):
+    """Log axis for metrics that span decades: a LOG_COLUMNS metric, all values positive, the
+    largest at least 10 times the smallest (a log axis over less shows almost no ticks)."""
+    values = [v for v in values if v == v]
+    return (not linear and name in LOG_COLUMNS and values and min(values) > 0
+            and max(values) >= 10 * min(values))
+
+
+def error_bars(means, errors, log):
+    """yerr for errorbar: None without spread; on a log axis the lower bar stops above 0."""
+    if not any(errors):
+        return None
+    lower = [min(e, 0.95 * m) if log and m > 0 else e for m, e in zip(means, errors)]
+    return [lower, errors]
+
+
 def legend_outside(figure, axes):
     """One legend for the whole figure, right of the panels (series merged by label)."""
     handles, labels = {}, []

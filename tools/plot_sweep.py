@@ -44,7 +44,14 @@ def main():
                         f"{', '.join(map(str, data[x].unique()[:5]))})") from None
     facets = sorted(data[facet].unique()) if facet else [None]
     series = sorted(data[lines].astype(str).unique())
-    log = metric in pc.LOG_COLUMNS and not args.linear and (data[metric] > 0).all()
+    # Replicate means: first average each replicate over the columns not plotted (another
+    # trace, say), so that the error bars are intervals across replicates only.
+    keys = [c for c in (facet, lines, x) if c]
+    if "replicate" in data.columns:
+        data = data.groupby(keys + ["replicate"], as_index=False)[metric].mean()
+    log = pc.use_log(metric, data[metric], args.linear)
+    x_values = sorted(data[x].unique())
+    dodge = 0.012 * (x_values[-1] - x_values[0]) if len(x_values) > 1 else 0.0
     figure, axes = plt.subplots(1, len(facets), figsize=(4.2 * len(facets), 3.4),
                                 squeeze=False, sharey=True)
     replicated = False
@@ -58,8 +65,11 @@ def main():
             means = [sum(v) / len(v) for v in points]
             errors = [pc.t_half_width(v) for v in points]
             replicated |= any(e > 0 for e in errors)
-            axis.errorbar(points.index, means, yerr=errors if any(errors) else None,
-                          capsize=2.5, label=name, **pc.style(index))
+            # Series side by side (dodged) so that equal values stay visible.
+            shift = (index - (len(series) - 1) / 2) * dodge
+            axis.errorbar([p + shift for p in points.index], means,
+                          yerr=pc.error_bars(means, errors, log), capsize=2.5, label=name,
+                          **pc.style(index))
         axis.set_xlabel(pc.label(frames, x))
         if log:
             axis.set_yscale("log")
@@ -70,8 +80,10 @@ def main():
     pc.legend_outside(figure, axes[0])
     figure.tight_layout()
     averaged = pc.averaged_columns(frames, [x, lines, facet])
-    caption = [f"{pc.label(frames, metric)} against {pc.label(frames, x)}, one line per "
-               f"{lines}" + (f", one panel per {facet}" if facet else "") + "."]
+    caption = [f"{pc.label(frames, metric)}" + (" (log axis)" if log else "") + " against {pc.label(frames, x)}, one line per "
+               f"{lines}" + (f", one panel per {facet}" if facet else "") +
+               (" (series shifted sideways by 1 % of the axis to stay visible)." if dodge
+                else ".")]
     caption.append("Points: means over replicates; error bars: 95 % Student-t intervals across "
                    "replicates." if replicated else
                    "Points: one run each, or identical replicates (no error bars).")

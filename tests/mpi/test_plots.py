@@ -91,9 +91,11 @@ jobs = env.run([env.allocsim, "run", "--trace", os.path.join(env.data, "small.sw
                 "--machine", "mesh:8x8", "--alloc", "mc1x1", "--format", "batsim"]).stdout
 jobs_csv = env.write("jobs.csv", jobs)
 gantt_stem = env.path("gantt")
-tool("gantt.py", jobs_csv, "-o", gantt_stem + ".png")
+tool("gantt.py", jobs_csv, "-o", gantt_stem + ".png", "--nodes", "64")
 t.check("Gantt chart of" in check_figure(gantt_stem), "gantt caption")
 not_batsim = env.write("summary.csv", "alloc,utilization\nflat,0.5\n")
 bad = tool("gantt.py", not_batsim, "-o", env.path("g.png"), expect=2).stderr
 t.check("not a Batsim jobs.csv" in bad, bad)
+bad = tool("gantt.py", jobs_csv, "--nodes", "4", "-o", env.path("g.png"), expect=2).stderr
+t.check("--nodes 4, but node" in bad, bad)
 print("ok")
