@@ -64,6 +64,8 @@ def plot(frames, joined, output):
         top.axhline(10, color="grey", linewidth=0.8, linestyle=":")
         top.set_xlabel(pc.label(frames, "utilization"))
         top.set_ylabel(pc.label(frames, "mean_bounded_slowdown") + " (log scale)")
+        top.set_xlim(0, 1)  # utilization is a fraction: the same axis in every panel
+        bottom.set_ylim(0, 1.02)
         bottom.set_xlabel(pc.label(frames, "offered_load"))
         bottom.set_ylabel(pc.label(frames, "utilization"))
         for axis in (top, bottom):
