@@ -39,7 +39,6 @@ def series_name(sched, alloc):
 
 def plot(frames, joined, output):
     from plot_common import plt
-    import textwrap
     traces = sorted(joined.trace.unique())
     figure, axes = plt.subplots(2, len(traces), figsize=(4.2 * len(traces), 6.4), squeeze=False)
     replicated = False
@@ -55,11 +54,10 @@ def plot(frames, joined, output):
                 ys = [sum(v) / len(v) for v in points[y]]
                 errors = [pc.t_half_width(v) for v in points[y]]
                 replicated |= any(e > 0 for e in errors)
-                axes[row][column].errorbar(xs, ys, yerr=pc.error_bars(ys, errors, row == 0),
+                axes[row][column].errorbar(xs, ys, yerr=pc.error_bars(ys, errors, "log" if row == 0 else None),
                                            capsize=2, label=name, **style)
         top, bottom = axes[0][column], axes[1][column]
-        top.set_title("\n".join(textwrap.wrap(trace.replace(",", ", "), 38)).replace(", ", ","),
-                      fontsize="medium")  # long synthetic specs: wrapped at commas
+        top.set_title(pc.wrap_title(trace), fontsize="medium")
         top.set_yscale("log")
         top.axhline(10, color="grey", linewidth=0.8, linestyle=":")
         top.set_xlabel(pc.label(frames, "utilization"))

@@ -119,18 +119,46 @@ def t_half_width(values):
 
 
 def use_log(name, values, linear=False):
-    """Log axis for metrics that span decades: a LOG_COLUMNS metric, all values positive, the
-    largest at least 10 times the smallest (a log axis over less shows almost no ticks)."""
+    """'log' for metrics that span decades (a LOG_COLUMNS metric whose largest value is at least
+    10 times its smallest positive one; a log axis over less shows almost no ticks), 'symlog'
+    when such values include zeros (waits), else None."""
     values = [v for v in values if v == v]
-    return (not linear and name in LOG_COLUMNS and values and min(values) > 0
-            and max(values) >= 10 * min(values))
+    positive = [v for v in values if v > 0]
+    if linear or name not in LOG_COLUMNS or not positive or min(values) < 0:
+        return None
+    if max(positive) < 10 * min(positive):
+        return None
+    return "log" if len(positive) == len(values) else "symlog"
+
+
+def set_scale(axis, scale, values):
+    """Applies use_log's answer to the y axis (symlog: linear below the smallest positive)."""
+    positive = [v for v in values if v > 0]
+    if scale == "log":
+        axis.set_yscale("log")
+    elif scale == "symlog" and positive:  # the metrics are never negative: axis from 0
+        axis.set_yscale("symlog", linthresh=10 ** math.floor(math.log10(min(positive))))
+        axis.set_ylim(bottom=0)
+    elif scale == "symlog":  # this panel is all zeros
+        axis.set_ylim(0, 1)
+
+
+def wrap_title(text, width=40):
+    """A long title (synthetic trace specs have no spaces) wrapped at commas and spaces."""
+    import textwrap
+    return "\n".join(textwrap.wrap(text.replace(",", ", "), width)).replace(", ", ",")
 
 
 def error_bars(means, errors, log):
     """yerr for errorbar: None without spread; on a log axis the lower bar stops above 0."""
     if not any(errors):
         return None
-    lower = [min(e, 0.95 * m) if log and m > 0 else e for m, e in zip(means, errors)]
+    if log == "log":
+        lower = [min(e, 0.95 * m) if m > 0 else e for m, e in zip(means, errors)]
+    elif log == "symlog":  # non-negative metrics: the bar stops at 0
+        lower = [min(e, m) for m, e in zip(means, errors)]
+    else:
+        lower = errors
     return [lower, errors]
 
 

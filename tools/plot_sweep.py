@@ -53,7 +53,7 @@ def main():
     x_values = sorted(data[x].unique())
     dodge = 0.012 * (x_values[-1] - x_values[0]) if len(x_values) > 1 else 0.0
     figure, axes = plt.subplots(1, len(facets), figsize=(4.2 * len(facets), 3.4),
-                                squeeze=False, sharey=True)
+                                squeeze=False)  # own y axis per panel: traces differ in scale
     replicated = False
     for axis, value in zip(axes[0], facets):
         part = data if value is None else data[data[facet] == value]
@@ -71,16 +71,15 @@ def main():
                           yerr=pc.error_bars(means, errors, log), capsize=2.5, label=name,
                           **pc.style(index))
         axis.set_xlabel(pc.label(frames, x))
-        if log:
-            axis.set_yscale("log")
+        pc.set_scale(axis, log, part[metric])
         axis.grid(True, which="major", alpha=0.3)
         if value is not None:
-            axis.set_title(f"{facet} = {value}", fontsize="medium")
-    axes[0][0].set_ylabel(pc.label(frames, metric) + (" (log scale)" if log else ""))
+            axis.set_title(pc.wrap_title(f"{facet} = {value}"), fontsize="medium")
+    axes[0][0].set_ylabel(pc.label(frames, metric) + (f" ({log} scale)" if log else ""))
     pc.legend_outside(figure, axes[0])
     figure.tight_layout()
     averaged = pc.averaged_columns(frames, [x, lines, facet])
-    caption = [f"{pc.label(frames, metric)}" + (" (log axis)" if log else "") + " against {pc.label(frames, x)}, one line per "
+    caption = [f"{pc.label(frames, metric)}" + (f" ({log} axis)" if log else "") + f" against {pc.label(frames, x)}, one line per "
                f"{lines}" + (f", one panel per {facet}" if facet else "") +
                (" (series shifted sideways by 1 % of the axis to stay visible)." if dodge
                 else ".")]
