@@ -11,6 +11,7 @@
 #include "allocsim/mapping/graph_io.hpp"
 #include "allocsim/mapping/partition.hpp"
 #include "allocsim/mapping/patterns.hpp"
+#include "allocsim/output/json.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
 #include "commands.hpp"
@@ -93,7 +94,7 @@ void run_map(const MapArgs& args) {
                                          {"partition_seconds", outcome.partition_seconds},
                                          {"map_seconds", outcome.map_seconds},
                                          {"seconds", seconds}};
-    out << json.dump() << '\n';
+    out << output::json_text(json) << '\n';
     return;
   }
   out << "machine          " << topology.spec() << " (" << nodes.size() << " processors)\n"

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "allocsim/geom/solve.hpp"
+#include "allocsim/output/json.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
 #include "commands.hpp"
@@ -155,7 +156,7 @@ void run_optimum(const OptimumArgs& args) {
       for (const int index : result.indices) nodes.push_back(node_of[index]);
       json["nodes"] = nodes;
     }
-    out << json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    out << output::json_text(json) << '\n';
     return;
   }
   out << "method       " << args.method << '\n'

@@ -13,6 +13,7 @@
 #include "allocsim/output/csv.hpp"
 #include "allocsim/output/json.hpp"
 #include "allocsim/output/schedule.hpp"
+#include "allocsim/output/table.hpp"
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
@@ -59,15 +60,19 @@ double peak_memory_mb() {
 
 void print_text(const RunConfig& config, const RunResult& result, double seconds) {
   std::cout << "config: " << config.canonical() << "\n\nsummary:\n";
-  for (const auto& column : summary_columns())
-    std::cout << "  " << std::left << std::setw(30) << column.name << ' '
-              << result.summary.*column.member << '\n';
+  for (const auto& column : summary_columns()) {  // fixed precision and the unit, no 6.3e+07
+    const std::string unit = std::string(column.unit) == "1" ? "" : column.unit;
+    std::cout << "  " << std::left << std::setw(30) << column.name << ' ' << std::right
+              << std::setw(14) << table_number(result.summary.*column.member) << ' ' << unit
+              << '\n';
+  }
   if (!result.decisions.empty()) {
     std::cout << "\ndecisions (situation " << config.alloc
               << "): mean sum of pairwise distances per placement\n";
     for (const auto& row : result.decisions)
       std::cout << "  " << std::left << std::setw(40) << row.decision << ' '
-                << row.mean_pairwise_sum << "  (" << row.refusals << " refusals)\n";
+                << table_number(row.mean_pairwise_sum) << "  (" << table_number(row.refusals)
+                << " refusals)\n";
   }
   std::cout << "\ndiagnostics:\n" << result.diagnostics.report();
   std::cout << "\nresources: " << seconds << " s wall (reading included), peak memory "
@@ -112,7 +117,7 @@ void run(const RunOptions& options) {
     out["resources"] = {{"wall_seconds", Json::parse(json_number(seconds))},
                         {"peak_memory_mb", Json::parse(json_number(peak_memory_mb()))},
                         {"mapping_seconds", Json::parse(json_number(result.mapping_seconds))}};
-    std::cout << out.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+    std::cout << json_text(out) << '\n';
   } else {
     print_text(config, result, seconds);
   }

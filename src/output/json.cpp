@@ -25,26 +25,43 @@ struct JsonOf {
   nlohmann::ordered_json operator()(std::uint64_t value) const { return value; }
 };
 
-/// Text of a JSON value; invalid UTF-8 in names from trace files is replaced, not thrown on.
-std::string text_of(const nlohmann::ordered_json& value) {
+}  // namespace
+
+std::string json_text(const nlohmann::ordered_json& value) {
+  std::string out;
+  if (value.is_object()) {
+    out = "{";
+    for (auto item = value.begin(); item != value.end(); ++item)
+      out += (item == value.begin() ? "" : ", ") + json_string(item.key()) + ": " +
+             json_text(item.value());
+    return out + "}";
+  }
+  if (value.is_array()) {
+    out = "[";
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + json_text(value[i]);
+    return out + "]";
+  }
+  if (value.is_number_float()) return json_number(value.get<double>());
   return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-}  // namespace
-
 std::string json_string(const std::string& text) {
-  return text_of(nlohmann::ordered_json(text));
+  return nlohmann::ordered_json(text).dump(-1, ' ', false,
+                                           nlohmann::ordered_json::error_handler_t::replace);
 }
 
-std::string json_number(double value) {
-  return text_of(number_value(value));
+std::string json_number(double value) {  // shortest round-trip text, "5" rather than "5.0"
+  if (!std::isfinite(value)) return "null";
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, end);
 }
 
 std::string summary_json(const RunSummary& summary) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const auto& column : summary_columns())
     out[column.name] = number_value(summary.*column.member);
-  return text_of(out);
+  return json_text(out);
 }
 
 std::string diagnostics_json(const Diagnostics& diagnostics) {
@@ -52,7 +69,7 @@ std::string diagnostics_json(const Diagnostics& diagnostics) {
   for (const auto& [reason, entry] : diagnostics.entries)
     out[reason] = {{"count", entry.count}, {"first_lines", entry.first_lines}};
   out["notes"] = diagnostics.notes;
-  return text_of(out);
+  return json_text(out);
 }
 
 std::string decisions_json(const std::vector<DecisionRow>& rows) {
@@ -63,13 +80,13 @@ std::string decisions_json(const std::vector<DecisionRow>& rows) {
                    {"mean_avg_pairwise", number_value(row.mean_avg_pairwise)},
                    {"jobs", number_value(row.jobs)},
                    {"refusals", number_value(row.refusals)}});
-  return text_of(out);
+  return json_text(out);
 }
 
 std::string config_json(const RunConfig& config) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const auto& field : config_fields()) out[field.name] = visit_field(config, field, JsonOf{});
-  return text_of(out);
+  return json_text(out);
 }
 
 }  // namespace allocsim::output

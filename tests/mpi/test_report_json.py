@@ -60,4 +60,8 @@ too_wide = [line for line in table.splitlines() if len(line) > 120]
 t.check(not too_wide, f"lines over 120 characters:\n" + "\n".join(too_wide))
 t.check(table.count("makespan (s) ") + table.count("makespan (s)\n") == 1,
         f"makespan repeated:\n{table}")
+# A metric named twice (once by its alias) is one column.
+twice = env.run([env.allocsim, "report", output, "--metrics", "bsd,mean_bounded_slowdown",
+                 "--format", "csv"]).stdout.splitlines()[0].split(",")
+t.check(twice.count("mean_bounded_slowdown") == 1, f"repeated column: {twice}")
 print("ok")

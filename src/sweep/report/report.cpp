@@ -104,6 +104,12 @@ Report build_report(const ResultTables& tables, const ReportOptions& options) {
       options.metrics.empty() ? default_metrics(summary) : options.metrics;
   for (auto& m : metrics)  // short names used in the papers' tables
     if (m == "mean_bsd" || m == "bsd") m = "mean_bounded_slowdown";
+  for (auto* names : {&metrics, &group_by}) {  // a name given twice is one column
+    std::vector<std::string> unique;
+    for (const auto& name : *names)
+      if (std::find(unique.begin(), unique.end(), name) == unique.end()) unique.push_back(name);
+    *names = std::move(unique);
+  }
   std::vector<std::size_t> metric_columns;
   for (const auto& name : metrics)
     metric_columns.push_back(column_of(summary, name, "metric", summary_names));
@@ -320,7 +326,10 @@ std::string format_report(const Table& table, const std::string& format) {
       }
       rows.push_back(std::move(row));
     }
-    out << rows.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    out << "[";  // one row per line
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      out << (r ? ",\n " : "\n ") << output::json_text(rows[r]);
+    out << "\n]\n";
   } else if (format == "table") {
     std::vector<std::string> header;
     std::vector<bool> left;
