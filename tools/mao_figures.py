@@ -7,15 +7,19 @@ For each trace x scheduler x allocator it prints the two saturation points of
 docs/REPRODUCTIONS.md: the utilization at which the mean bounded slowdown first passes 10
 (linear interpolation between neighbouring runtime multiples c, ordered by c; "<=" when the
 first point is already above 10, a bound and not a crossing; ">=" when no point is) and the
-plateau, the largest utilization over the sweep. Optionally it plots bounded slowdown against utilization and utilization against
-offered load (the data behind the paper's Figures 3-7).
+plateau, the largest utilization over the sweep. Optionally it plots bounded slowdown (log axis)
+against utilization and utilization against offered load (the data behind the paper's Figures
+3-7): PNG and PDF at 300 dpi and a .caption.txt with the settings. Replicates are averaged, with
+95 % Student-t error bars.
 """
 import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sweep_results import load  # noqa: E402
+import plot_common as pc  # noqa: E402
+
+NEEDED = ["trace", "sched", "alloc", "c", "utilization", "mean_bounded_slowdown", "offered_load"]
 
 
 def utilization_at_slowdown(rows, threshold=10.0):
@@ -35,40 +39,71 @@ def utilization_at_slowdown(rows, threshold=10.0):
     return rows.utilization.max(), ">="
 
 
+def series_name(sched, alloc):
+    return f"{sched.upper()} {alloc.replace('subtorus:scheme=', '').upper()}"
+
+
+def plot(frames, joined, output):
+    from plot_common import plt
+    traces = sorted(joined.trace.unique())
+    figure, axes = plt.subplots(2, len(traces), figsize=(4.2 * len(traces), 6.4), squeeze=False)
+    replicated = False
+    names = sorted({series_name(s, a) for s, a in zip(joined.sched, joined.alloc)})
+    for column, trace in enumerate(traces):
+        for (sched, alloc), rows in joined[joined.trace == trace].groupby(["sched", "alloc"]):
+            name = series_name(sched, alloc)
+            points = rows.groupby("c").agg(list).sort_index()
+            style = pc.style(names.index(name))
+            for row, (x, y) in enumerate([("utilization", "mean_bounded_slowdown"),
+                                          ("offered_load", "utilization")]):
+                xs = [sum(v) / len(v) for v in points[x]]
+                ys = [sum(v) / len(v) for v in points[y]]
+                errors = [pc.t_half_width(v) for v in points[y]]
+                replicated |= any(e > 0 for e in errors)
+                axes[row][column].errorbar(xs, ys, yerr=pc.error_bars(ys, errors, "log" if row == 0 else None),
+                                           capsize=2, label=name, **style)
+        top, bottom = axes[0][column], axes[1][column]
+        top.set_title(pc.wrap_title(trace), fontsize="medium")
+        top.set_yscale("log")
+        top.axhline(10, color="grey", linewidth=0.8, linestyle=":")
+        top.set_xlabel(pc.label(frames, "utilization"))
+        top.set_ylabel(pc.label(frames, "mean_bounded_slowdown") + " (log scale)")
+        top.set_xlim(0, 1)  # utilization is a fraction: the same axis in every panel
+        bottom.set_ylim(0, 1.02)
+        bottom.set_xlabel(pc.label(frames, "offered_load"))
+        bottom.set_ylabel(pc.label(frames, "utilization"))
+        for axis in (top, bottom):
+            axis.grid(True, alpha=0.3)
+    pc.legend_outside(figure, [a for row in axes for a in row])
+    figure.tight_layout()
+    caption = ["Top: mean bounded slowdown (log axis; dotted line at 10) against utilization; "
+               "bottom: utilization against offered load; one point per runtime multiple c.",
+               "Error bars: 95 % Student-t intervals across replicates." if replicated else
+               "One run per point (or identical replicates): no error bars."]
+    return pc.save(figure, output, caption + pc.settings_lines(frames))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
-    parser.add_argument("--plot", help="PNG file for the figures")
+    parser.add_argument("--plot", help="PNG file for the figures (a PDF and caption next to it)")
     args = parser.parse_args()
-    _, _, joined = load(args.results)
+    frames = pc.load_results(args.results, experiment_prefix="mao")
+    for name in NEEDED:
+        pc.column(frames, name)
+    joined = frames["results"]
     joined["c"] = joined["c"].astype(float)
     keys = ["trace", "sched", "alloc"]
     print(f"{'trace':26} {'sched':6} {'alloc':22} {'U at bsd=10':>12} {'plateau':>7}")
     for (trace, sched, alloc), rows in joined.groupby(keys):
-        rows = rows.sort_values("c")
+        rows = rows.groupby("c")[["utilization", "mean_bounded_slowdown"]].mean().reset_index()
         utilization, relation = utilization_at_slowdown(rows)
         shown = f"{'' if relation == '=' else relation}{utilization:.3f}"
         print(f"{trace:26} {sched:6} {alloc:22} {shown:>12} {rows.utilization.max():7.3f}")
     if args.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        traces = sorted(joined.trace.unique())
-        fig, axes = plt.subplots(2, len(traces), figsize=(6 * len(traces), 9), squeeze=False)
-        for column, trace in enumerate(traces):
-            for (sched, alloc), rows in joined[joined.trace == trace].groupby(["sched", "alloc"]):
-                rows = rows.sort_values("c")
-                label = f"{sched} {alloc.replace('subtorus:scheme=', '').upper()}"
-                axes[0][column].plot(rows.utilization, rows.mean_bounded_slowdown, ".-", label=label)
-                axes[1][column].plot(rows.offered_load, rows.utilization, ".-", label=label)
-            axes[0][column].set(title=trace, xlabel="utilization", ylabel="mean bounded slowdown",
-                                yscale="log")
-            axes[1][column].set(xlabel="offered load", ylabel="utilization")
-            axes[0][column].legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=90)
-        print(f"figures: {args.plot}")
+        print("figures: " + " ".join(plot(frames, joined, args.plot)))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(pc.run(main))

@@ -9,12 +9,15 @@ zoomed without random, and LeanMD on 2D and 3D tori) and prints the hops-per-byt
 """
 import argparse
 import os
+import sys
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_common as pc  # noqa: E402
+from plot_common import PlotError, plt  # noqa: E402
+
+NEEDED = ["study", "p", "machine", "mapper", "hops_per_byte"]
 
 ORDER = ["random", "topocentlb", "topolb", "topolb+refine", "scotch"]
 STYLE = {
@@ -64,7 +67,6 @@ def panel(ax, data, study, title, with_random=True, expectation=False):
     ax.set_ylabel("hops per byte (links per byte)")
     ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
 
 
 def main():
@@ -73,7 +75,14 @@ def main():
     parser.add_argument("--out", default=None, help="output folder (default: the CSV's)")
     args = parser.parse_args()
     out = args.out or os.path.dirname(os.path.abspath(args.csv))
-    data = pd.read_csv(args.csv)
+    try:
+        data = pd.read_csv(args.csv)
+    except FileNotFoundError:
+        raise PlotError(f"{args.csv}: no such file") from None
+    missing = [c for c in NEEDED if c not in data.columns]
+    if missing:
+        raise PlotError(f"{args.csv} is not experiments/agarwal-mapping.py output (no column "
+                        f"{', '.join(missing)})")
     data["short"] = data.mapper.map(short)
 
     fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
@@ -87,11 +96,16 @@ def main():
     panel(axes[1, 1], data, "mesh2d-3dtorus", "Fig. 4: same, zoomed (no random)",
           with_random=False)
     panel(axes[1, 2], data, "leanmd-3dtorus", "Fig. 6: LeanMD 6x6x6 on 3D torus")
-    fig.suptitle("Task mapping (Agarwal, Sharma & Kalé): mean hops per byte; random = mean of "
-                 "5 seeds, band = min-max")
+    fig.suptitle("Task mapping (Agarwal, Sharma & Kalé): mean hops per byte")
     fig.tight_layout()
-    for ext in ("png", "pdf"):
-        fig.savefig(os.path.join(out, f"agarwal-mapping.{ext}"), dpi=300)
+    pc.legend_outside(fig, axes.flat)
+    seeds = data[data.short == "random"].groupby(["study", "p"]).size().max()
+    pc.save(fig, os.path.join(out, "agarwal-mapping.png"), [
+        "Mean hops per byte of each mapper against processor count p (log2 axis); random: mean "
+        f"of {seeds} seeds, grey band = min-max over the seeds; dotted black: analytic "
+        "expectation of a random mapping.",
+        f"data: {os.path.basename(args.csv)}; machines: "
+        + ", ".join(sorted(data.machine.unique()))])
 
     table = data.groupby(["study", "p", "short"]).hops_per_byte.mean().unstack("short")[ORDER]
     machines = data.groupby(["study", "p"]).machine.first()
@@ -108,4 +122,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(pc.run(main))

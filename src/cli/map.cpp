@@ -5,11 +5,13 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "allocsim/mapping/graph_io.hpp"
 #include "allocsim/mapping/partition.hpp"
 #include "allocsim/mapping/patterns.hpp"
+#include "allocsim/output/json.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
 #include "commands.hpp"
@@ -76,19 +78,23 @@ void run_map(const MapArgs& args) {
   out << std::setprecision(10);
   const double seconds = outcome.partition_seconds + outcome.map_seconds;
   if (args.format == "json") {
-    out << "{\"machine\": \"" << topology.spec() << "\", \"processors\": " << nodes.size()
-        << ", \"tasks\": " << graph.size() << ", \"mapper\": \"" << outcome.mapper
-        << "\", \"seed\": " << args.seed
-        << ", \"partitioned\": " << (outcome.partitioned ? "true" : "false")
-        << ", \"groups\": " << outcome.groups
-        << ", \"group_average_degree\": " << outcome.group_average_degree
-        << ", \"hop_bytes\": " << outcome.hop_bytes.hop_bytes
-        << ", \"total_bytes\": " << outcome.hop_bytes.total_bytes
-        << ", \"hops_per_byte\": " << outcome.hop_bytes.hops_per_byte()
-        << ", \"max_link_load\": " << outcome.link_load.max
-        << ", \"mean_link_load\": " << outcome.link_load.mean
-        << ", \"partition_seconds\": " << outcome.partition_seconds
-        << ", \"map_seconds\": " << outcome.map_seconds << ", \"seconds\": " << seconds << "}\n";
+    const nlohmann::ordered_json json = {{"machine", topology.spec()},
+                                         {"processors", nodes.size()},
+                                         {"tasks", graph.size()},
+                                         {"mapper", outcome.mapper},
+                                         {"seed", args.seed},
+                                         {"partitioned", outcome.partitioned},
+                                         {"groups", outcome.groups},
+                                         {"group_average_degree", outcome.group_average_degree},
+                                         {"hop_bytes", outcome.hop_bytes.hop_bytes},
+                                         {"total_bytes", outcome.hop_bytes.total_bytes},
+                                         {"hops_per_byte", outcome.hop_bytes.hops_per_byte()},
+                                         {"max_link_load", outcome.link_load.max},
+                                         {"mean_link_load", outcome.link_load.mean},
+                                         {"partition_seconds", outcome.partition_seconds},
+                                         {"map_seconds", outcome.map_seconds},
+                                         {"seconds", seconds}};
+    out << output::json_text(json) << '\n';
     return;
   }
   out << "machine          " << topology.spec() << " (" << nodes.size() << " processors)\n"

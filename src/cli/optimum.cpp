@@ -7,9 +7,11 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "allocsim/geom/solve.hpp"
+#include "allocsim/output/json.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
 #include "commands.hpp"
@@ -66,21 +68,6 @@ std::vector<std::vector<int>> read_rows(const std::string& file, bool same_lengt
     rows.push_back(std::move(values));
   }
   return rows;
-}
-
-std::string json_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-      continue;
-    }
-    out += c;
-  }
-  return out;
 }
 
 /// ASCII picture of a 2D selection: '#' chosen, '.' available, ' ' neither.
@@ -152,25 +139,24 @@ void run_optimum(const OptimumArgs& args) {
                   : 0.0;
   std::ostream& out = std::cout;
   if (args.format == "json") {
-    out << "{\"method\": \"" << json_escape(args.method) << "\", \"k\": " << args.k
-        << ", \"sum\": " << result.sum << ", \"average\": " << std::setprecision(10) << average
-        << ", \"points\": [";
-    for (std::size_t i = 0; i < result.indices.size(); ++i) {
-      out << (i ? ", " : "") << '[';
-      for (int axis = 0; axis < points.dims(); ++axis)
-        out << (axis ? ", " : "") << points.coord(result.indices[i], axis);
-      out << ']';
+    nlohmann::ordered_json json = {
+        {"method", args.method}, {"k", args.k}, {"sum", result.sum}, {"average", average}};
+    auto chosen = nlohmann::ordered_json::array();
+    for (const int index : result.indices) {
+      std::vector<int> point;
+      for (int axis = 0; axis < points.dims(); ++axis) point.push_back(points.coord(index, axis));
+      chosen.push_back(point);
     }
-    out << "], \"proven\": " << (result.proven ? "true" : "false")
-        << ", \"lower_bound\": " << result.lower_bound << ", \"seconds\": " << std::setprecision(6)
-        << result.seconds;
+    json["points"] = chosen;
+    json["proven"] = result.proven;
+    json["lower_bound"] = result.lower_bound;
+    json["seconds"] = result.seconds;
     if (!node_of.empty()) {
-      out << ", \"nodes\": [";
-      for (std::size_t i = 0; i < result.indices.size(); ++i)
-        out << (i ? ", " : "") << node_of[result.indices[i]];
-      out << ']';
+      std::vector<long long> nodes;
+      for (const int index : result.indices) nodes.push_back(node_of[index]);
+      json["nodes"] = nodes;
     }
-    out << "}\n";
+    out << output::json_text(json) << '\n';
     return;
   }
   out << "method       " << args.method << '\n'

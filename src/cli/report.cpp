@@ -2,12 +2,31 @@
 #include <iostream>
 #include <memory>
 
+#include "allocsim/output/table.hpp"
 #include "allocsim/sweep/report/report.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {
 
 namespace {
+
+/// `text` word-wrapped to lines of at most `width` characters, continuation lines indented.
+std::string wrapped(const std::string& text, std::size_t width, const std::string& indent) {
+  std::string out, line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + '\n';
+      line = indent;
+    }
+    line += (line.empty() || line == indent ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out + line + '\n';
+}
 
 struct ReportArgs {
   std::string path;
@@ -33,11 +52,14 @@ void report(const ReportArgs& args) {
     return;
   }
   if (args.decisions) {
-    std::cout << "mean sum of pairwise distances of each decision allocator's answer, over the "
-                 "placements made by the situation allocator\n\n"
-              << sweep::format_report(
-                     sweep::decision_matrix(args.path, tables, args.options.group_by),
-                     args.options.format);
+    // The caption goes under a text table's title, or to stderr so that CSV/JSON stay pure.
+    const bool table = args.options.format == "table";
+    (table ? std::cout : std::cerr)
+        << "mean sum of pairwise distances of each decision allocator's answer, over the "
+           "placements made by the situation allocator\n"
+        << (table ? "\n" : "");
+    std::cout << sweep::format_report(
+        sweep::decision_matrix(args.path, tables, args.options.group_by), args.options.format);
     return;
   }
   const sweep::Report report = sweep::build_report(tables, args.options);
@@ -52,7 +74,8 @@ void report(const ReportArgs& args) {
   // What the spread columns mean: under the table, or on stderr so that CSV/JSON stay pure.
   for (std::size_t n = 0; n < report.notes.size(); ++n) {
     if (args.options.format == "table")
-      std::cout << (n == 0 ? "\n" : "") << "note: " << report.notes[n] << '\n';
+      std::cout << (n == 0 ? "\n" : "")
+                << wrapped("note: " + report.notes[n], output::console_width, "      ");
     else
       std::cerr << "note: " << report.notes[n] << '\n';
   }

@@ -8,10 +8,12 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "allocsim/output/csv.hpp"
 #include "allocsim/output/json.hpp"
 #include "allocsim/output/schedule.hpp"
+#include "allocsim/output/table.hpp"
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
@@ -58,15 +60,19 @@ double peak_memory_mb() {
 
 void print_text(const RunConfig& config, const RunResult& result, double seconds) {
   std::cout << "config: " << config.canonical() << "\n\nsummary:\n";
-  for (const auto& column : summary_columns())
-    std::cout << "  " << std::left << std::setw(30) << column.name << ' '
-              << result.summary.*column.member << '\n';
+  for (const auto& column : summary_columns()) {  // fixed precision and the unit, no 6.3e+07
+    const std::string unit = std::string(column.unit) == "1" ? "" : column.unit;
+    std::cout << "  " << std::left << std::setw(30) << column.name << ' ' << std::right
+              << std::setw(14) << table_number(result.summary.*column.member) << ' ' << unit
+              << '\n';
+  }
   if (!result.decisions.empty()) {
     std::cout << "\ndecisions (situation " << config.alloc
               << "): mean sum of pairwise distances per placement\n";
     for (const auto& row : result.decisions)
       std::cout << "  " << std::left << std::setw(40) << row.decision << ' '
-                << row.mean_pairwise_sum << "  (" << row.refusals << " refusals)\n";
+                << table_number(row.mean_pairwise_sum) << "  (" << table_number(row.refusals)
+                << " refusals)\n";
   }
   std::cout << "\ndiagnostics:\n" << result.diagnostics.report();
   std::cout << "\nresources: " << seconds << " s wall (reading included), peak memory "
@@ -103,14 +109,15 @@ void run(const RunOptions& options) {
   if (options.format == "batsim") {  // jobs.csv alone on stdout, for evalys
     write_batsim_jobs(std::cout, result.jobs, "w0");
   } else if (options.format == "json") {
-    std::cout << "{\"config\": " << json_string(config.canonical())
-              << ", \"summary\": " << summary_json(result.summary)
-              << ", \"diagnostics\": " << diagnostics_json(result.diagnostics);
-    if (!result.decisions.empty())
-      std::cout << ", \"decisions\": " << decisions_json(result.decisions);
-    std::cout << ", \"resources\": {\"wall_seconds\": " << json_number(seconds)
-              << ", \"peak_memory_mb\": " << json_number(peak_memory_mb())
-              << ", \"mapping_seconds\": " << json_number(result.mapping_seconds) << "}}\n";
+    using Json = nlohmann::ordered_json;  // the output pieces come from output/json.hpp as text
+    Json out = {{"config", config.canonical()},
+                {"summary", Json::parse(summary_json(result.summary))},
+                {"diagnostics", Json::parse(diagnostics_json(result.diagnostics))}};
+    if (!result.decisions.empty()) out["decisions"] = Json::parse(decisions_json(result.decisions));
+    out["resources"] = {{"wall_seconds", Json::parse(json_number(seconds))},
+                        {"peak_memory_mb", Json::parse(json_number(peak_memory_mb()))},
+                        {"mapping_seconds", Json::parse(json_number(result.mapping_seconds))}};
+    std::cout << json_text(out) << '\n';
   } else {
     print_text(config, result, seconds);
   }

@@ -1,44 +1,56 @@
-// JSON text of results and configs.
+// JSON text of results and configs, built with nlohmann-json (Debian nlohmann-json3-dev).
 #include "allocsim/output/json.hpp"
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "allocsim/sim/config_fields.hpp"
 
 namespace allocsim::output {
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
+namespace {
+
+/// A number as a JSON value: NaN and infinities become null (JSON has no such numbers).
+nlohmann::ordered_json number_value(double value) {
+  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
-std::string json_number(double value) {
+/// One config field's value as JSON.
+struct JsonOf {
+  nlohmann::ordered_json operator()(const std::string& value) const { return value; }
+  nlohmann::ordered_json operator()(const std::vector<std::string>& value) const { return value; }
+  nlohmann::ordered_json operator()(double value) const { return number_value(value); }
+  nlohmann::ordered_json operator()(bool value) const { return value; }
+  nlohmann::ordered_json operator()(std::uint64_t value) const { return value; }
+};
+
+}  // namespace
+
+std::string json_text(const nlohmann::ordered_json& value) {
+  std::string out;
+  if (value.is_object()) {
+    out = "{";
+    for (auto item = value.begin(); item != value.end(); ++item)
+      out += (item == value.begin() ? "" : ", ") + json_string(item.key()) + ": " +
+             json_text(item.value());
+    return out + "}";
+  }
+  if (value.is_array()) {
+    out = "[";
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + json_text(value[i]);
+    return out + "]";
+  }
+  if (value.is_number_float()) return json_number(value.get<double>());
+  return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string json_string(const std::string& text) {
+  return nlohmann::ordered_json(text).dump(-1, ' ', false,
+                                           nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string json_number(double value) {  // shortest round-trip text, "5" rather than "5.0"
   if (!std::isfinite(value)) return "null";
   char buffer[32];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
@@ -46,68 +58,35 @@ std::string json_number(double value) {
 }
 
 std::string summary_json(const RunSummary& summary) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& column : summary_columns()) {
-    out +=
-        (first ? "" : ", ") + json_string(column.name) + ": " + json_number(summary.*column.member);
-    first = false;
-  }
-  return out + "}";
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& column : summary_columns())
+    out[column.name] = number_value(summary.*column.member);
+  return json_text(out);
 }
 
 std::string diagnostics_json(const Diagnostics& diagnostics) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [reason, entry] : diagnostics.entries) {
-    out += (first ? "" : ", ") + json_string(reason) +
-           ": {\"count\": " + std::to_string(entry.count) + ", \"first_lines\": [";
-    for (std::size_t i = 0; i < entry.first_lines.size(); ++i)
-      out += (i ? ", " : "") + std::to_string(entry.first_lines[i]);
-    out += "]}";
-    first = false;
-  }
-  out += std::string(first ? "" : ", ") + "\"notes\": [";
-  for (std::size_t i = 0; i < diagnostics.notes.size(); ++i)
-    out += (i ? ", " : "") + json_string(diagnostics.notes[i]);
-  return out + "]}";
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [reason, entry] : diagnostics.entries)
+    out[reason] = {{"count", entry.count}, {"first_lines", entry.first_lines}};
+  out["notes"] = diagnostics.notes;
+  return json_text(out);
 }
 
 std::string decisions_json(const std::vector<DecisionRow>& rows) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    out += std::string(i ? ", " : "") + "{\"decision\": " + json_string(rows[i].decision) +
-           ", \"mean_pairwise_sum\": " + json_number(rows[i].mean_pairwise_sum) +
-           ", \"mean_avg_pairwise\": " + json_number(rows[i].mean_avg_pairwise) +
-           ", \"jobs\": " + json_number(rows[i].jobs) +
-           ", \"refusals\": " + json_number(rows[i].refusals) + "}";
-  return out + "]";
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& row : rows)
+    out.push_back({{"decision", row.decision},
+                   {"mean_pairwise_sum", number_value(row.mean_pairwise_sum)},
+                   {"mean_avg_pairwise", number_value(row.mean_avg_pairwise)},
+                   {"jobs", number_value(row.jobs)},
+                   {"refusals", number_value(row.refusals)}});
+  return json_text(out);
 }
 
-namespace {
-/// One config field's value as JSON.
-struct JsonOf {
-  std::string operator()(const std::string& value) const { return json_string(value); }
-  std::string operator()(const std::vector<std::string>& value) const {
-    std::string out = "[";
-    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + json_string(value[i]);
-    return out + "]";
-  }
-  std::string operator()(double value) const { return json_number(value); }
-  std::string operator()(bool value) const { return value ? "true" : "false"; }
-  std::string operator()(std::uint64_t value) const { return std::to_string(value); }
-};
-}  // namespace
-
 std::string config_json(const RunConfig& config) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& field : config_fields()) {
-    out +=
-        (first ? "" : ", ") + json_string(field.name) + ": " + visit_field(config, field, JsonOf{});
-    first = false;
-  }
-  return out + "}";
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& field : config_fields()) out[field.name] = visit_field(config, field, JsonOf{});
+  return json_text(out);
 }
 
 }  // namespace allocsim::output

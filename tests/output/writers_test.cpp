@@ -51,5 +51,27 @@ TEST(Table, AlignsAndFormatsNumbers) {
             "name   n\na     10\nlong   2\n");
 }
 
+TEST(Table, OnePrecisionPerColumn) {
+  EXPECT_EQ(table_numbers({0.5138, 1.73, std::nan("")}),
+            (std::vector<std::string>{"0.514", "1.730", "-"}));
+  EXPECT_EQ(table_numbers({63025400, 1}), (std::vector<std::string>{"63025400", "1"}));
+  EXPECT_EQ(table_numbers({63025400.5, 2.25}), (std::vector<std::string>{"63025400.5", "2.2"}));
+}
+
+TEST(Table, WrapsWideTablesRepeatingKeyColumns) {
+  const std::vector<std::string> header{"key", "aaaaaaaa", "bbbbbbbb", "cccccccc"};
+  const std::vector<std::vector<std::string>> rows{{"x", "1", "2", "3"}};
+  const std::vector<bool> left{true, false, false, false};
+  EXPECT_EQ(wrapped_table(header, rows, left, 1, 120), aligned_table(header, rows, left));
+  EXPECT_EQ(wrapped_table(header, rows, left, 1, 24),
+            "key  aaaaaaaa  bbbbbbbb\nx           1         2\n\n"
+            "key  cccccccc\nx           3\n");
+}
+
+TEST(Json, TextOfLibraryValues) {
+  nlohmann::ordered_json value = {{"b", 5.0}, {"a", {1, 2}}, {"s", "q\""}, {"n", nullptr}};
+  EXPECT_EQ(json_text(value), "{\"b\": 5, \"a\": [1, 2], \"s\": \"q\\\"\", \"n\": null}");
+}
+
 }  // namespace
 }  // namespace allocsim::output

@@ -1,6 +1,8 @@
 #pragma once
-// JSON text of results and configs, written by hand (no JSON library is a dependency yet).
+// JSON text of results and configs, built with nlohmann-json (header only, Debian
+// nlohmann-json3-dev), so every `--format json` output is valid JSON.
 // Used by `allocsim run --format json` and `allocsim report --format json`.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,9 @@
 
 namespace allocsim::output {
 
+/// One-line JSON text of a value built with nlohmann-json, with ", " and ": " between items
+/// and doubles in shortest round-trip form ("5", not "5.0"); invalid UTF-8 is replaced.
+std::string json_text(const nlohmann::ordered_json& value);
 /// `"text"` with JSON escapes.
 std::string json_string(const std::string& text);
 /// A finite number as JSON (NaN/inf become null).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -103,6 +104,12 @@ Report build_report(const ResultTables& tables, const ReportOptions& options) {
       options.metrics.empty() ? default_metrics(summary) : options.metrics;
   for (auto& m : metrics)  // short names used in the papers' tables
     if (m == "mean_bsd" || m == "bsd") m = "mean_bounded_slowdown";
+  for (auto* names : {&metrics, &group_by}) {  // a name given twice is one column
+    std::vector<std::string> unique;
+    for (const auto& name : *names)
+      if (std::find(unique.begin(), unique.end(), name) == unique.end()) unique.push_back(name);
+    *names = std::move(unique);
+  }
   std::vector<std::size_t> metric_columns;
   for (const auto& name : metrics)
     metric_columns.push_back(column_of(summary, name, "metric", summary_names));
@@ -173,10 +180,13 @@ Report build_report(const ResultTables& tables, const ReportOptions& options) {
   columns.push_back({"configs", ColumnType::i64});
   columns.push_back({"failed", ColumnType::i64});
   if (report.spread == Spread::replicates) columns.push_back({"replicates", ColumnType::text});
-  for (const auto& m : metrics) {
-    columns.push_back({m, ColumnType::f64});
-    if (report.spread == Spread::replicates) columns.push_back({m + "_ci95", ColumnType::f64});
-    if (report.spread == Spread::pooled) columns.push_back({m + "_pooled_sd", ColumnType::f64});
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    const std::string& unit = summary.columns()[metric_columns[m]].unit;
+    columns.push_back({metrics[m], ColumnType::f64, unit});
+    if (report.spread == Spread::replicates)
+      columns.push_back({metrics[m] + "_ci95", ColumnType::f64, unit});
+    if (report.spread == Spread::pooled)
+      columns.push_back({metrics[m] + "_pooled_sd", ColumnType::f64, unit});
   }
   Table out(columns);
   std::size_t identical_groups = 0, replicated_groups = 0;
@@ -292,36 +302,57 @@ std::string format_report(const Table& table, const std::string& format) {
       out << "\n";
     }
   } else if (format == "json") {
-    out << "[";
+    // One object per row, keys in column order; NaN (no value) as null.
+    auto rows = nlohmann::ordered_json::array();
     for (std::size_t r = 0; r < table.rows(); ++r) {
-      out << (r ? ",\n " : "\n ") << "{";
+      nlohmann::ordered_json row = nlohmann::ordered_json::object();
       for (std::size_t c = 0; c < columns.size(); ++c) {
-        out << (c ? ", " : "") << output::json_string(columns[c].name) << ": ";
-        if (columns[c].type == ColumnType::text) {
-          out << output::json_string(table.text(r, c));
-        } else if (columns[c].type == ColumnType::f64 && !std::isfinite(table.number(r, c))) {
-          out << "null";
-        } else {
-          out << table.display(r, c);
+        switch (columns[c].type) {
+          case ColumnType::text:
+            row[columns[c].name] = table.text(r, c);
+            break;
+          case ColumnType::u64:
+            row[columns[c].name] = table.u64(r, c);
+            break;
+          case ColumnType::i64:
+            row[columns[c].name] = table.i64(r, c);
+            break;
+          case ColumnType::f64: {
+            const double value = table.number(r, c);
+            row[columns[c].name] = std::isfinite(value) ? nlohmann::ordered_json(value)
+                                                        : nlohmann::ordered_json(nullptr);
+          }
         }
       }
-      out << "}";
+      rows.push_back(std::move(row));
     }
+    out << "[";  // one row per line
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      out << (r ? ",\n " : "\n ") << output::json_text(rows[r]);
     out << "\n]\n";
   } else if (format == "table") {
     std::vector<std::string> header;
     std::vector<bool> left;
-    for (const auto& column : columns) {
-      header.push_back(column.name);
+    for (const auto& column : columns) {  // units in the header: "makespan (s)"
+      header.push_back(column.unit.empty() || column.unit == "1"
+                           ? column.name
+                           : column.name + " (" + column.unit + ")");
       left.push_back(column.type == ColumnType::text);
     }
     std::vector<std::vector<std::string>> cells(table.rows());
-    for (std::size_t r = 0; r < table.rows(); ++r)
-      for (std::size_t c = 0; c < columns.size(); ++c)
-        cells[r].push_back(columns[c].type == ColumnType::f64
-                               ? output::table_number(table.number(r, c))
-                               : table.display(r, c));
-    out << output::aligned_table(header, cells, left);
+    for (std::size_t c = 0; c < columns.size(); ++c) {  // one precision per column
+      std::vector<double> numbers;
+      if (columns[c].type == ColumnType::f64)
+        for (std::size_t r = 0; r < table.rows(); ++r) numbers.push_back(table.number(r, c));
+      const auto texts = output::table_numbers(numbers);
+      for (std::size_t r = 0; r < table.rows(); ++r)
+        cells[r].push_back(columns[c].type == ColumnType::f64 ? texts[r] : table.display(r, c));
+    }
+    std::size_t key_columns = 0;  // the group columns (before "configs"), repeated on every block
+    while (key_columns < columns.size() && columns[key_columns].name != "configs") ++key_columns;
+    if (key_columns == columns.size()) key_columns = 1;
+    out << output::wrapped_table(header, cells, left, std::max<std::size_t>(key_columns, 1),
+                                 output::console_width);
   } else {
     throw InputError("unknown report format '" + format + "' (table, csv or json)");
   }

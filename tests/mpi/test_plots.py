@@ -1,0 +1,101 @@
+"""The plot scripts on small real outputs: tools/plot_sweep.py and tools/mao_figures.py on a
+sweep made here (PNG + PDF + caption written, caption naming the settings), tools/gantt.py on
+`run --format batsim` output; unknown columns, a file of another experiment, a non-result file
+and a CSV that is not a Batsim jobs.csv give one-line errors (exit 2), never a traceback."""
+import os
+import subprocess
+import sys
+
+import sweeptest as t
+
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
+env = t.Env()
+experiment = env.write("plots.toml", """
+[experiment]
+name = "mao-plots"
+replicates = 2
+[base]
+machine = "mesh:8x8"
+transforms = ["truncate:max_jobs=60", "runtime_scale:factor={c}"]
+[sweep]
+trace = ["synthetic:jobs=80,size=uniform:1,16,arrival=exp:40,runtime=exp:300", "small.swf"]
+alloc = ["mc1x1", "random"]
+sched = ["fcfs", "easy"]
+c = [0.5, 1.0, 2.0]
+""")
+output = env.path("plots.h5")
+env.sweep(1, experiment, output)
+
+
+def tool(script, *args, expect=0):
+    result = subprocess.run([sys.executable, os.path.join(TOOLS, script), *args],
+                            capture_output=True, text=True, env=env.env, timeout=300)
+    t.check(result.returncode == expect, f"{script} {' '.join(args)} exited "
+            f"{result.returncode}, expected {expect}\n{result.stdout}\n{result.stderr}")
+    if expect:
+        t.check("Traceback" not in result.stderr and result.stderr.startswith("error: "),
+                f"{script}: not a clear error:\n{result.stderr}")
+    return result
+
+
+def check_figure(stem):
+    for suffix in (".png", ".pdf", ".caption.txt"):
+        path = stem + suffix
+        t.check(os.path.exists(path) and os.path.getsize(path) > 0, f"{path} missing or empty")
+    with open(stem + ".png", "rb") as f:
+        t.check(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{stem}.png is not a PNG")
+    with open(stem + ".pdf", "rb") as f:
+        t.check(f.read(5) == b"%PDF-", f"{stem}.pdf is not a PDF")
+    with open(stem + ".caption.txt") as f:
+        return f.read()
+
+
+sweep_stem = env.path("bsd")
+tool("plot_sweep.py", output, "--x", "c", "--metric", "bsd", "--lines", "alloc", "--facet",
+     "sched", "-o", sweep_stem + ".png")
+caption = check_figure(sweep_stem)
+t.check("experiment: mao-plots" in caption and "truncate:max_jobs=60" in caption, caption)
+t.check("small.swf" in caption and "replicates per setting: 2" in caption, caption)
+t.check("mean bounded slowdown" in caption, caption)
+
+mao_stem = env.path("mao")
+printed = tool("mao_figures.py", output, "--plot", mao_stem + ".png").stdout
+t.check("U at bsd=10" in printed, printed)
+check_figure(mao_stem)
+
+# Errors: unknown column (with a suggestion), another experiment, not a result file.
+bad = tool("plot_sweep.py", output, "--x", "c", "--metric", "mean_bounded_slowdwn",
+           "-o", env.path("x.png"), expect=2).stderr
+t.check("unknown metric 'mean_bounded_slowdwn'" in bad and "did you mean" in bad, bad)
+bad = tool("plot_sweep.py", output, "--x", "alloc", "-o", env.path("x.png"), expect=2).stderr
+t.check("not numeric" in bad, bad)
+other = env.write("other.toml", """
+[experiment]
+name = "other"
+[base]
+machine = "mesh:8x8"
+trace = "synthetic:jobs=20,size=uniform:1,8"
+[sweep]
+alloc = ["mc1x1"]
+""")
+other_output = env.path("other.h5")
+env.sweep(1, other, other_output)
+bad = tool("mao_figures.py", other_output, expect=2).stderr
+t.check("experiment 'other'" in bad, bad)
+text_file = env.write("notes.h5", "not HDF5\n")
+bad = tool("plot_sweep.py", text_file, "--x", "c", expect=2).stderr
+t.check("not an allocsim sweep result file" in bad, bad)
+
+# Gantt chart from `run --format batsim`.
+jobs = env.run([env.allocsim, "run", "--trace", os.path.join(env.data, "small.swf"),
+                "--machine", "mesh:8x8", "--alloc", "mc1x1", "--format", "batsim"]).stdout
+jobs_csv = env.write("jobs.csv", jobs)
+gantt_stem = env.path("gantt")
+tool("gantt.py", jobs_csv, "-o", gantt_stem + ".png", "--nodes", "64")
+t.check("Gantt chart of" in check_figure(gantt_stem), "gantt caption")
+not_batsim = env.write("summary.csv", "alloc,utilization\nflat,0.5\n")
+bad = tool("gantt.py", not_batsim, "-o", env.path("g.png"), expect=2).stderr
+t.check("not a Batsim jobs.csv" in bad, bad)
+bad = tool("gantt.py", jobs_csv, "--nodes", "4", "-o", env.path("g.png"), expect=2).stderr
+t.check("--nodes 4, but node" in bad, bad)
+print("ok")
