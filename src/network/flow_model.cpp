@@ -76,7 +76,8 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
     const auto slots = static_cast<std::size_t>(topology_->link_slot_count());
     jobs_on_link_.resize(slots);
     use_of_link_.assign(slots, 0);
-    link_seen_.assign(slots, 0);
+    owner_of_link_.assign(slots, nullptr);
+    link_searched_.assign(slots, 0);
   }
   if (stored.loads.empty()) {
     // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
@@ -85,9 +86,31 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
     stored.rate.progress = 1.0 / ((1 - comm_) + comm_ * 1.0);
     return;
   }
-  for (const auto& [link, load] : stored.loads) jobs_on_link_[link].push_back(&stored);
+  for (std::size_t i = 0; i < stored.loads.size(); ++i) {
+    const LinkId link = stored.loads[i].first;
+    jobs_on_link_[link].push_back(&stored);
+    RunningJob*& owner = owner_of_link_[link];
+    if (owner && owner->key < key) continue;
+    if (owner) {
+      const int position = position_of(*owner, link);
+      owner->owned.erase(std::lower_bound(owner->owned.begin(), owner->owned.end(), position));
+    }
+    owner = &stored;
+    stored.owned.push_back(static_cast<int>(i));
+  }
   changed_.push_back(key);
   links_changed_ = true;
+}
+
+int FlowNetwork::position_of(const RunningJob& job, LinkId link) {
+  const auto& loads = job.loads;
+  const auto is_link = [&](const std::pair<LinkId, double>& load) { return load.first == link; };
+  auto found = std::lower_bound(
+      loads.begin(), loads.end(), link,
+      [](const std::pair<LinkId, double>& load, LinkId value) { return load.first < value; });
+  if (found == loads.end() || !is_link(*found))  // loads not sorted by link
+    found = std::find_if(loads.begin(), loads.end(), is_link);
+  return static_cast<int>(found - loads.begin());
 }
 
 void FlowNetwork::remove_job(JobKey key) {
@@ -105,6 +128,19 @@ void FlowNetwork::remove_job(JobKey key) {
       changed_.push_back(on_link.front()->key);
     }
   }
+  // Its links pass to their next users of least key.
+  for (const int position : job->owned) {
+    const LinkId link = job->loads[position].first;
+    const auto& on_link = jobs_on_link_[link];
+    RunningJob* next = nullptr;
+    for (RunningJob* other : on_link)
+      if (!next || other->key < next->key) next = other;
+    owner_of_link_[link] = next;
+    if (next) {
+      const int at = position_of(*next, link);
+      next->owned.insert(std::lower_bound(next->owned.begin(), next->owned.end(), at), at);
+    }
+  }
   jobs_.erase(found);
 }
 
@@ -113,13 +149,21 @@ void FlowNetwork::queue_connected(RunningJob& first) {
   first.queued = true;
   std::size_t next = queued_.size();
   queued_.push_back(&first);
+  // Each link's users are looked at once (links stamped with this search's number).
+  if (++link_search_ == 0) {
+    std::fill(link_searched_.begin(), link_searched_.end(), 0);
+    link_search_ = 1;
+  }
   for (; next < queued_.size(); ++next)
-    for (const auto& [link, load] : queued_[next]->loads)
+    for (const auto& [link, load] : queued_[next]->loads) {
+      if (link_searched_[link] == link_search_) continue;
+      link_searched_[link] = link_search_;
       for (RunningJob* other : jobs_on_link_[link])
         if (!other->queued) {
           other->queued = true;
           queued_.push_back(other);
         }
+    }
 }
 
 void FlowNetwork::solve() {
@@ -188,19 +232,13 @@ void FlowNetwork::solve_queued() {
 }
 
 void FlowNetwork::update_utilization() {
-  // Over the loaded links in order of first use by the jobs in key order (a link counts once:
-  // stamped with this pass's number).
-  if (++utilization_pass_ == 0) {
-    std::fill(link_seen_.begin(), link_seen_.end(), 0);
-    utilization_pass_ = 1;
-  }
+  // Over the loaded links in order of first use by the jobs in key order: each job's owned
+  // links, in the order of its loads.
   utilization_ = {};
   double total = 0;
   for (const auto& [key, job] : jobs_)
-    for (const auto& [link, load] : job.loads) {
-      if (link_seen_[link] == utilization_pass_) continue;
-      link_seen_[link] = utilization_pass_;
-      const double use = use_of_link_[link];
+    for (const int position : job.owned) {
+      const double use = use_of_link_[job.loads[position].first];
       total += use / bandwidth_;
       utilization_.max = std::max(utilization_.max, use / bandwidth_);
     }

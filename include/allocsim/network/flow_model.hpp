@@ -94,6 +94,7 @@ class FlowNetwork {
     JobKey key = 0;
     bool queued = false;  ///< scratch of solve(): already among the jobs to re-solve
     bool seeded = false;  ///< already in changed_
+    std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
   };
   struct NodeListHash {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;
@@ -101,6 +102,8 @@ class FlowNetwork {
   static constexpr std::size_t kMaxMemoizedLoads = 4096;
 
   void insert_job(JobKey key, RunningJob job);
+  /// Position of `link` in `job`'s loads (which use it).
+  static int position_of(const RunningJob& job, LinkId link);
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving.
   void queue_connected(RunningJob& job);
   /// Progressive filling on the queued jobs (in key order) alone.
@@ -115,8 +118,10 @@ class FlowNetwork {
   bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
   std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
   std::vector<double> use_of_link_;  ///< per LinkId, bandwidth in use (see Utilization)
-  std::vector<std::uint32_t> link_seen_;  ///< per LinkId, last update_utilization() pass using it
-  std::uint32_t utilization_pass_ = 0;
+  /// Per LinkId, its user of least key (the first to use it in key order), or null.
+  std::vector<RunningJob*> owner_of_link_;
+  std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
+  std::uint32_t link_search_ = 0;
   std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
   /// All-to-all loads per node list (see add_job).
   std::unordered_map<std::vector<NodeId>, std::vector<std::pair<LinkId, double>>, NodeListHash>
