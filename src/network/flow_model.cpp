@@ -86,6 +86,10 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
     stored.rate.progress = 1.0 / ((1 - comm_) + comm_ * 1.0);
     return;
   }
+  stored.distinct_links = std::adjacent_find(stored.loads.begin(), stored.loads.end(),
+                                             [](const auto& a, const auto& b) {
+                                               return a.first >= b.first;
+                                             }) == stored.loads.end();
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     const LinkId link = stored.loads[i].first;
     jobs_on_link_[link].push_back(&stored);
@@ -185,9 +189,8 @@ void FlowNetwork::solve() {
   update_utilization();
 }
 
-void FlowNetwork::solve_queued() {
+void FlowNetwork::solve_queued_flows() {
   // Number the loaded links compactly, in order of first use.
-  loaded_links_.clear();
   flows_.clear();
   for (const RunningJob* job : queued_) {
     uses_.clear();
@@ -207,6 +210,26 @@ void FlowNetwork::solve_queued() {
   }
   capacities_.assign(loaded_links_.size(), bandwidth_);
   solver_.solve(capacities_, flows_, rates_);
+}
+
+void FlowNetwork::solve_queued() {
+  loaded_links_.clear();
+  if (queued_.size() == 1 && queued_[0]->distinct_links) {
+    // One job alone on its links: progressive filling freezes its one flow at its cap or at
+    // the lowest bandwidth / load over its links, whichever comes first; computed here with
+    // the same operations (frozen loads 0, active weight = its load).
+    RunningJob& job = *queued_[0];
+    const double cap =
+        job.capped ? bandwidth_ * job.reference_rate : std::numeric_limits<double>::infinity();
+    double lowest = FlowSet::kNoCap;
+    for (const auto& [link, load] : job.loads) {
+      lowest = std::min(lowest, (bandwidth_ - 0.0) / (0.0 + load));
+      loaded_links_.push_back(link);
+    }
+    rates_.assign(1, cap <= lowest ? std::max(0.0, cap) : std::max(0.0, lowest));
+  } else {
+    solve_queued_flows();
+  }
   std::size_t flow = 0;
   for (RunningJob* job : queued_) {
     job->message_rate = rates_[flow++];

@@ -92,8 +92,9 @@ class FlowNetwork {
     double message_rate = 0;  ///< its messages' max-min fair rate
     JobRate rate;
     JobKey key = 0;
-    bool queued = false;  ///< scratch of solve(): already among the jobs to re-solve
-    bool seeded = false;  ///< already in changed_
+    bool queued = false;          ///< scratch of solve(): already among the jobs to re-solve
+    bool seeded = false;          ///< already in changed_
+    bool distinct_links = false;  ///< its loads are sorted by link, no link twice
     std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
   };
   struct NodeListHash {
@@ -108,6 +109,8 @@ class FlowNetwork {
   void queue_connected(RunningJob& job);
   /// Progressive filling on the queued jobs (in key order) alone.
   void solve_queued();
+  /// solve_queued() by progressive filling on the queued jobs' flows.
+  void solve_queued_flows();
   void update_utilization();
 
   const Topology* topology_;
