@@ -170,8 +170,8 @@ void FlowNetwork::queue_connected(RunningJob& first) {
     }
 }
 
-void FlowNetwork::solve() {
-  if (!links_changed_) return;  // only jobs without messages came or went: nothing changes
+bool FlowNetwork::solve() {
+  if (!links_changed_) return false;  // only jobs without messages came or went
   links_changed_ = false;
   queued_.clear();
   for (JobKey key : changed_) {
@@ -187,6 +187,7 @@ void FlowNetwork::solve() {
   solve_queued();
   for (RunningJob* job : queued_) job->queued = false;
   update_utilization();
+  return true;
 }
 
 void FlowNetwork::solve_queued_flows() {
@@ -214,6 +215,7 @@ void FlowNetwork::solve_queued_flows() {
 
 void FlowNetwork::solve_queued() {
   loaded_links_.clear();
+  if (queued_.empty()) return;  // a job that shared no link ended
   if (queued_.size() == 1 && queued_[0]->distinct_links) {
     // One job alone on its links: progressive filling freezes its one flow at its cap or at
     // the lowest bandwidth / load over its links, whichever comes first; computed here with

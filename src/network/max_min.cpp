@@ -54,8 +54,13 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     }
     ++unfrozen;
   }
-  std::stable_sort(by_cap_.begin(), by_cap_.end(),
-                   [&](int a, int b) { return flows.cap(a) < flows.cap(b); });
+  // Stable insertion sort by cap: few capped flows, and no buffer to allocate per solve.
+  for (std::size_t i = 1; i < by_cap_.size(); ++i) {
+    const int flow = by_cap_[i];
+    std::size_t j = i;
+    for (; j > 0 && flows.cap(flow) < flows.cap(by_cap_[j - 1]); --j) by_cap_[j] = by_cap_[j - 1];
+    by_cap_[j] = flow;
+  }
   active_links_.clear();
   saturation_level_.resize(links);
   for (std::size_t l = 0; l < links; ++l)

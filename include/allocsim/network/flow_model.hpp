@@ -74,8 +74,9 @@ class FlowNetwork {
   void remove_job(JobKey key);
   bool empty() const { return jobs_.empty(); }
 
-  /// Recomputes every running job's rate (deterministic: jobs in key order).
-  void solve();
+  /// Recomputes every running job's rate (deterministic: jobs in key order). False when only
+  /// jobs without messages came or went since the last call: no other job's rate changed.
+  bool solve();
   /// The rate of a running job as of the last solve().
   const JobRate& rate(JobKey key) const { return jobs_.at(key).rate; }
   const Utilization& utilization() const { return utilization_; }
