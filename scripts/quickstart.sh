@@ -11,5 +11,5 @@ OUT=${OUT:-results/quickstart.h5}
 mkdir -p "$(dirname "$OUT")"
 rm -f "$OUT" "$OUT".journal
 mpirun --oversubscribe -np 2 build/allocsim sweep experiments/quickstart.toml -o "$OUT"
-build/allocsim report "$OUT" --group-by alloc,sched
+build/allocsim report "$OUT" --group-by runtime_model,alloc,sched
 echo "results: $OUT"

@@ -25,8 +25,29 @@ double FlowNetwork::reference_rate(int k) {
   return rate;
 }
 
+std::size_t FlowNetwork::NodeListHash::operator()(const std::vector<NodeId>& nodes) const {
+  std::size_t hash = nodes.size();
+  for (NodeId node : nodes)
+    hash ^= std::hash<NodeId>{}(node) + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
+  return hash;
+}
+
 void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes) {
-  add_job(key, static_cast<int>(nodes.size()), all_to_all_link_loads(*topology_, nodes));
+  // Allocators hand out the same node lists again and again: their loads are memoized (a pure
+  // function of the list; the memo is emptied when it grows past kMaxMemoizedLoads entries).
+  std::vector<NodeId> list(nodes.begin(), nodes.end());
+  auto found = all_to_all_memo_.find(list);
+  if (found == all_to_all_memo_.end()) {
+    if (all_to_all_memo_.size() >= kMaxMemoizedLoads) all_to_all_memo_.clear();
+    std::vector<std::pair<LinkId, double>> loads;
+    for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes))
+      loads.emplace_back(load.link, static_cast<double>(load.load));
+    found = all_to_all_memo_.emplace(std::move(list), std::move(loads)).first;
+  }
+  RunningJob job;
+  job.loads = found->second;
+  job.reference_rate = reference_rate(static_cast<int>(nodes.size()));
+  insert_job(key, std::move(job));
 }
 
 void FlowNetwork::add_job(JobKey key, int nodes, std::vector<LoadedLink> loads) {
@@ -35,7 +56,7 @@ void FlowNetwork::add_job(JobKey key, int nodes, std::vector<LoadedLink> loads) 
   for (const LoadedLink& load : loads)
     job.loads.emplace_back(load.link, static_cast<double>(load.load));
   job.reference_rate = reference_rate(nodes);
-  jobs_[key] = std::move(job);
+  insert_job(key, std::move(job));
 }
 
 void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>> loads,
@@ -44,20 +65,137 @@ void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>>
   job.loads.assign(loads.begin(), loads.end());
   job.reference_rate = reference_rate;
   job.capped = false;
-  jobs_[key] = std::move(job);
+  insert_job(key, std::move(job));
+}
+
+void FlowNetwork::insert_job(JobKey key, RunningJob job) {
+  if (jobs_.count(key)) remove_job(key);
+  job.key = key;
+  RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
+  if (jobs_on_link_.empty()) {
+    const auto slots = static_cast<std::size_t>(topology_->link_slot_count());
+    jobs_on_link_.resize(slots);
+    use_of_link_.assign(slots, 0);
+    owner_of_link_.assign(slots, nullptr);
+    link_searched_.assign(slots, 0);
+  }
+  if (stored.loads.empty()) {
+    // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
+    // else's changes.
+    stored.rate.comm_slowdown = 1.0;
+    stored.rate.progress = 1.0 / ((1 - comm_) + comm_ * 1.0);
+    return;
+  }
+  stored.distinct_links = std::adjacent_find(stored.loads.begin(), stored.loads.end(),
+                                             [](const auto& a, const auto& b) {
+                                               return a.first >= b.first;
+                                             }) == stored.loads.end();
+  for (std::size_t i = 0; i < stored.loads.size(); ++i) {
+    const LinkId link = stored.loads[i].first;
+    jobs_on_link_[link].push_back(&stored);
+    RunningJob*& owner = owner_of_link_[link];
+    if (owner && owner->key < key) continue;
+    if (owner) {
+      const int position = position_of(*owner, link);
+      owner->owned.erase(std::lower_bound(owner->owned.begin(), owner->owned.end(), position));
+    }
+    owner = &stored;
+    stored.owned.push_back(static_cast<int>(i));
+  }
+  changed_.push_back(key);
+  links_changed_ = true;
+}
+
+int FlowNetwork::position_of(const RunningJob& job, LinkId link) {
+  const auto& loads = job.loads;
+  const auto is_link = [&](const std::pair<LinkId, double>& load) { return load.first == link; };
+  auto found = std::lower_bound(
+      loads.begin(), loads.end(), link,
+      [](const std::pair<LinkId, double>& load, LinkId value) { return load.first < value; });
+  if (found == loads.end() || !is_link(*found))  // loads not sorted by link
+    found = std::find_if(loads.begin(), loads.end(), is_link);
+  return static_cast<int>(found - loads.begin());
 }
 
 void FlowNetwork::remove_job(JobKey key) {
-  jobs_.erase(key);
+  const auto found = jobs_.find(key);
+  if (found == jobs_.end()) return;
+  RunningJob* job = &found->second;
+  if (!job->loads.empty()) links_changed_ = true;
+  // Its link sharers' rates may rise: re-solve them (and whatever they are connected to).
+  for (const auto& [link, load] : job->loads) {
+    auto& on_link = jobs_on_link_[link];
+    on_link.erase(std::find(on_link.begin(), on_link.end(), job));
+    // One sharer per link suffices: all of them share the link, so are connected.
+    if (!on_link.empty() && !on_link.front()->seeded) {
+      on_link.front()->seeded = true;
+      changed_.push_back(on_link.front()->key);
+    }
+  }
+  // Its links pass to their next users of least key.
+  for (const int position : job->owned) {
+    const LinkId link = job->loads[position].first;
+    const auto& on_link = jobs_on_link_[link];
+    RunningJob* next = nullptr;
+    for (RunningJob* other : on_link)
+      if (!next || other->key < next->key) next = other;
+    owner_of_link_[link] = next;
+    if (next) {
+      const int at = position_of(*next, link);
+      next->owned.insert(std::lower_bound(next->owned.begin(), next->owned.end(), at), at);
+    }
+  }
+  jobs_.erase(found);
 }
 
-void FlowNetwork::solve() {
-  // Number the loaded links compactly, in order of first use (deterministic: jobs in key order).
-  loaded_links_.clear();
+void FlowNetwork::queue_connected(RunningJob& first) {
+  if (first.queued) return;
+  first.queued = true;
+  std::size_t next = queued_.size();
+  queued_.push_back(&first);
+  // Each link's users are looked at once (links stamped with this search's number).
+  if (++link_search_ == 0) {
+    std::fill(link_searched_.begin(), link_searched_.end(), 0);
+    link_search_ = 1;
+  }
+  for (; next < queued_.size(); ++next)
+    for (const auto& [link, load] : queued_[next]->loads) {
+      if (link_searched_[link] == link_search_) continue;
+      link_searched_[link] = link_search_;
+      for (RunningJob* other : jobs_on_link_[link])
+        if (!other->queued) {
+          other->queued = true;
+          queued_.push_back(other);
+        }
+    }
+}
+
+bool FlowNetwork::solve() {
+  if (!links_changed_) return false;  // only jobs without messages came or went
+  links_changed_ = false;
+  queued_.clear();
+  for (JobKey key : changed_) {
+    const auto found = jobs_.find(key);
+    if (found == jobs_.end()) continue;
+    found->second.seeded = false;
+    queue_connected(found->second);
+  }
+  changed_.clear();
+  // Key order, as a solve over all jobs would see them (see the class comment).
+  std::sort(queued_.begin(), queued_.end(),
+            [](const RunningJob* a, const RunningJob* b) { return a->key < b->key; });
+  solve_queued();
+  for (RunningJob* job : queued_) job->queued = false;
+  update_utilization();
+  return true;
+}
+
+void FlowNetwork::solve_queued_flows() {
+  // Number the loaded links compactly, in order of first use.
   flows_.clear();
-  for (auto& [key, job] : jobs_) {
+  for (const RunningJob* job : queued_) {
     uses_.clear();
-    for (const auto& [link, load] : job.loads) {
+    for (const auto& [link, load] : job->loads) {
       int& index = compact_of_link_[link];
       if (index < 0) {
         index = static_cast<int>(loaded_links_.size());
@@ -67,40 +205,70 @@ void FlowNetwork::solve() {
     }
     // A job of fewer than two nodes has no messages: cap 0 keeps it out of the way.
     const double cap = uses_.empty() ? 0
-                       : job.capped  ? bandwidth_ * job.reference_rate
+                       : job->capped ? bandwidth_ * job->reference_rate
                                      : std::numeric_limits<double>::infinity();
     flows_.add_flow(uses_, cap);
   }
   capacities_.assign(loaded_links_.size(), bandwidth_);
   solver_.solve(capacities_, flows_, rates_);
+}
+
+void FlowNetwork::solve_queued() {
+  loaded_links_.clear();
+  if (queued_.empty()) return;  // a job that shared no link ended
+  if (queued_.size() == 1 && queued_[0]->distinct_links) {
+    // One job alone on its links: progressive filling freezes its one flow at its cap or at
+    // the lowest bandwidth / load over its links, whichever comes first; computed here with
+    // the same operations (frozen loads 0, active weight = its load).
+    RunningJob& job = *queued_[0];
+    const double cap =
+        job.capped ? bandwidth_ * job.reference_rate : std::numeric_limits<double>::infinity();
+    double lowest = FlowSet::kNoCap;
+    for (const auto& [link, load] : job.loads) {
+      lowest = std::min(lowest, (bandwidth_ - 0.0) / (0.0 + load));
+      loaded_links_.push_back(link);
+    }
+    rates_.assign(1, cap <= lowest ? std::max(0.0, cap) : std::max(0.0, lowest));
+  } else {
+    solve_queued_flows();
+  }
   std::size_t flow = 0;
-  for (auto& [key, job] : jobs_) {
-    job.message_rate = rates_[flow++];
-    const double ratio = job.reference_rate / job.message_rate;
-    const double slowdown = job.loads.empty() ? 1.0
-                            : job.capped      ? std::max(1.0 / bandwidth_, ratio)
-                                              : ratio;
-    job.rate.comm_slowdown = slowdown;
-    job.rate.progress = 1.0 / ((1 - comm_) + comm_ * slowdown);
+  for (RunningJob* job : queued_) {
+    job->message_rate = rates_[flow++];
+    const double ratio = job->reference_rate / job->message_rate;
+    const double slowdown = job->loads.empty() ? 1.0
+                            : job->capped      ? std::max(1.0 / bandwidth_, ratio)
+                                               : ratio;
+    job->rate.comm_slowdown = slowdown;
+    job->rate.progress = 1.0 / ((1 - comm_) + comm_ * slowdown);
   }
-  // Link use, each job counted during the share of its time it spends communicating.
-  link_use_.assign(loaded_links_.size(), 0);
-  flow = 0;
-  for (const auto& [key, job] : jobs_) {
-    const double s = job.rate.comm_slowdown;
+  // Link use, each job counted during the share of its time it spends communicating; the
+  // re-solved jobs are the only users of their links, summed in key order.
+  for (LinkId link : loaded_links_) {
+    use_of_link_[link] = 0;
+    compact_of_link_[link] = -1;
+  }
+  for (const RunningJob* job : queued_) {
+    const double s = job->rate.comm_slowdown;
     const double communicating = comm_ * s / ((1 - comm_) + comm_ * s);
-    for (const FlowUse& use : flows_.uses(flow++))
-      link_use_[use.link] += job.message_rate * use.weight * communicating;
+    for (const auto& [link, load] : job->loads)
+      use_of_link_[link] += job->message_rate * load * communicating;
   }
+}
+
+void FlowNetwork::update_utilization() {
+  // Over the loaded links in order of first use by the jobs in key order: each job's owned
+  // links, in the order of its loads.
   utilization_ = {};
   double total = 0;
-  for (double use : link_use_) {
-    total += use / bandwidth_;
-    utilization_.max = std::max(utilization_.max, use / bandwidth_);
-  }
+  for (const auto& [key, job] : jobs_)
+    for (const int position : job.owned) {
+      const double use = use_of_link_[job.loads[position].first];
+      total += use / bandwidth_;
+      utilization_.max = std::max(utilization_.max, use / bandwidth_);
+    }
   const auto links = topology_->link_count();
   utilization_.mean = links > 0 ? total / static_cast<double>(links) : 0;
-  for (LinkId link : loaded_links_) compact_of_link_[link] = -1;
 }
 
 }  // namespace allocsim

@@ -71,9 +71,10 @@ std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
               [](const LoadedLink& a, const LoadedLink& b) { return a.link < b.link; });
     return result;
   }
-  LineScratch scratch;
-  std::vector<NodeId> prefixes, suffixes;
-  std::vector<std::int64_t> senders, receivers, plus, minus;
+  // Scratch space reused across calls (one per thread): no allocation per job start.
+  thread_local LineScratch scratch;
+  thread_local std::vector<NodeId> prefixes, suffixes;
+  thread_local std::vector<std::int64_t> senders, receivers, plus, minus;
   int stride = 1;
   for (int axis = 0; axis < topology.dims(); stride *= topology.side(axis), ++axis) {
     const int n = topology.side(axis);

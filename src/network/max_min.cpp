@@ -36,11 +36,10 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     }
   for (std::size_t l = 0; l < links; ++l) link_offsets_[l + 1] += link_offsets_[l];
   link_flows_.resize(link_offsets_[links]);
-  {
-    std::vector<std::size_t> next(link_offsets_.begin(), link_offsets_.end() - 1);
-    for (std::size_t f = 0; f < flow_count; ++f)
-      for (const FlowUse& use : flows.uses(f)) link_flows_[next[use.link]++] = static_cast<int>(f);
-  }
+  next_slot_.assign(link_offsets_.begin(), link_offsets_.end() - 1);
+  for (std::size_t f = 0; f < flow_count; ++f)
+    for (const FlowUse& use : flows.uses(f))
+      link_flows_[next_slot_[use.link]++] = static_cast<int>(f);
 
   // Flows by cap, for the cap events; flows with neither links nor cap get +infinity.
   by_cap_.clear();
@@ -55,11 +54,20 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     }
     ++unfrozen;
   }
-  std::stable_sort(by_cap_.begin(), by_cap_.end(),
-                   [&](int a, int b) { return flows.cap(a) < flows.cap(b); });
+  // Stable insertion sort by cap: few capped flows, and no buffer to allocate per solve.
+  for (std::size_t i = 1; i < by_cap_.size(); ++i) {
+    const int flow = by_cap_[i];
+    std::size_t j = i;
+    for (; j > 0 && flows.cap(flow) < flows.cap(by_cap_[j - 1]); --j) by_cap_[j] = by_cap_[j - 1];
+    by_cap_[j] = flow;
+  }
   active_links_.clear();
+  saturation_level_.resize(links);
   for (std::size_t l = 0; l < links; ++l)
-    if (active_count_[l] > 0) active_links_.push_back(static_cast<int>(l));
+    if (active_count_[l] > 0) {
+      active_links_.push_back(static_cast<int>(l));
+      saturation_level_[l] = (capacities[l] - frozen_load_[l]) / active_weight_[l];
+    }
 
   double level = 0;
   const auto freeze = [&](int f) {
@@ -69,23 +77,34 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     for (const FlowUse& use : flows.uses(f)) {
       const int l = use.link;
       frozen_load_[l] += level * use.weight;
-      if (--active_count_[l] == 0)
+      if (--active_count_[l] == 0) {
         active_weight_[l] = 0;
-      else
+      } else {
         active_weight_[l] -= use.weight;
+        saturation_level_[l] = (capacities[l] - frozen_load_[l]) / active_weight_[l];
+      }
     }
   };
 
   // Rounds: the next level is the lowest saturation level (c − frozen load) / active weight
-  // over the links still in use, or the next cap; freeze the flows it concerns, repeat.
+  // (kept per link, recomputed when a flow on it freezes) over the links still in use, or the next
+  // cap; freeze the flows it concerns, repeat.
   std::size_t next_cap = 0;
   while (unfrozen > 0) {
+    // Saturated links: those at the lowest level (as of before this round's freezes), in
+    // active link order.
     double lowest = FlowSet::kNoCap;
+    saturated_.clear();
     std::size_t kept = 0;
     for (int l : active_links_) {
       if (active_count_[l] == 0) continue;
       active_links_[kept++] = l;
-      lowest = std::min(lowest, (capacities[l] - frozen_load_[l]) / active_weight_[l]);
+      const double saturation = saturation_level_[l];
+      if (saturation < lowest) {
+        lowest = saturation;
+        saturated_.clear();
+      }
+      if (saturation == lowest) saturated_.push_back(l);
     }
     active_links_.resize(kept);
     while (next_cap < by_cap_.size() && frozen_[by_cap_[next_cap]]) ++next_cap;
@@ -95,10 +114,6 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
       continue;
     }
     level = std::max(level, lowest);
-    // Saturated links: those at the lowest level (computed before this round's freezes).
-    saturated_.clear();
-    for (int l : active_links_)
-      if ((capacities[l] - frozen_load_[l]) / active_weight_[l] == lowest) saturated_.push_back(l);
     for (int l : saturated_)
       for (std::size_t i = link_offsets_[l]; i < link_offsets_[l + 1]; ++i)
         if (!frozen_[link_flows_[i]]) freeze(link_flows_[i]);

@@ -78,7 +78,13 @@ class FlowRuntime final : public RuntimeModel {
         network_->add_job(job, task_nodes(context.jobs()[job], found->allocation));
       }
     }
-    network_->solve();
+    if (!network_->solve()) {
+      // Only the started jobs (without messages) may have a rate other than 1; setting an
+      // unchanged rate is a no-op, so the others are left alone.
+      if (change.kind == RunningChange::Kind::started)
+        for (int job : change.jobs) context.set_rate(job, network_->rate(job).progress);
+      return;
+    }
     max_utilization_ = std::max(max_utilization_, network_->utilization().max);
     for (const RunningJob& r : running) context.set_rate(r.job, network_->rate(r.job).progress);
   }

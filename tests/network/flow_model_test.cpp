@@ -1,6 +1,10 @@
 // Flow model rates on hand-made cases, and the distance model formula.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
 #include <vector>
 
 #include "allocsim/network/distance_model.hpp"
@@ -100,4 +104,50 @@ TEST(DistanceModel, Formula) {
   EXPECT_DOUBLE_EQ(distance_model_runtime(100, 3, 1, {0.5, 2}), 100 * 5.5 / 1.5);
   EXPECT_DOUBLE_EQ(distance_model_runtime(100, 1, 1, {0.5, 2}), 100);
   EXPECT_DOUBLE_EQ(distance_model_runtime(100, 0, 0, {}), 100);
+}
+
+// solve() re-solves only the jobs connected to a change; the rates and the link utilization
+// must equal, bit for bit, those of one progressive filling over all running jobs (a fresh
+// network given every running job at once), after every start and end of a random sequence.
+TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
+  std::mt19937 rng(13);
+  for (const char* spec : {"mesh:8x8", "torus:4x4x4", "mesh:16x4"}) {
+    const Topology t = Topology::parse(spec);
+    for (double bandwidth : {1.0, 0.5}) {
+      FlowNetwork incremental(t, 0.7, bandwidth);
+      std::map<FlowNetwork::JobKey, std::vector<NodeId>> running;
+      std::vector<NodeId> all(t.node_count());
+      std::iota(all.begin(), all.end(), 0);
+      for (int step = 0; step < 150; ++step) {
+        const bool start = running.size() < 3 || (running.size() < 12 && rng() % 2 == 0);
+        if (start) {
+          std::shuffle(all.begin(), all.end(), rng);
+          const int k = 1 + static_cast<int>(rng() % 10);
+          std::vector<NodeId> nodes(all.begin(), all.begin() + k);
+          if (rng() % 2 == 0) {  // a run of ids: jobs far apart share no link
+            const auto first = static_cast<NodeId>(rng() % (t.node_count() - k));
+            std::iota(nodes.begin(), nodes.end(), first);
+          }
+          const auto key = static_cast<FlowNetwork::JobKey>(rng() % 1000);
+          running[key] = nodes;
+          incremental.add_job(key, nodes);
+        } else {
+          auto victim = running.begin();
+          std::advance(victim, rng() % running.size());
+          incremental.remove_job(victim->first);
+          running.erase(victim);
+        }
+        incremental.solve();
+        FlowNetwork fresh(t, 0.7, bandwidth);
+        for (const auto& [key, nodes] : running) fresh.add_job(key, nodes);
+        fresh.solve();
+        for (const auto& [key, nodes] : running) {
+          EXPECT_EQ(incremental.rate(key).progress, fresh.rate(key).progress) << spec << step;
+          EXPECT_EQ(incremental.rate(key).comm_slowdown, fresh.rate(key).comm_slowdown);
+        }
+        EXPECT_EQ(incremental.utilization().mean, fresh.utilization().mean) << spec << step;
+        EXPECT_EQ(incremental.utilization().max, fresh.utilization().max) << spec << step;
+      }
+    }
+  }
 }

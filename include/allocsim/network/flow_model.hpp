@@ -36,9 +36,14 @@
 namespace allocsim {
 
 /// The flow model's view of the running jobs, re-solved after every start and end.
-/// solve() costs O((U + L) log(U + J)) for U = Σ over running jobs of their loaded links, L the
-/// distinct loaded links and J the jobs; add_job costs one all_to_all_link_loads (plus, once
-/// per job size, the reference allocation's).
+/// solve() re-runs progressive filling only on the jobs whose rates can have changed: those
+/// connected (through shared links, transitively) to a job added or removed since the last
+/// solve(). Max-min fair rates of jobs that share no link with the rest are independent of it,
+/// and progressive filling run on such a connected part alone performs, in the same order, the
+/// same floating-point operations on its links as when run on all jobs, so the rates are the
+/// same bit for bit. Cost: progressive filling on the changed part plus one O(U) pass for link
+/// utilization, U = Σ over running jobs of their loaded links; add_job costs one
+/// all_to_all_link_loads (plus, once per job size, the reference allocation's).
 class FlowNetwork {
  public:
   using JobKey = std::int64_t;
@@ -69,8 +74,9 @@ class FlowNetwork {
   void remove_job(JobKey key);
   bool empty() const { return jobs_.empty(); }
 
-  /// Recomputes every running job's rate (deterministic: jobs in key order).
-  void solve();
+  /// Recomputes every running job's rate (deterministic: jobs in key order). False when only
+  /// jobs without messages came or went since the last call: no other job's rate changed.
+  bool solve();
   /// The rate of a running job as of the last solve().
   const JobRate& rate(JobKey key) const { return jobs_.at(key).rate; }
   const Utilization& utilization() const { return utilization_; }
@@ -86,11 +92,44 @@ class FlowNetwork {
     bool capped = true;       ///< at bandwidth × reference_rate: the trace runtime is a floor at 1
     double message_rate = 0;  ///< its messages' max-min fair rate
     JobRate rate;
+    JobKey key = 0;
+    bool queued = false;          ///< scratch of solve(): already among the jobs to re-solve
+    bool seeded = false;          ///< already in changed_
+    bool distinct_links = false;  ///< its loads are sorted by link, no link twice
+    std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
   };
+  struct NodeListHash {
+    std::size_t operator()(const std::vector<NodeId>& nodes) const;
+  };
+  static constexpr std::size_t kMaxMemoizedLoads = 4096;
+
+  void insert_job(JobKey key, RunningJob job);
+  /// Position of `link` in `job`'s loads (which use it).
+  static int position_of(const RunningJob& job, LinkId link);
+  /// Queues `job` and every job sharing a link with it, transitively, for re-solving.
+  void queue_connected(RunningJob& job);
+  /// Progressive filling on the queued jobs (in key order) alone.
+  void solve_queued();
+  /// solve_queued() by progressive filling on the queued jobs' flows.
+  void solve_queued_flows();
+  void update_utilization();
+
   const Topology* topology_;
   double comm_, bandwidth_;
   std::map<JobKey, RunningJob> jobs_;
+  std::vector<std::vector<RunningJob*>> jobs_on_link_;  ///< per LinkId, the jobs loading it
+  std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs
+  bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
+  std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
+  std::vector<double> use_of_link_;  ///< per LinkId, bandwidth in use (see Utilization)
+  /// Per LinkId, its user of least key (the first to use it in key order), or null.
+  std::vector<RunningJob*> owner_of_link_;
+  std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
+  std::uint32_t link_search_ = 0;
   std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
+  /// All-to-all loads per node list (see add_job).
+  std::unordered_map<std::vector<NodeId>, std::vector<std::pair<LinkId, double>>, NodeListHash>
+      all_to_all_memo_;
   // Scratch for solve().
   std::vector<int> compact_of_link_;  ///< LinkId -> index among loaded links, −1 if none
   std::vector<LinkId> loaded_links_;

@@ -52,9 +52,9 @@ class MaxMinSolver {
   void solve(std::span<const double> capacities, const FlowSet& flows, std::vector<double>& rates);
 
  private:
-  std::vector<double> frozen_load_, active_weight_;
+  std::vector<double> frozen_load_, active_weight_, saturation_level_;
   std::vector<int> active_count_;
-  std::vector<std::size_t> link_offsets_;
+  std::vector<std::size_t> link_offsets_, next_slot_;
   std::vector<int> link_flows_;
   std::vector<char> frozen_;
   std::vector<int> by_cap_, active_links_, saturated_;

@@ -17,7 +17,8 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 
 /// `flow`: work = trace runtime; after every start and end all running jobs are re-rated to
 /// 1 / ((1 − comm) + comm·s) with s their max-min fair communication slowdown.
-/// Cost per start or end: one FlowNetwork::solve over the running jobs.
+/// Cost per start or end: one FlowNetwork::solve, which re-solves only the running jobs
+/// connected to the change through shared links.
 /// `bandwidth` scales every link's capacity (1: the bandwidth at which comm holds).
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1);
 
