@@ -2,13 +2,12 @@
 // links slow each other by the factor worked out by hand (flow); the distance model's
 // stretch; `fixed` unchanged.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 #include "allocsim/sim/simulation.hpp"
+#include "sim/interleaved_line.hpp"
 #include "sim/job_maker.hpp"
 
 using namespace allocsim;
@@ -16,27 +15,14 @@ using namespace allocsim;
 namespace {
 
 using allocsim::testing::make_job;
+using allocsim::testing::run_on_interleaved_line;
 
 using Schedule = std::map<std::int64_t, std::pair<double, double>>;
 
-/// Runs on mesh:4 (a line 0-1-2-3) with a curve allocator whose order is 0, 2, 1, 3: the first
-/// 2-node job gets {0, 2}, the second {1, 3}; both cross links 1->2 and 2->1.
+/// Runs on the interleaved line (sim/interleaved_line.hpp): both jobs cross links 1->2 and 2->1.
 Schedule run(const std::string& runtime_model, std::vector<Job> jobs, RunSummary* summary = nullptr,
              const std::string& pattern = "") {
-  // One file per process: ctest runs the tests of this file in parallel processes.
-  const std::string order =
-      ::testing::TempDir() + "/interleaved-line-" + std::to_string(::getpid()) + ".order";
-  std::ofstream(order) << "0\n2\n1\n3\n";
-  RunConfig config;
-  config.machine = "mesh:4";
-  config.alloc = "curve:order=file:path=" + order + ",fit=none";
-  config.runtime_model = runtime_model;
-  config.pattern = pattern;
-  config.keep_jobs = true;
-  Workload workload;
-  workload.jobs = std::move(jobs);
-  Simulation simulation(config, std::move(workload));
-  const RunResult run_result = simulation.run();
+  const RunResult run_result = run_on_interleaved_line(runtime_model, std::move(jobs), pattern);
   Schedule result;
   for (const auto& record : run_result.jobs) {
     result[record.job_id] = {record.start, record.end};

@@ -2,12 +2,11 @@
 // (alone, two jobs contending from the same start, a later start that goes back to the
 // model's copy of the network), no messages = `fixed`, determinism, torus and pattern runs.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <fstream>
 #include <map>
 
 #include "allocsim/sim/simulation.hpp"
+#include "sim/interleaved_line.hpp"
 #include "sim/job_maker.hpp"
 
 using namespace allocsim;
@@ -15,25 +14,14 @@ using namespace allocsim;
 namespace {
 
 using allocsim::testing::make_job;
+using allocsim::testing::run_on_interleaved_line;
 using Schedule = std::map<std::int64_t, std::pair<double, double>>;
 
-/// mesh:4 (a line 0-1-2-3), curve order 0, 2, 1, 3: the first 2-node job gets {0, 2}, the
+/// The interleaved line (sim/interleaved_line.hpp): the first 2-node job gets {0, 2}, the
 /// second {1, 3}.
 RunResult run_line(const std::string& runtime_model, std::vector<Job> jobs,
                    const std::string& pattern = "") {
-  const std::string order =
-      ::testing::TempDir() + "/wormhole-line-" + std::to_string(::getpid()) + ".order";
-  std::ofstream(order) << "0\n2\n1\n3\n";
-  RunConfig config;
-  config.machine = "mesh:4";
-  config.alloc = "curve:order=file:path=" + order + ",fit=none";
-  config.runtime_model = runtime_model;
-  config.pattern = pattern;
-  config.keep_jobs = true;
-  Workload workload;
-  workload.jobs = std::move(jobs);
-  Simulation simulation(config, std::move(workload));
-  return simulation.run();
+  return run_on_interleaved_line(runtime_model, std::move(jobs), pattern);
 }
 
 Schedule schedule_of(const RunResult& result) {
