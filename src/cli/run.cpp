@@ -83,6 +83,8 @@ void run(const RunOptions& options) {
                        "--bsd-threshold", "--estimate-factor", "--timeout");
   const auto started = std::chrono::steady_clock::now();
   const RunResult result = simulate(config, trace_dir_from_env());
+  for (const std::string& note : result.diagnostics.notes)  // e.g. machine smaller than trace
+    if (note.starts_with("warning: ")) std::cerr << "allocsim: " << note << '\n';
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!options.jobs_out.empty()) {
