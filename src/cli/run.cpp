@@ -79,7 +79,8 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
 /// simulate(), with the job count on stderr while it runs when stderr is a terminal.
 RunResult simulate_with_progress(const RunConfig& config) {
   if (!RunProgress::wanted()) return simulate(config, trace_dir_from_env());
-  Simulation simulation(config, transform_workload(config, load_workload(config, trace_dir_from_env())));
+  Simulation simulation(config,
+                        transform_workload(config, load_workload(config, trace_dir_from_env())));
   RunProgress progress(simulation.jobs().size());
   simulation.add_observer(&progress);
   RunResult result = simulation.run();

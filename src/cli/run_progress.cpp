@@ -8,7 +8,9 @@ namespace allocsim::cli {
 RunProgress::RunProgress(std::size_t jobs)
     : total_(jobs), started_(std::chrono::steady_clock::now()), last_print_(started_) {}
 
-bool RunProgress::wanted() { return isatty(STDERR_FILENO) != 0; }
+bool RunProgress::wanted() {
+  return isatty(STDERR_FILENO) != 0;
+}
 
 void RunProgress::step(double now) {
   ++done_;
@@ -20,7 +22,8 @@ void RunProgress::step(double now) {
     return;
   last_print_ = clock;
   shown_ = true;
-  const double percent = total_ ? 100.0 * static_cast<double>(done_) / total_ : 100.0;
+  const double percent =
+      total_ ? 100.0 * static_cast<double>(done_) / static_cast<double>(total_) : 100.0;
   std::fprintf(stderr, "\rrun: %zu/%zu jobs done (%.1f %%), simulated time %.0f s\033[K", done_,
                total_, percent, now);
   std::fflush(stderr);
