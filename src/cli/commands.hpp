@@ -13,6 +13,8 @@ void add_merge_command(CLI::App& app);
 void add_optimum_command(CLI::App& app);
 void add_map_command(CLI::App& app);
 void add_reproduce_command(CLI::App& app);
+/// `allocsim completion bash|zsh`; add it last (it lists the commands added before it).
+void add_completion_command(CLI::App& app);
 
 /// Accepts a finite number >= 0 (rejects "nan", "inf", "-1"); CLI11 names the option in the
 /// error (numeric options are validated at the boundary).

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   allocsim::cli::add_optimum_command(app);
   allocsim::cli::add_map_command(app);
   allocsim::cli::add_reproduce_command(app);
+  allocsim::cli::add_completion_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

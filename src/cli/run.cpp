@@ -19,6 +19,7 @@
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/numbers.hpp"
 #include "commands.hpp"
+#include "run_progress.hpp"
 
 namespace allocsim::cli {
 
@@ -81,6 +82,18 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
   std::cout << '\n';
 }
 
+/// simulate(), with the job count on stderr while it runs when stderr is a terminal.
+RunResult simulate_with_progress(const RunConfig& config) {
+  if (!RunProgress::wanted()) return simulate(config, trace_dir_from_env());
+  Simulation simulation(config,
+                        transform_workload(config, load_workload(config, trace_dir_from_env())));
+  RunProgress progress(simulation.jobs().size());
+  simulation.add_observer(&progress);
+  RunResult result = simulation.run();
+  progress.finish();
+  return result;
+}
+
 void run(const RunOptions& options) {
   RunConfig config = options.config;
   config.keep_jobs =
@@ -88,7 +101,9 @@ void run(const RunOptions& options) {
   validate_run_numbers(config.bsd_threshold, config.estimate_factor, config.timeout_seconds,
                        "--bsd-threshold", "--estimate-factor", "--timeout");
   const auto started = std::chrono::steady_clock::now();
-  const RunResult result = simulate(config, trace_dir_from_env());
+  const RunResult result = simulate_with_progress(config);
+  for (const std::string& note : result.diagnostics.notes)  // e.g. machine smaller than trace
+    if (note.starts_with("warning: ")) std::cerr << "allocsim: " << note << '\n';
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!options.jobs_out.empty()) {

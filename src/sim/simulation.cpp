@@ -43,13 +43,15 @@ Simulation::Simulation(const RunConfig& config, Workload workload)
   }
 
   const int nodes = topology_.node_count();
+  const std::string warning = machine_size_warning(workload_, nodes, config.machine);
+  if (!warning.empty()) workload_.diagnostics.notes.push_back(warning);
   drop_oversized(workload_, nodes);
-  const auto before = workload_.jobs.size();
-  std::erase_if(workload_.jobs,
-                [&](const Job& job) { return allocator_->nodes_needed(job) > nodes; });
-  if (workload_.jobs.size() != before)
-    workload_.diagnostics.count("allocator needs more nodes than the machine has (dropped)", 0,
-                                static_cast<std::int64_t>(before - workload_.jobs.size()));
+  std::erase_if(workload_.jobs, [&](const Job& job) {
+    if (allocator_->nodes_needed(job) <= nodes) return false;
+    workload_.diagnostics.count("allocator needs more nodes than the machine has (dropped)",
+                                job.line);
+    return true;
+  });
   // Arrivals at equal times are taken in job id order.
   std::stable_sort(workload_.jobs.begin(), workload_.jobs.end(), [](const Job& a, const Job& b) {
     return a.submit < b.submit || (a.submit == b.submit && a.id < b.id);
@@ -226,7 +228,7 @@ RunResult Simulation::run() {
   const auto& jobs = workload_.jobs;
   std::size_t next_arrival = 0;
   std::int64_t events = 0;
-  std::int64_t unplaceable = 0;
+  std::vector<std::int64_t> unplaceable_lines;
   while (next_arrival < jobs.size() || has_completion()) {
     const double arrival_time = next_arrival < jobs.size() ? jobs[next_arrival].submit : INFINITY;
     const double completion_time = has_completion() ? std::get<0>(completions_.top()) : INFINITY;
@@ -244,8 +246,8 @@ RunResult Simulation::run() {
       }
       for (int job_index : stuck) {
         waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job_index));
+        unplaceable_lines.push_back(jobs[job_index].line);
         for (auto* observer : observers_) observer->on_drop(job_index);
-        ++unplaceable;
       }
       scheduler_->schedule(*this);
       if (running_.empty() && !waiting_.empty() && next_arrival >= jobs.size())
@@ -254,9 +256,9 @@ RunResult Simulation::run() {
     ++events;
     check_time_limit();  // a clock read per event: cheap next to a scheduling pass
   }
-  if (unplaceable > 0)
+  for (const std::int64_t line : unplaceable_lines)
     workload_.diagnostics.count("allocator cannot place the job even on an empty machine (dropped)",
-                                0, unplaceable);
+                                line);
   return summarize();
 }
 

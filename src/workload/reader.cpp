@@ -168,6 +168,7 @@ void sort_by_submit(Workload& workload) {
 /// runtime/processors, fill the estimate.
 void accept_job(Workload& workload, Job job, std::int64_t line, const ReadOptions& options,
                 std::int64_t& estimate_fallbacks) {
+  job.line = line;
   if (job.runtime < 0) {
     workload.diagnostics.count("runtime < 0 (dropped)", line);
     return;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 #include "allocsim/util/error.hpp"
 
@@ -172,13 +173,39 @@ ParamSpec allow_large_param() {
           false};
 }
 
+std::string machine_size_warning(const Workload& workload, int machine_nodes,
+                                 const std::string& machine) {
+  const int header = std::max(workload.header_max_procs, workload.header_max_nodes);
+  if (machine_nodes <= 0 || header <= machine_nodes) return "";
+  const auto oversized = std::count_if(workload.jobs.begin(), workload.jobs.end(),
+                                       [&](const Job& job) { return job.procs > machine_nodes; });
+  if (oversized == 0) return "";  // e.g. already scaled or truncated to small jobs
+  // Four significant digits, rounded down: size_scale rounds sizes up, so the trace's largest
+  // job (header processors) scaled by this factor still fits the machine.
+  const double exact = static_cast<double>(machine_nodes) / header;
+  const double unit = std::pow(10.0, std::floor(std::log10(exact)) - 3);
+  const double factor = std::floor(exact / unit + 1e-9) * unit;
+  std::ostringstream text;
+  text << "warning: machine " << machine << " has " << machine_nodes
+       << " nodes, fewer than the trace header's";
+  if (workload.header_max_procs > 0) text << " MaxProcs " << workload.header_max_procs;
+  if (workload.header_max_procs > 0 && workload.header_max_nodes > 0) text << ',';
+  if (workload.header_max_nodes > 0) text << " MaxNodes " << workload.header_max_nodes;
+  text << ": " << oversized << " jobs larger than " << machine_nodes
+       << " processors are dropped; to fit the trace to the machine, scale sizes with"
+          " --transform size_scale:factor="
+       << factor << " (or choose a machine of at least " << header << " nodes)";
+  return text.str();
+}
+
 void drop_oversized(Workload& workload, int machine_nodes) {
-  const auto before = workload.jobs.size();
-  std::erase_if(workload.jobs, [&](const Job& job) { return job.procs > machine_nodes; });
-  const auto dropped = static_cast<std::int64_t>(before - workload.jobs.size());
-  if (dropped > 0)
-    workload.diagnostics.count(
-        "processors > machine size " + std::to_string(machine_nodes) + " (dropped)", 0, dropped);
+  const std::string reason =
+      "processors > machine size " + std::to_string(machine_nodes) + " (dropped)";
+  std::erase_if(workload.jobs, [&](const Job& job) {
+    if (job.procs <= machine_nodes) return false;
+    workload.diagnostics.count(reason, job.line);
+    return true;
+  });
 }
 
 double offered_load(const std::vector<Job>& jobs, int machine_nodes) {

@@ -147,7 +147,8 @@ KillWait=5
 MinJobAge=600
 InactiveLimit=0
 Waittime=0
-NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS Sockets=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=1000 State=UNKNOWN
+# RealMemory is advertised (config_overrides), large enough for the jobs/ scripts' --mem.
+NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS Sockets=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=65536 State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 # PMIx's per-step client directories (spmix_appdir_<uid>_<job>.<step>, in /tmp by default) go

@@ -8,9 +8,13 @@ ALLOCSIM_GRACE) are passed in. Three scenarios, with the exact commands of jobs/
      `mpirun -np 3 allocsim sweep` of the same experiment, and run by 3 MPI ranks under srun;
   2. jobs/submit-array.sh (jobs/sweep-array.sbatch + jobs/merge.sbatch with afterany): the merge
      runs after the shards and its file equals the single job's;
-  3. jobs/sweep.sbatch with --time=1 --signal=TERM@59 on a longer experiment: Slurm's time-limit
-     warning interrupts it, the script requeues itself, the requeued job resumes and ends
-     complete and equal to an mpirun run.
+  3. jobs/sweep.sbatch with --time=1 --signal=B:TERM@59 on a longer experiment: Slurm's
+     time-limit warning reaches the batch shell, which forwards it to srun; the sweep is
+     interrupted, the script requeues itself, the requeued job resumes and ends complete and
+     equal to an mpirun run;
+  4. the same at the same moment with ALLOCSIM_LAUNCHER=mpirun: the warning reaches mpirun in
+     the batch step through the script's trap (the log says so), the sweep (2 MPI ranks under
+     mpirun) is interrupted, requeued, resumed, complete and equal to the mpirun run.
 """
 import argparse
 import atexit
@@ -260,7 +264,12 @@ class Test:
                                    text=True)
         atexit.register(stop, process)  # when a check fails before it is waited for
 
-        def result():
+        done = []
+
+        def result():  # may be called by several scenarios
+            if done:
+                return output
+            done.append(True)
             try:
                 out, _ = process.communicate(timeout=HANG_BOUND)
             except subprocess.TimeoutExpired:
@@ -329,8 +338,9 @@ class Test:
             "the single job")
 
     def submit_time_limited(self, lead):
-        """Scenario 3, part 1: submit so that slurmctld's next time-limit test (which sends the
-        --signal warning, due at once with TERM@59 in a 1-minute job) comes LEAD s later."""
+        """Scenarios 3 and 4, part 1: submit both time-limited jobs (srun and mpirun launcher) so
+        that slurmctld's next time-limit test (which sends the --signal warning, due at once with
+        B:TERM@59 in a 1-minute job) comes LEAD s later. Returns {name: job id}."""
         when = next_limit_check(self.ctld_log, lead + 1)
         if when is None:
             log("no time-limit test in the slurmctld log: submitting without timing it")
@@ -338,20 +348,28 @@ class Test:
             pause = when - lead - time.time()
             log(f"waiting {pause:.1f} s: slurmctld tests time limits in {pause + lead:.1f} s")
             time.sleep(max(0.0, pause))
-        cwd = self.folder("timelimit")
-        # A grace period well inside the minute, sizes as for a real run otherwise.
-        os.environ["ALLOCSIM_GRACE"] = "20"
-        try:
-            job = sbatch(["--ntasks=2", "--time=1", "--signal=TERM@59",
-                          os.path.join(self.jobs, "sweep.sbatch"), self.slow, "timelimit.h5"], cwd)
-        finally:
-            del os.environ["ALLOCSIM_GRACE"]
-        log(f"sweep.sbatch --time=1 --signal=TERM@59: job {job}")
-        return job
+        submitted = {}
+        for name, launcher in (("timelimit", None), ("timelimit-mpirun", self.mpirun)):
+            cwd = self.folder(name)
+            # A grace period well inside the minute, sizes as for a real run otherwise.
+            os.environ["ALLOCSIM_GRACE"] = "20"
+            if launcher:
+                os.environ["ALLOCSIM_LAUNCHER"] = launcher
+            try:
+                job = sbatch(["--ntasks=2", "--time=1", "--signal=B:TERM@59",
+                              os.path.join(self.jobs, "sweep.sbatch"), self.slow, name + ".h5"],
+                             cwd)
+            finally:
+                del os.environ["ALLOCSIM_GRACE"]
+                os.environ.pop("ALLOCSIM_LAUNCHER", None)
+            log(f"sweep.sbatch --time=1 --signal=B:TERM@59 ({launcher or 'srun'}): job {job}")
+            submitted[name] = job
+        return submitted
 
-    def check_time_limited(self, job, reference):
-        """Scenario 3, part 2: interrupted, requeued by the script, resumed, complete, equal."""
-        cwd = self.path("timelimit")
+    def check_time_limited(self, name, job, reference):
+        """Scenarios 3 and 4, part 2: interrupted, requeued by the script, resumed, complete,
+        equal."""
+        cwd = self.path(name)
         logfile = os.path.join(cwd, f"allocsim-sweep-{job}.log")
         deadline = time.time() + HANG_BOUND
         while True:
@@ -372,11 +390,14 @@ class Test:
               f"signal came too late?\n{text}")
         check("interrupted; rerun with --resume" in text, f"no interruption message:\n{text}")
         check(f"(restart {restarts})" in text, f"no restart {restarts} start line:\n{text}")
-        result = os.path.join(cwd, "timelimit.h5")
-        expect_complete(result, 12, "time-limited sweep.sbatch")
+        check("batch shell got SIGTERM: forwarding SIGUSR1" in text,
+              f"the warning did not reach the batch shell's trap:\n{text}")
+        result = os.path.join(cwd, name + ".h5")
+        info = expect_complete(result, 12, "time-limited sweep.sbatch")
+        check(info["ranks"] == 2, f"{name}: {info['ranks']} MPI ranks, expected 2")
         expect_equal(result, reference(), "interrupted, requeued and resumed vs mpirun")
         check(not os.path.exists(result + ".journal"), "journal left beside the finished file")
-        log(f"time limit: job {job} interrupted by the signal, requeued {restarts} time(s), "
+        log(f"{name}: job {job} interrupted by the signal, requeued {restarts} time(s), "
             "resumed: complete and equal to mpirun")
 
 
@@ -395,8 +416,9 @@ def main():
     test.array_and_merge(single)
     # 6 s: the job starts and its srun step is up within 2-3 s, and the sweep (about 10 s on
     # its one worker when idle, longer when loaded) is still running when the warning comes.
-    job = test.submit_time_limited(lead=6)
-    test.check_time_limited(job, slow_reference)
+    submitted = test.submit_time_limited(lead=6)
+    for name, job in submitted.items():
+        test.check_time_limited(name, job, slow_reference)
     log("all Slurm scenarios passed")
 
 

@@ -4,6 +4,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "allocsim/util/error.hpp"
@@ -24,8 +25,11 @@ struct RegistryEntry {
 template <class Factory>
 class Registry {
  public:
-  Registry(std::string family, std::vector<RegistryEntry<Factory>> entries)
-      : family_(std::move(family)), entries_(std::move(entries)) {}
+  /// `hints`: words that are not entry names but that users type for one (an ordering given as
+  /// an allocator: `hilbert`), each with the spec to suggest (`curve:order=hilbert`).
+  Registry(std::string family, std::vector<RegistryEntry<Factory>> entries,
+           std::vector<std::pair<std::string, std::string>> hints = {})
+      : family_(std::move(family)), entries_(std::move(entries)), hints_(std::move(hints)) {}
 
   const std::string& family() const { return family_; }
   const std::vector<RegistryEntry<Factory>>& entries() const { return entries_; }
@@ -42,7 +46,7 @@ class Registry {
       if (entry.name == name) return entry;
     std::ostringstream message;
     message << "unknown " << family_ << " '" << name << "'";
-    const std::string suggestion = closest_match(name, names());
+    const std::string suggestion = suggest(name);
     if (!suggestion.empty()) message << " (did you mean '" << suggestion << "'?)";
     message << "; valid " << plural(family_) << ":";
     for (const auto& entry : entries_) message << ' ' << entry.name;
@@ -66,9 +70,24 @@ class Registry {
   /// Human-readable table for `allocsim list`.
   std::string describe() const;
 
+  /// What to suggest for an unknown `name`: a hint, else `entry:key=name` when `name` is a
+  /// choice of exactly one entry's parameter, else the closest entry name (or empty).
+  std::string suggest(const std::string& name) const {
+    for (const auto& [word, spec] : hints_)
+      if (word == name) return spec;
+    std::vector<std::string> as_choice;
+    for (const auto& entry : entries_)
+      for (const auto& param : entry.params)
+        for (const auto& choice : param.choices)
+          if (choice == name) as_choice.push_back(entry.name + ":" + param.key + "=" + name);
+    if (as_choice.size() == 1) return as_choice.front();
+    return closest_match(name, names());
+  }
+
  private:
   std::string family_;
   std::vector<RegistryEntry<Factory>> entries_;
+  std::vector<std::pair<std::string, std::string>> hints_;
 };
 
 /// Formats one table (shared by every Registry instantiation).

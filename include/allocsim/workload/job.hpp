@@ -17,6 +17,9 @@ struct Job {
   int shape_a = 0;      ///< requested submesh sides a x b (0 when only a count is known)
   int shape_b = 0;
   int user = -1;  ///< SWF user id, -1 if unknown
+  /// Line of the trace file the job was read from (0 = not from a file): diagnostics of jobs
+  /// dropped later (too large for the machine) list it among their first_lines.
+  std::int64_t line = 0;
 };
 
 /// Counts of what a reader or transform dropped, sorted or changed, with example line numbers.

@@ -26,6 +26,12 @@ const TransformRegistry& transform_registry();
 /// Applies one transform spec (validated against the table) and records it in the workload.
 void apply_transform(Workload& workload, const std::string& spec, TransformContext& context);
 
+/// Empty, or a warning (text starting "warning: ") when `machine` (of `machine_nodes` nodes)
+/// is smaller than the trace's header MaxProcs / MaxNodes and some job is larger than the
+/// machine: the numbers, and the size_scale transform that fits the trace's largest job.
+std::string machine_size_warning(const Workload& workload, int machine_nodes,
+                                 const std::string& machine);
+
 /// Drops jobs larger than the machine (counted) and restores stable submit order.
 void drop_oversized(Workload& workload, int machine_nodes);
 
