@@ -42,7 +42,8 @@ std::string ours_text(const Comparison& c) {
 
 std::string difference_text(const Comparison& c) {
   if (!c.measured || c.published.fact) return "";
-  std::string text = (c.difference >= 0 ? "+" : "") + short_number(c.difference);
+  std::string text(c.difference >= 0 ? "+" : "");  // (not "+" + string: GCC 12 -Wrestrict)
+  text += short_number(c.difference);
   if (c.published.value != 0) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, " (%+.2f %%)", 100 * c.difference / c.published.value);
