@@ -17,13 +17,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 DASHES = ["-", "--", ":", "-."]
 COLOURS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
 
 def style(series, index):
-    """Colour and line style of a series: its own indices, else cycling colours then dashes."""
+    """Colour, line style and marker of a series: colour and dash from its own indices, else
+    cycling; the marker always differs between the series of a panel, so series that coincide
+    stay distinguishable."""
     colour = series.get("colour", index % len(COLOURS))
-    dash = series.get("dash", index // len(COLOURS))
-    return {"color": COLOURS[colour % len(COLOURS)], "linestyle": DASHES[dash % len(DASHES)]}
+    dash = series.get("dash", index % len(DASHES))
+    return {"color": COLOURS[colour % len(COLOURS)], "linestyle": DASHES[dash % len(DASHES)],
+            "marker": MARKERS[index % len(MARKERS)], "markersize": 4}
 
 
 def main():
@@ -32,7 +36,7 @@ def main():
         spec = json.load(f)
     panels = spec["panels"]
     crowded = max(len(panel["series"]) for panel in panels) > 6
-    width = 5.2 + (2.2 if crowded else 0)
+    width = 5.2
     figure, axes = plt.subplots(1, len(panels), figsize=(width * len(panels), 4.2), squeeze=False)
     for axis, panel in zip(axes[0], panels):
         for index, series in enumerate(panel["series"]):
@@ -41,11 +45,10 @@ def main():
             ys = [p[1] for p in points]
             errors = [p[2] for p in points]
             if any(e > 0 for e in errors):
-                axis.errorbar(xs, ys, yerr=errors, marker="o", markersize=4, capsize=3,
-                              label=series["label"], **style(series, index))
+                axis.errorbar(xs, ys, yerr=errors, capsize=3, label=series["label"],
+                              **style(series, index))
             else:
-                axis.plot(xs, ys, marker="o", markersize=4, label=series["label"],
-                          **style(series, index))
+                axis.plot(xs, ys, label=series["label"], **style(series, index))
         axis.set_xlabel(panel["xlabel"])
         axis.set_ylabel(panel["ylabel"])
         if panel.get("logy"):
@@ -53,15 +56,21 @@ def main():
         if panel["title"]:
             axis.set_title(panel["title"], fontsize="medium")
         axis.grid(True, alpha=0.3)
-        if crowded:
-            axis.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
-        else:
-            axis.legend(fontsize="small")
+    # One legend for the figure, right of the panels (series merged by label).
+    handles = {}
+    for axis in axes[0]:
+        for handle, text in zip(*axis.get_legend_handles_labels()):
+            handles.setdefault(text, handle)
+    if handles:
+        figure.legend(list(handles.values()), list(handles), loc="center left",
+                      bbox_to_anchor=(1.0, 0.5), frameon=False,
+                      fontsize="x-small" if crowded else "small")
     if spec.get("title"):
         figure.suptitle(spec["title"], fontsize="medium")
     figure.tight_layout()
-    figure.savefig(stem + ".png", dpi=120)
-    figure.savefig(stem + ".pdf", metadata={"CreationDate": None})  # same input, same file
+    figure.savefig(stem + ".png", dpi=300, bbox_inches="tight")
+    # Same input, same file: no creation date in the PDF.
+    figure.savefig(stem + ".pdf", bbox_inches="tight", metadata={"CreationDate": None})
 
 
 if __name__ == "__main__":
