@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "allocsim/network/link_loads.hpp"
+#include "testing/random_grid.hpp"
 
 using namespace allocsim;
 
@@ -60,16 +61,8 @@ TEST(LinkLoads, SmallSidesAndSemitori) {
 
 TEST(LinkLoads, RandomAllocationsOnRandomGrids) {
   std::mt19937 rng(2026);
-  std::uniform_int_distribution<int> dims_dist(1, 3), side_dist(1, 7), coin(0, 1);
   for (int trial = 0; trial < 400; ++trial) {
-    const int dims = dims_dist(rng);
-    std::vector<int> sides(dims);
-    std::vector<bool> wrap(dims);
-    for (int axis = 0; axis < dims; ++axis) {
-      sides[axis] = side_dist(rng);
-      wrap[axis] = coin(rng) == 1;
-    }
-    const Topology t(sides, wrap);
+    const Topology t = allocsim::testing::random_grid(rng, 3);
     const std::vector<NodeId> nodes = random_subset(t, rng);
     ASSERT_EQ(all_to_all_link_loads(t, nodes), explicit_all_to_all(t, nodes))
         << t.spec() << " with " << nodes.size() << " nodes (trial " << trial << ")";

@@ -7,23 +7,13 @@
 
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
+#include "testing/random_grid.hpp"
 
 using namespace allocsim;
 
 namespace {
 
-/// A random mesh, torus or semitorus of 1 to 4 dimensions with sides 1 to 7.
-Topology random_grid(std::mt19937& rng) {
-  std::uniform_int_distribution<int> dims_dist(1, 4), side_dist(1, 7), coin(0, 1);
-  const int dims = dims_dist(rng);
-  std::vector<int> sides(dims);
-  std::vector<bool> wrap(dims);
-  for (int axis = 0; axis < dims; ++axis) {
-    sides[axis] = side_dist(rng);
-    wrap[axis] = coin(rng) == 1;
-  }
-  return Topology(sides, wrap);
-}
+using allocsim::testing::random_grid;
 
 std::vector<LinkId> route_of(const Topology& t, NodeId a, NodeId b) {
   std::vector<LinkId> links;
