@@ -5,9 +5,10 @@
 //   execution times Exp(1), mean inter-arrival 333 time units (load 0.003, beyond saturation),
 //   plen 8, ts 3, num_mes 5 (target: ≤ 30 s).
 // Run: build/bench/bench_network --benchmark_repetitions=5 --benchmark_report_aggregates_only
-// Measured on a shared 2-core machine (CPU-time medians, same run): fixed 19 ms, flow 189-205 ms
-// (9.7-10.5 ×; 363 ms before flow re-solved only the jobs connected to a change), wormhole
-// 1.5 s.
+// Measured on a shared 2-core machine under load (CPU-time medians of 5, three rounds
+// alternating with the previous build): fixed 15.0-15.2 ms, flow 135-140 ms (8.9-9.2 ×;
+// previous build 159-167 ms, 10.1-10.8 ×, and 363 ms before flow re-solved only the jobs
+// connected to a change), wormhole 1.5 s.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>

@@ -191,18 +191,33 @@ bool FlowNetwork::solve() {
 }
 
 void FlowNetwork::solve_queued_flows() {
-  // Number the loaded links compactly, in order of first use.
+  // Number the links the solver needs compactly, in order of first use. A link that only one
+  // job loads (a private link) saturates, while that job is unfrozen, at bandwidth / load: of a
+  // job's private links only one of largest load can set its level (the others reach theirs no
+  // earlier, and freeze nobody else), so the solver gets that one and the shared links. The
+  // rates are the same bit for bit (the solver freezes in flow order, see max_min.hpp).
   flows_.clear();
   for (const RunningJob* job : queued_) {
     uses_.clear();
-    for (const auto& [link, load] : job->loads) {
+    LinkId heaviest_private = -1;
+    double heaviest_load = 0;
+    const auto use = [&](LinkId link, double load) {
       int& index = compact_of_link_[link];
       if (index < 0) {
         index = static_cast<int>(loaded_links_.size());
         loaded_links_.push_back(link);
       }
       uses_.push_back({index, load});
+    };
+    for (const auto& [link, load] : job->loads) {
+      if (jobs_on_link_[link].size() > 1) {
+        use(link, load);
+      } else if (load > heaviest_load) {
+        heaviest_private = link;
+        heaviest_load = load;
+      }
     }
+    if (heaviest_private >= 0) use(heaviest_private, heaviest_load);
     // A job of fewer than two nodes has no messages: cap 0 keeps it out of the way.
     const double cap = uses_.empty() ? 0
                        : job->capped ? bandwidth_ * job->reference_rate
@@ -211,6 +226,7 @@ void FlowNetwork::solve_queued_flows() {
   }
   capacities_.assign(loaded_links_.size(), bandwidth_);
   solver_.solve(capacities_, flows_, rates_);
+  for (LinkId link : loaded_links_) compact_of_link_[link] = -1;
 }
 
 void FlowNetwork::solve_queued() {
@@ -224,10 +240,8 @@ void FlowNetwork::solve_queued() {
     const double cap =
         job.capped ? bandwidth_ * job.reference_rate : std::numeric_limits<double>::infinity();
     double lowest = FlowSet::kNoCap;
-    for (const auto& [link, load] : job.loads) {
+    for (const auto& [link, load] : job.loads)
       lowest = std::min(lowest, (bandwidth_ - 0.0) / (0.0 + load));
-      loaded_links_.push_back(link);
-    }
     rates_.assign(1, cap <= lowest ? std::max(0.0, cap) : std::max(0.0, lowest));
   } else {
     solve_queued_flows();
@@ -244,10 +258,8 @@ void FlowNetwork::solve_queued() {
   }
   // Link use, each job counted during the share of its time it spends communicating; the
   // re-solved jobs are the only users of their links, summed in key order.
-  for (LinkId link : loaded_links_) {
-    use_of_link_[link] = 0;
-    compact_of_link_[link] = -1;
-  }
+  for (const RunningJob* job : queued_)
+    for (const auto& [link, load] : job->loads) use_of_link_[link] = 0;
   for (const RunningJob* job : queued_) {
     const double s = job->rate.comm_slowdown;
     const double communicating = comm_ * s / ((1 - comm_) + comm_ * s);
@@ -257,16 +269,25 @@ void FlowNetwork::solve_queued() {
 }
 
 void FlowNetwork::update_utilization() {
-  // Over the loaded links in order of first use by the jobs in key order: each job's owned
-  // links, in the order of its loads.
+  // Each link counted once, by its owner (its user of least key): the re-solved jobs' sums
+  // over their owned links are recomputed (no other job's owned links or their use changed:
+  // every user of a re-solved job's link was re-solved, and links change owner only between
+  // users), then summed over all jobs in key order.
+  for (RunningJob* job : queued_) {
+    job->owned_use = 0;
+    job->owned_peak = 0;
+    for (const int position : job->owned) {
+      const double use = use_of_link_[job->loads[position].first] / bandwidth_;
+      job->owned_use += use;
+      job->owned_peak = std::max(job->owned_peak, use);
+    }
+  }
   utilization_ = {};
   double total = 0;
-  for (const auto& [key, job] : jobs_)
-    for (const int position : job.owned) {
-      const double use = use_of_link_[job.loads[position].first];
-      total += use / bandwidth_;
-      utilization_.max = std::max(utilization_.max, use / bandwidth_);
-    }
+  for (const auto& [key, job] : jobs_) {
+    total += job.owned_use;
+    utilization_.max = std::max(utilization_.max, job.owned_peak);
+  }
   const auto links = topology_->link_count();
   utilization_.mean = links > 0 ? total / static_cast<double>(links) : 0;
 }

@@ -114,9 +114,18 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
       continue;
     }
     level = std::max(level, lowest);
+    // The flows crossing a saturated link freeze in flow order, whatever the order of the
+    // links: the frozen loads then do not depend on which of several equally saturated links
+    // (or on how many links of one flow alone) the round found.
+    freezing_.clear();
     for (int l : saturated_)
       for (std::size_t i = link_offsets_[l]; i < link_offsets_[l + 1]; ++i)
-        if (!frozen_[link_flows_[i]]) freeze(link_flows_[i]);
+        if (!frozen_[link_flows_[i]]) {
+          frozen_[link_flows_[i]] = 1;
+          freezing_.push_back(link_flows_[i]);
+        }
+    std::sort(freezing_.begin(), freezing_.end());
+    for (int f : freezing_) freeze(f);
   }
 }
 

@@ -97,6 +97,8 @@ class FlowNetwork {
     bool seeded = false;          ///< already in changed_
     bool distinct_links = false;  ///< its loads are sorted by link, no link twice
     std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
+    double owned_use = 0;    ///< Σ use / bandwidth over its owned links (update_utilization)
+    double owned_peak = 0;   ///< max use / bandwidth over its owned links
   };
   struct NodeListHash {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;

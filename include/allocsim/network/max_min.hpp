@@ -43,8 +43,9 @@ class FlowSet {
 
 /// Progressive filling with reusable scratch space, in rounds: each round finds the lowest
 /// saturation level among the links still in use (or the next cap) and freezes the flows
-/// there. Cost O(U + F log F + rounds · L) for L links, F flows and U link uses in total, with
-/// rounds ≤ F (one per distinct freeze level): cheap for the tens of jobs a machine runs.
+/// there (in flow order). Cost O(U + F log F + rounds · L) for L links, F flows and U link uses in
+/// total, with rounds ≤ F (one per distinct freeze level): cheap for the tens of jobs a machine
+/// runs.
 class MaxMinSolver {
  public:
   /// The max-min fair rates of `flows` on links with the given capacities (≥ 0). A flow
@@ -57,7 +58,7 @@ class MaxMinSolver {
   std::vector<std::size_t> link_offsets_, next_slot_;
   std::vector<int> link_flows_;
   std::vector<char> frozen_;
-  std::vector<int> by_cap_, active_links_, saturated_;
+  std::vector<int> by_cap_, active_links_, saturated_, freezing_;
 };
 
 /// Convenience wrapper around MaxMinSolver.
