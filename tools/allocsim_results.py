@@ -15,8 +15,8 @@ or from the shell: /usr/bin/python3 tools/allocsim_results.py results.h5 [--csv 
 
 Every string comes back as `str`. The file stores no text inside datasets (h5py would return
 it as bytes): a text column holds integer codes into its labels, which are string-array
-attributes of the table (`labels_<column>`, continued by `labels_<column>@1`, `@2`, ... past
-2048 labels), and each job's node ids are [first, last] intervals in /job_nodes/<id>
+attributes of the table (`labels_<column>`, continued by `labels_<column>@1`, `@2`, ...: the
+new values of each append), and each job's node ids are [first, last] intervals in /job_nodes/<id>
 (columns node_interval_offset and node_interval_count of /jobs/<id> say which rows). This
 module decodes both, so text columns and `allocated_nodes` ("0-3 8") are str as before; format 1
 files (strings inside the tables) are read too. Units and descriptions are the tables' `unit`

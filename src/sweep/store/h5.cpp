@@ -205,7 +205,12 @@ File::File(const std::string& path, Mode mode) : path_(path) {
     Id fcpl = checked(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "create file properties");
     check(H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
           "track link order");
-    id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT);
+    // HDF5 1.8 object headers at least: a table's many label attributes are then kept in
+    // dense storage (a heap indexed by name), so finding or adding one stays cheap.
+    Id fapl = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
+    check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST),
+          "set the file format versions");
+    id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
   } else {
     id = H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
   }
@@ -399,6 +404,7 @@ void File::create_table(const std::string& path, const std::vector<ColumnDef>& c
   for (std::size_t c = 0; c < columns.size(); ++c)
     if (columns[c].type == ColumnType::text) {
       codes[c].coded = true;
+      codes[c].pages = 1;
       set_text_array_attr(path, labels_attr_name(columns[c].name, 0), {});
     }
 }
@@ -409,12 +415,22 @@ void File::append_table(const std::string& path, const Table& rows) {
   const auto& columns = rows.columns();
   auto& codes = codes_of(path, columns);
   std::vector<bool> strings(columns.size(), false);
+  std::vector<std::vector<std::uint32_t>> row_codes(columns.size());
   for (std::size_t c = 0; c < columns.size(); ++c) {
     strings[c] = columns[c].type == ColumnType::text && !codes[c].coded;
     if (!codes[c].coded) continue;
-    for (const auto& value : rows.column_data(c).s)
-      if (codes[c].code.emplace(value, static_cast<std::uint32_t>(codes[c].labels.size())).second)
+    for (const auto& value : rows.column_data(c).s) {
+      auto found = codes[c].code.find(value);
+      if (found == codes[c].code.end()) {
         codes[c].labels.push_back(value);
+        found = codes[c]
+                    .code
+                    .emplace(codes[c].labels.back(),
+                             static_cast<std::uint32_t>(codes[c].labels.size() - 1))
+                    .first;
+      }
+      row_codes[c].push_back(found->second);
+    }
     if (codes[c].labels.size() > std::numeric_limits<std::uint32_t>::max())
       throw std::runtime_error("HDF5: column '" + columns[c].name + "' of " + path +
                                " has more than 2^32 distinct values");
@@ -443,8 +459,7 @@ void File::append_table(const std::string& path, const Table& rows) {
             const char* p = data.s[r].c_str();
             std::memcpy(slot, &p, sizeof p);
           } else {
-            const std::uint32_t code = codes[c].code.at(data.s[r]);
-            std::memcpy(slot, &code, sizeof code);
+            std::memcpy(slot, &row_codes[c][r], sizeof(std::uint32_t));
           }
         }
       }

@@ -25,22 +25,19 @@ std::string labels_attr_name(const std::string& column, std::size_t page) {
   return name;
 }
 
-std::vector<std::string> File::read_labels(const std::string& path,
-                                           const std::string& column) const {
+std::vector<std::string> File::read_labels(const std::string& path, const std::string& column,
+                                           std::size_t* pages) const {
   std::vector<std::string> labels;
   Id dataset =
       checked_id(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "open " + path);
-  for (std::size_t page = 0;; ++page) {
+  std::size_t page = 0;
+  for (;; ++page) {
     const std::string name = labels_attr_name(column, page);
     if (H5Aexists(dataset.get(), name.c_str()) <= 0) break;
     const auto values = text_array_attr(path, name);
-    if (values.size() != kLabelsPerPage &&
-        H5Aexists(dataset.get(), labels_attr_name(column, page + 1).c_str()) > 0)
-      throw std::runtime_error("HDF5: label attribute " + name + " of " + path + " holds " +
-                               std::to_string(values.size()) + " labels, not " +
-                               std::to_string(kLabelsPerPage));
     labels.insert(labels.end(), values.begin(), values.end());
   }
+  if (pages != nullptr) *pages = page;
   return labels;
 }
 
@@ -56,7 +53,8 @@ std::vector<File::TextCodes>& File::codes_of(const std::string& path,
     if (columns[c].type != ColumnType::text) continue;
     TextCodes& column = codes[c];
     column.coded = true;
-    column.labels = read_labels(path, columns[c].name);
+    const auto labels = read_labels(path, columns[c].name, &column.pages);
+    column.labels.assign(labels.begin(), labels.end());
     column.stored = column.labels.size();
     for (std::size_t l = 0; l < column.labels.size(); ++l)
       column.code.emplace(column.labels[l], static_cast<std::uint32_t>(l));
@@ -65,15 +63,18 @@ std::vector<File::TextCodes>& File::codes_of(const std::string& path,
 }
 
 void File::store_labels(const std::string& path, const std::string& column, TextCodes& codes) {
-  if (codes.stored == codes.labels.size()) return;
-  // Rewrite the last, partly filled page and write the new ones.
-  for (std::size_t page = codes.stored / kLabelsPerPage;
-       page * kLabelsPerPage < codes.labels.size(); ++page) {
-    const auto first = codes.labels.begin() + static_cast<std::ptrdiff_t>(page * kLabelsPerPage);
-    const auto last = codes.labels.begin() + static_cast<std::ptrdiff_t>(std::min(
-                                                 codes.labels.size(), (page + 1) * kLabelsPerPage));
-    set_text_array_attr(path, labels_attr_name(column, page), {first, last});
+  // The new labels go to new pages (an empty page 0, from create_table, is replaced): no
+  // attribute is ever rewritten with more labels, so each label is written once.
+  std::size_t page = codes.stored == 0 ? 0 : codes.pages;
+  for (std::size_t from = codes.stored; from < codes.labels.size();
+       from += kLabelsPerPage, ++page) {
+    const std::size_t to = std::min(codes.labels.size(), from + kLabelsPerPage);
+    set_text_array_attr(
+        path, labels_attr_name(column, page),
+        std::vector<std::string>(codes.labels.begin() + static_cast<std::ptrdiff_t>(from),
+                                 codes.labels.begin() + static_cast<std::ptrdiff_t>(to)));
   }
+  codes.pages = std::max(codes.pages, page);
   codes.stored = codes.labels.size();
 }
 

@@ -48,37 +48,39 @@ TEST(H5Labels, TextColumnsAreCodesWithLabelAttributes) {
   for (std::size_t r = 0; r < 4; ++r) EXPECT_EQ(back.text(r, 1), t.text(r, 1));
 }
 
-TEST(H5Labels, ManyLabelsArePagedAcrossAppendsAndReopenedFiles) {
+TEST(H5Labels, NewLabelsOfEachAppendGoToNewPagesAlsoAfterReopening) {
   const TempDir temp("allocsim_h5_labels_test");
   const std::string path = temp("pages.h5");
   const std::vector<h5::ColumnDef> columns = {{"text", h5::ColumnType::text}};
-  const std::size_t total = 2 * h5::kLabelsPerPage + 10;
   std::vector<std::string> expected;
-  auto batch = [&](std::size_t first, std::size_t count) {
+  std::size_t next = 0;  // values "v0", "v1", ... in order of first appearance
+  auto batch = [&](std::size_t fresh, std::size_t repeats) {
     h5::Table t(columns);
-    for (std::size_t i = first; i < first + count; ++i) {
-      const std::string value = "config " + std::to_string(i % (total - 3));  // a few repeats
-      t.add_row({value});
-      expected.push_back(value);
-    }
+    for (std::size_t i = 0; i < fresh; ++i) expected.push_back("v" + std::to_string(next++));
+    for (std::size_t i = 0; i < repeats; ++i) expected.push_back("v" + std::to_string(i));
+    for (std::size_t i = expected.size() - fresh - repeats; i < expected.size(); ++i)
+      t.add_row({expected[i]});
     return t;
   };
   {
     h5::File file(path, h5::File::Mode::create);
     file.create_table("/t", columns, 256, true);
-    file.append_table("/t", batch(0, 1000));
-    file.append_table("/t", batch(1000, 1500));  // fills page 0, starts page 1
+    file.append_table("/t", batch(1000, 0));  // page 0 (created empty) gets the first ones
+    file.append_table("/t", batch(1500, 20));
+    file.append_table("/t", batch(0, 30));  // nothing new: no page
   }
   {
-    h5::File file(path, h5::File::Mode::write);  // labels read back from the attributes
-    file.append_table("/t", batch(2500, total - 2500 + 3));
+    h5::File file(path, h5::File::Mode::write);  // pages counted from the attributes
+    file.append_table("/t", batch(5000, 5));     // more than a page: split
   }
   h5::File file(path, h5::File::Mode::read);
-  EXPECT_EQ(file.text_array_attr("/t", "labels_text").size(), h5::kLabelsPerPage);
-  EXPECT_EQ(file.text_array_attr("/t", "labels_text@1").size(), h5::kLabelsPerPage);
-  EXPECT_EQ(file.text_array_attr("/t", "labels_text@2").size(), total - 3 - 2 * h5::kLabelsPerPage);
-  EXPECT_EQ(file.text_array_attr("/t", "labels_text@1")[0],
-            "config " + std::to_string(h5::kLabelsPerPage));
+  const std::vector<std::size_t> sizes = {1000, 1500, h5::kLabelsPerPage, h5::kLabelsPerPage,
+                                          5000 - 2 * h5::kLabelsPerPage};
+  for (std::size_t page = 0; page < sizes.size(); ++page)
+    EXPECT_EQ(file.text_array_attr("/t", h5::labels_attr_name("text", page)).size(), sizes[page])
+        << page;
+  EXPECT_TRUE(file.text_array_attr("/t", "labels_text@5").empty());
+  EXPECT_EQ(file.text_array_attr("/t", "labels_text@1")[0], "v1000");
   const h5::Table back = file.read_table("/t");
   ASSERT_EQ(back.rows(), expected.size());
   for (std::size_t r = 0; r < expected.size(); ++r) ASSERT_EQ(back.text(r, 0), expected[r]) << r;

@@ -7,17 +7,21 @@
 // Text columns are categorical: the member holds a 0-based code into the column's labels,
 // which are variable-length UTF-8 string-array attributes of the dataset (h5py returns
 // attributes as `str`, but strings inside datasets as `bytes`, so no dataset holds text).
-// The labels of column C are the attribute `labels_C`, followed, once a column has more than
-// kLabelsPerPage distinct values, by `labels_C@1`, `labels_C@2`, ... (kLabelsPerPage each),
-// so that no attribute outgrows HDF5's 64 KiB object-header message limit and an append
-// rewrites at most one page plus the new ones. Files whose text members are variable-length
-// strings (result format 1) are still read.
+// The labels of column C are the attribute `labels_C` followed by `labels_C@1`, `labels_C@2`,
+// ... in order: each append puts the values new to the column in new pages of at most
+// kLabelsPerPage labels. So no attribute nears HDF5's 64 KiB object-header message limit, no
+// attribute is rewritten (each label is written once: a column with a value per row, like
+// the canonical configs, costs what the strings themselves cost) and an append costs
+// O(its rows). Files whose text members are variable-length strings (result format 1) are
+// still read.
 #include <hdf5.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -47,7 +51,7 @@ class Id {
 
 enum class ColumnType { u64, i64, f64, text };
 
-/// Labels per text-column label attribute (a page): 2048 heap references of 16 bytes stay
+/// Most labels in one label attribute (a page): 2048 global-heap references of 16 bytes stay
 /// well below the 64 KiB limit of an attribute in an object header.
 inline constexpr std::size_t kLabelsPerPage = 2048;
 
@@ -153,12 +157,14 @@ class File {
   /// Codes of one text column of a table being appended to (empty for other columns).
   struct TextCodes {
     bool coded = false;
-    std::unordered_map<std::string, std::uint32_t> code;
-    std::vector<std::string> labels;
+    std::deque<std::string> labels;  ///< by code; a deque keeps them in place for `code`
+    std::unordered_map<std::string_view, std::uint32_t> code;
     std::size_t stored = 0;  ///< labels already in the attributes
+    std::size_t pages = 0;   ///< label attributes written (page 0 may be empty)
   };
   std::vector<TextCodes>& codes_of(const std::string& path, const std::vector<ColumnDef>& columns);
-  std::vector<std::string> read_labels(const std::string& path, const std::string& column) const;
+  std::vector<std::string> read_labels(const std::string& path, const std::string& column,
+                                       std::size_t* pages = nullptr) const;
   void store_labels(const std::string& path, const std::string& column, TextCodes& codes);
 
   std::string path_;
