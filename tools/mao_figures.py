@@ -67,6 +67,7 @@ def plot(frames, joined, output):
         top, bottom = axes[0][column], axes[1][column]
         top.set_title(pc.wrap_title(trace), fontsize="medium")
         top.set_yscale("log")
+        top.set_ylim(bottom=0.9)  # bounded slowdown >= 1: nothing to show below
         top.axhline(10, color="grey", linewidth=0.8, linestyle=":")
         top.set_xlabel(pc.label(frames, "utilization"))
         top.set_ylabel(pc.label(frames, "mean_bounded_slowdown") + " (log scale)")

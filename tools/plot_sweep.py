@@ -75,6 +75,8 @@ def main():
                           **pc.style(index))
         axis.set_xlabel(pc.label(frames, x))
         pc.set_scale(axis, log, part[metric])
+        if log == "log" and bound[0] and axis.get_ylim()[0] < 0.9 * bound[0]:
+            axis.set_ylim(bottom=0.9 * bound[0])  # nothing to show below the bound
         axis.grid(True, which="major", alpha=0.3)
         if value is not None:
             axis.set_title(pc.wrap_title(f"{facet} = {value}"), fontsize="medium")
