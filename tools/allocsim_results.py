@@ -13,39 +13,90 @@
 
 or from the shell: /usr/bin/python3 tools/allocsim_results.py results.h5 [--csv out.csv]
 
-Every string comes back as `str` (h5py returns strings inside HDF5 tables as bytes; they are
-decoded here). Units and descriptions are the tables' `unit` and `description` attributes,
-one entry per column.
+Every string comes back as `str`. The file stores no text inside datasets (h5py would return
+it as bytes): a text column holds integer codes into its labels, which are string-array
+attributes of the table (`labels_<column>`, continued by `labels_<column>@1`, `@2`, ...: the
+new values of each append), and each job's node ids are [first, last] intervals in /job_nodes/<id>
+(columns node_interval_offset and node_interval_count of /jobs/<id> say which rows). This
+module decodes both, so text columns and `allocated_nodes` ("0-3 8") are str as before; format 1
+files (strings inside the tables) are read too. Units and descriptions are the tables' `unit`
+and `description` attributes, one entry per column.
 """
 import argparse
 import sys
 
 import h5py
+import numpy as np
 import pandas as pd
 
 TABLES = ("configs", "summary")
 GROUPS = ("jobs", "decisions")
+NODE_COLUMNS = ("node_interval_offset", "node_interval_count")
+ALLOCATED_NODES = {"column": "allocated_nodes", "unit": "",
+                   "description": "the job's node ids as an interval set (\"0-3 8\", Batsim's "
+                                  "notation)"}
 
 
 def _text(value):
     return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
-def _frame(dataset):
-    """A table dataset as a DataFrame with str (not bytes) text columns."""
+def labels(dataset, column):
+    """The labels of a text column of a table dataset (list of str), or None for a column
+    that is not text-coded."""
+    out, page = [], 0
+    while True:
+        name = f"labels_{column}" + (f"@{page}" if page else "")
+        if name not in dataset.attrs:
+            return out if page else None
+        out.extend(_text(v) for v in dataset.attrs[name])
+        page += 1
+
+
+def table(dataset):
+    """A table dataset as a DataFrame, text columns decoded to str."""
     frame = pd.DataFrame(dataset[()])
     for column in frame.columns:
-        if frame[column].dtype == object:
+        names = labels(dataset, column)
+        if names is not None:
+            codes = frame[column].to_numpy()
+            if len(codes) and int(codes.max()) >= len(names):
+                raise ValueError(f"{dataset.file.filename}: {dataset.name} column {column} has "
+                                 f"code {int(codes.max())} but {len(names)} labels")
+            lookup = np.empty(len(names), dtype=object)
+            lookup[:] = names
+            frame[column] = pd.Series(lookup[codes], index=frame.index, dtype=object)
+        elif frame[column].dtype == object:  # format 1: strings inside the table
             frame[column] = frame[column].map(_text)
     return frame
 
 
-def _column_rows(table, dataset):
+def _interval_text(pairs):
+    return " ".join(str(a) if a == b else f"{a}-{b}" for a, b in pairs)
+
+
+def _with_allocated_nodes(frame, file, key):
+    """/jobs/<key> with its CSR node columns replaced by the interval-set text column."""
+    if not all(c in frame.columns for c in NODE_COLUMNS):
+        return frame
+    pairs = file["job_nodes"][key][()]
+    pairs = list(zip(pairs["first"].tolist(), pairs["last"].tolist()))
+    offsets = frame["node_interval_offset"].tolist()
+    counts = frame["node_interval_count"].tolist()
+    frame = frame.drop(columns=list(NODE_COLUMNS))
+    frame["allocated_nodes"] = [_interval_text(pairs[o:o + c]) for o, c in zip(offsets, counts)]
+    return frame
+
+
+def _column_rows(table_name, dataset):
     names = dataset.dtype.names or ()
     units = [_text(u) for u in dataset.attrs.get("unit", [""] * len(names))]
     descriptions = [_text(d) for d in dataset.attrs.get("description", [""] * len(names))]
-    return [{"table": table, "column": n, "unit": u, "description": d}
-            for n, u, d in zip(names, units, descriptions)]
+    rows = [{"table": table_name, "column": n, "unit": u, "description": d}
+            for n, u, d in zip(names, units, descriptions) if n not in NODE_COLUMNS]
+    if NODE_COLUMNS[0] in names:
+        rows.append(dict(ALLOCATED_NODES, table=table_name))
+    return rows
 
 
 def _group(file, name):
@@ -55,7 +106,9 @@ def _group(file, name):
     parts = []
     first = None
     for key in sorted(file[name]):
-        frame = _frame(file[name][key])
+        frame = table(file[name][key])
+        if name == "jobs":
+            frame = _with_allocated_nodes(frame, file, key)
         frame.insert(0, "config_id", pd.Series([int(key, 16)] * len(frame), dtype="uint64"))
         parts.append(frame)
         if first is None:
@@ -77,11 +130,16 @@ def load(path):
     frames = {}
     columns = []
     with h5py.File(path, "r") as f:
-        if f.attrs.get("format", "").split("/")[0] != "allocsim-sweep":
+        kind, _, version = _text(f.attrs.get("format", "")).partition("/")
+        if kind != "allocsim-sweep":
             raise ValueError(f"{path} is not an allocsim sweep result file")
-        for table in TABLES:
-            frames[table] = _frame(f[table])
-            columns += _column_rows(table, f[table])
+        if version not in ("1", "2"):
+            raise ValueError(f"{path} has result format {kind}/{version}, which this module "
+                             "(formats 1 and 2) does not know: use the tools/ of the allocsim "
+                             f"version that wrote it ({_text(f.attrs.get('version', '?'))})")
+        for name in TABLES:
+            frames[name] = table(f[name])
+            columns += _column_rows(name, f[name])
         for group in GROUPS:
             frames[group], first = _group(f, group)
             if first is not None:
@@ -100,7 +158,7 @@ def load(path):
     return frames
 
 
-def units(frames, table="summary"):
+def units(frames, table="summary"):  # pylint: disable=redefined-outer-name
     """{column: unit} of one table of load()'s result."""
     rows = frames["columns"][frames["columns"]["table"] == table]
     return dict(zip(rows["column"], rows["unit"]))

@@ -4,13 +4,21 @@
     build/allocsim run --trace small.swf --machine mesh:8x8 --format batsim > jobs.csv
     /usr/bin/python3 tools/gantt.py jobs.csv -o gantt.png [--title ...] [--labels]
 
+The title gives the machine and settings (scheduler, allocator, trace, transforms) when they
+are known: from --config FILE, the run's `--format json` output or its `--swf-out` SWF file
+(both hold the run's canonical config), or from --machine and --settings; otherwise it names
+the CSV file.
+
 Each job is one rectangle per interval of its `allocated_resources` interval set ("0-3 8
 10-11": nodes 0..3, 8 and 10..11), from starting_time to finish_time. Writes gantt.png and
 gantt.pdf at 300 dpi and gantt.caption.txt. Node ids are allocsim's (row-major on a mesh or
 torus), so a contiguous allocation shows as few rectangles.
 """
 import argparse
+import json
+import math
 import os
+import re
 import sys
 
 import pandas as pd
@@ -35,6 +43,73 @@ def intervals(text):
     return out
 
 
+def split_config(text):
+    """A canonical config "machine=mesh:8x8;trace=...;transforms=[a | b];..." as a dict (the
+    separators inside [...] are part of the value)."""
+    fields, depth, start = {}, 0, 0
+    for index, char in enumerate(text + ";"):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == ";" and depth == 0:
+            key, _, value = text[start:index].partition("=")
+            if key.strip():
+                fields[key.strip()] = value.strip()
+            start = index + 1
+    return fields
+
+
+def read_config(path):
+    """The canonical config of a run from its `--format json` output ("config") or its
+    `--swf-out` file ("; Note: config ..."), as split_config's dict."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise PlotError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise PlotError(f"{path} is not a text file") from None
+    if text.lstrip().startswith("{"):
+        try:
+            config = json.loads(text).get("config")
+        except (json.JSONDecodeError, AttributeError) as error:
+            raise PlotError(f"{path} is not the JSON of `allocsim run --format json` "
+                            f"({error})") from None
+    else:
+        notes = [line.split("config", 1)[1] for line in text.splitlines()
+                 if line.startswith(";") and line[1:].strip().startswith("Note: config ")]
+        config = notes[0] if notes else None
+    if not config:
+        raise PlotError(f"{path} holds no run config (give `allocsim run --format json` output "
+                        "or an SWF file written by --swf-out)")
+    return split_config(config)
+
+
+def describe(config, machine, settings):
+    """(title, caption line) naming the machine and settings, or (None, None) when unknown:
+    machine, scheduler and allocator on the first line, the trace and the rest below."""
+    machine = machine or config.get("machine")
+    first = [f"{name} {config[key]}" for key, name in (("sched", "scheduler"),
+                                                          ("alloc", "allocator"))
+             if config.get(key)]
+    second = [f"trace {config['trace']}"] if config.get("trace") else []
+    transforms = config.get("transforms", "[]").strip("[]")
+    if transforms:
+        second.append(f"transforms {transforms}")
+    if settings:
+        second.append(settings)
+    if not machine and not first and not second:
+        return None, None
+    head = (machine or "machine not given") + (": " + ", ".join(first) if first else "")
+    lines = [head] + ([", ".join(second)] if second else [])
+    return "\n".join(pc.wrap_title(line, 95) for line in lines), \
+        "machine and settings: " + "; ".join(lines)
+
+
+def machine_nodes(machine):
+    """Node count of a machine spec like "mesh:8x8" or "torus:4x4x8" (None if not of that form)."""
+    match = re.fullmatch(r"[a-z0-9_]+:(\d+(?:x\d+)*)", machine or "")
+    return math.prod(int(side) for side in match.group(1).split("x")) if match else None
+
+
 def read_jobs(path):
     try:
         jobs = pd.read_csv(path, dtype={"allocated_resources": str})
@@ -56,15 +131,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("jobs", help="Batsim jobs.csv (allocsim run --format batsim)")
     parser.add_argument("-o", "--output", default="gantt.png")
-    parser.add_argument("--title", default=None)
+    parser.add_argument("--title", default=None, help="instead of the machine and settings")
+    parser.add_argument("--config", metavar="FILE", help="the run's `--format json` output or "
+                        "its --swf-out file: machine and settings for the title")
+    parser.add_argument("--machine", help="machine for the title (e.g. mesh:8x8)")
+    parser.add_argument("--settings", help="more settings for the title (free text)")
     parser.add_argument("--nodes", type=int, help="node count of the machine (default: the "
-                        "highest allocated node id + 1)")
+                        "machine's when known, else the highest allocated node id + 1)")
     labels = parser.add_mutually_exclusive_group()
     labels.add_argument("--labels", action="store_true", default=None,
                         help="write job ids in the rectangles (default: up to 60 jobs)")
     labels.add_argument("--no-labels", dest="labels", action="store_false")
     args = parser.parse_args()
     jobs = read_jobs(args.jobs)
+    config = read_config(args.config) if args.config else {}
+    known, known_caption = describe(config, args.machine, args.settings)
+    machine_size = machine_nodes(args.machine or config.get("machine"))
     if args.labels is None:
         args.labels = len(jobs) <= 60
     figure, axis = plt.subplots(figsize=(7.5, 4.2))
@@ -82,20 +164,26 @@ def main():
                 axis.text(start + length / 2, (low + high + 1) / 2, str(job.job_id),
                           ha="center", va="center", fontsize=5, clip_on=True)
     axis.set_xlim(float(jobs.starting_time.min()), float(jobs.finish_time.max()))
-    if args.nodes:
-        if args.nodes < top:
-            raise PlotError(f"--nodes {args.nodes}, but node {top - 1} is allocated")
-        top = args.nodes
+    nodes = args.nodes or machine_size  # the machine's size when known
+    if nodes:
+        if nodes < top:
+            raise PlotError(f"{'--nodes' if args.nodes else 'the machine has'} {nodes}"
+                            f"{'' if args.nodes else ' nodes'}, but node {top - 1} is allocated")
+        top = nodes
     axis.set_ylim(0, top)
     axis.yaxis.set_major_locator(MaxNLocator(integer=True))
     axis.set_xlabel("time (s)")
     axis.set_ylabel("node id")
-    axis.set_title(args.title or os.path.basename(args.jobs), fontsize="medium")
+    title = args.title or known or f"{os.path.basename(args.jobs)} (machine and settings not " \
+                                   "given: see --config)"
+    axis.set_title(title, fontsize="medium")
     figure.tight_layout()
     caption = [f"Gantt chart of {len(jobs)} jobs from {args.jobs}: one rectangle per job and "
                f"interval of allocated node ids (time in simulated seconds, nodes 0-{top - 1}); "
                "colours cycle through 20 (neighbouring jobs differ)" +
                ("; labels: job ids." if args.labels else ".")]
+    if known_caption:
+        caption.append(known_caption)
     if "workload_name" in jobs.columns:
         caption.append("workload: " + ", ".join(map(str, jobs.workload_name.unique())))
     paths = pc.save(figure, args.output, caption)

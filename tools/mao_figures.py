@@ -47,7 +47,7 @@ def plot(frames, joined, output):
     from plot_common import plt
     traces = sorted(joined.trace.unique())
     figure, axes = plt.subplots(2, len(traces), figsize=(4.2 * len(traces), 6.4), squeeze=False)
-    replicated = False
+    replicated = clipped = False
     names = sorted({series_name(s, a) for s, a in zip(joined.sched, joined.alloc)})
     for column, trace in enumerate(traces):
         for (sched, alloc), rows in joined[joined.trace == trace].groupby(["sched", "alloc"]):
@@ -60,11 +60,14 @@ def plot(frames, joined, output):
                 ys = [sum(v) / len(v) for v in points[y]]
                 errors = [pc.t_half_width(v) for v in points[y]]
                 replicated |= any(e > 0 for e in errors)
-                axes[row][column].errorbar(xs, ys, yerr=pc.error_bars(ys, errors, "log" if row == 0 else None),
-                                           capsize=2, label=name, **style)
+                bound = pc.bounds(frames, y)
+                clipped |= pc.clip_intervals(ys, errors, bound)[2]
+                yerr = pc.error_bars(ys, errors, "log" if row == 0 else None, bound)
+                axes[row][column].errorbar(xs, ys, yerr=yerr, capsize=2, label=name, **style)
         top, bottom = axes[0][column], axes[1][column]
         top.set_title(pc.wrap_title(trace), fontsize="medium")
         top.set_yscale("log")
+        top.set_ylim(bottom=0.9)  # bounded slowdown >= 1: nothing to show below
         top.axhline(10, color="grey", linewidth=0.8, linestyle=":")
         top.set_xlabel(pc.label(frames, "utilization"))
         top.set_ylabel(pc.label(frames, "mean_bounded_slowdown") + " (log scale)")
@@ -80,6 +83,10 @@ def plot(frames, joined, output):
                "bottom: utilization against offered load; one point per runtime multiple c.",
                "Error bars: 95 % Student-t intervals across replicates." if replicated else
                "One run per point (or identical replicates): no error bars."]
+    if clipped:
+        caption.append("Intervals that would cross a metric's bounds (mean bounded slowdown >= "
+                       "1, utilization in [0, 1]) are drawn clipped there; the Student-t "
+                       "intervals themselves ignore the bounds.")
     return pc.save(figure, output, caption + pc.settings_lines(frames))
 
 

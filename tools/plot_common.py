@@ -33,6 +33,14 @@ LABELS = {
 # Values spanning decades: plotted on a log axis.
 LOG_COLUMNS = {"mean_bounded_slowdown", "max_bounded_slowdown", "mean_slowdown", "makespan",
                "mean_wait", "max_wait"}
+# Values a metric cannot cross, (lower, upper) with None for none: a t-interval (mean +- half
+# width) is drawn clipped to them. Columns with a unit that counts or measures something
+# (seconds, jobs, nodes, ...) are never negative.
+BOUNDS = {"mean_bounded_slowdown": (1.0, None), "max_bounded_slowdown": (1.0, None),
+          "mean_slowdown": (1.0, None), "utilization": (0.0, 1.0),
+          "mean_link_utilization": (0.0, 1.0), "max_link_utilization": (0.0, 1.0)}
+NONNEGATIVE_UNITS = {"s", "jobs", "nodes", "processors", "hops", "bytes", "byte hops", "ranks",
+                     "messages", "intervals"}
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
            "#F0E442"]  # Okabe-Ito: distinguishable with colour-blindness and in grey
 LINESTYLES = ["-", "--", "-.", ":"]
@@ -149,17 +157,54 @@ def wrap_title(text, width=40):
     return "\n".join(textwrap.wrap(text.replace(",", ", "), width)).replace(", ", ",")
 
 
-def error_bars(means, errors, log):
-    """yerr for errorbar: None without spread; on a log axis the lower bar stops above 0."""
+def bounds(frames, name):
+    """(lower, upper) values column `name` cannot cross (None: unbounded on that side)."""
+    if name in BOUNDS:
+        return BOUNDS[name]
+    rows = frames["columns"][frames["columns"]["column"] == name]
+    unit = rows["unit"].iloc[0] if len(rows) else ""
+    return (0.0, None) if unit in NONNEGATIVE_UNITS else (None, None)
+
+
+def clip_intervals(means, errors, bound):
+    """(lower, upper) half-widths of the intervals means +- errors cut at `bound`, and whether
+    any interval was cut."""
+    low, high = bound
+    lower = [min(e, m - low) if low is not None else e for m, e in zip(means, errors)]
+    upper = [min(e, high - m) if high is not None else e for m, e in zip(means, errors)]
+    lower = [max(v, 0.0) for v in lower]
+    upper = [max(v, 0.0) for v in upper]
+    cut = any(a < e or b < e for a, b, e in zip(lower, upper, errors))
+    return lower, upper, cut
+
+
+def bound_text(bound, label_text, log=None):
+    """Caption sentence for intervals clipped at a metric's bounds."""
+    low, high = bound
+    if low is not None and high is not None:
+        where = f"to [{low:g}, {high:g}]"
+    elif low is not None:
+        where = f"at {low:g} (the smallest possible value)"
+    else:
+        where = f"at {high:g} (the largest possible value)"
+    text = (f"Intervals of {label_text} that would cross its bounds are drawn clipped {where}; "
+            "the Student-t interval itself ignores the bound.")
+    if log == "log" and low == 0:
+        text += " On the log axis a bar reaching 0 stops at 5 % of its mean."
+    return text
+
+
+def error_bars(means, errors, log, bound=(None, None)):
+    """yerr for errorbar: None without spread; intervals clipped at the metric's `bound`
+    (bounds()), and on a log axis the lower bar stops above 0."""
     if not any(errors):
         return None
+    lower, upper, _ = clip_intervals(means, errors, bound)
     if log == "log":
-        lower = [min(e, 0.95 * m) if m > 0 else e for m, e in zip(means, errors)]
+        lower = [min(e, 0.95 * m) if m > 0 else e for m, e in zip(means, lower)]
     elif log == "symlog":  # non-negative metrics: the bar stops at 0
-        lower = [min(e, m) for m, e in zip(means, errors)]
-    else:
-        lower = errors
-    return [lower, errors]
+        lower = [min(e, m) for m, e in zip(means, lower)]
+    return [lower, upper]
 
 
 def legend_outside(figure, axes):

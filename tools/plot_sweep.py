@@ -6,7 +6,8 @@
 
 Writes bsd.png and bsd.pdf (300 dpi) and bsd.caption.txt (the settings: traces, transforms such
 as truncation and scaling, seeds, replicates). Points are means over replicates; error bars are
-95 % Student-t intervals across replicates when there are several. Columns not named (and not
+95 % Student-t intervals across replicates when there are several, drawn clipped at the bounds
+a metric cannot cross (bounded slowdown >= 1, waits >= 0, utilization in [0, 1]). Columns not named (and not
 constant) are averaged, which the caption says. Metric names as `allocsim report --metrics`
 (bsd, mean_bsd = mean_bounded_slowdown); axes are labelled with the file's units; bounded
 slowdown and other metrics spanning decades get a log axis (--linear to turn it off).
@@ -54,7 +55,8 @@ def main():
     dodge = 0.012 * (x_values[-1] - x_values[0]) if len(x_values) > 1 else 0.0
     figure, axes = plt.subplots(1, len(facets), figsize=(4.2 * len(facets), 3.4),
                                 squeeze=False)  # own y axis per panel: traces differ in scale
-    replicated = False
+    replicated = clipped = False
+    bound = pc.bounds(frames, metric)
     for axis, value in zip(axes[0], facets):
         part = data if value is None else data[data[facet] == value]
         for index, name in enumerate(series):
@@ -65,13 +67,16 @@ def main():
             means = [sum(v) / len(v) for v in points]
             errors = [pc.t_half_width(v) for v in points]
             replicated |= any(e > 0 for e in errors)
+            clipped |= pc.clip_intervals(means, errors, bound)[2]
             # Series side by side (dodged) so that equal values stay visible.
             shift = (index - (len(series) - 1) / 2) * dodge
             axis.errorbar([p + shift for p in points.index], means,
-                          yerr=pc.error_bars(means, errors, log), capsize=2.5, label=name,
+                          yerr=pc.error_bars(means, errors, log, bound), capsize=2.5, label=name,
                           **pc.style(index))
         axis.set_xlabel(pc.label(frames, x))
         pc.set_scale(axis, log, part[metric])
+        if log == "log" and bound[0] and axis.get_ylim()[0] < 0.9 * bound[0]:
+            axis.set_ylim(bottom=0.9 * bound[0])  # nothing to show below the bound
         axis.grid(True, which="major", alpha=0.3)
         if value is not None:
             axis.set_title(pc.wrap_title(f"{facet} = {value}"), fontsize="medium")
@@ -86,6 +91,8 @@ def main():
     caption.append("Points: means over replicates; error bars: 95 % Student-t intervals across "
                    "replicates." if replicated else
                    "Points: one run each, or identical replicates (no error bars).")
+    if clipped:
+        caption.append(pc.bound_text(bound, pc.label(frames, metric), log))
     if averaged:
         caption.append("Each point also averages over: " + ", ".join(averaged) +
                        " (add --facet or --lines to separate them).")

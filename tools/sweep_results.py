@@ -7,36 +7,43 @@
 
 or from the shell: /usr/bin/python3 tools/sweep_results.py results.h5 [--csv out.csv]
 
-The file needs nothing special: `pd.DataFrame(h5py.File(p)["summary"][()])` works as is; this
-module only decodes the string columns (h5py returns variable-length strings inside tables as
-bytes) and joins /configs with /summary on config_id.
+Text columns are stored as codes with string-array label attributes and node ids as
+intervals (see allocsim_results.py, which this module uses); `table()` decodes one table.
 """
 import argparse
+import os
 import sys
 
 import h5py
 import pandas as pd
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from allocsim_results import _with_allocated_nodes, table  # noqa: E402,F401  (re-exported)
+
 
 def decode(frame):
+    """A frame read raw from a format 1 file: bytes columns as str (format 2 files hold no
+    text in tables; use table())."""
     for column in frame.columns:
         if frame[column].dtype == object:
-            frame[column] = frame[column].str.decode("utf-8")
+            frame[column] = frame[column].map(
+                lambda v: v.decode("utf-8") if isinstance(v, bytes) else v)
     return frame
 
 
 def load(path):
     """(configs, summary, joined) DataFrames; `joined` has one row per done config."""
     with h5py.File(path, "r") as f:
-        configs = decode(pd.DataFrame(f["configs"][()]))
-        summary = pd.DataFrame(f["summary"][()])
+        configs = table(f["configs"])
+        summary = table(f["summary"])
     return configs, summary, configs.merge(summary, on="config_id")
 
 
 def jobs(path, config_id):
-    """Per-job records of one config (sweeps with keep_jobs = true)."""
+    """Per-job records of one config (sweeps with keep_jobs = true), allocated_nodes as text."""
+    key = format(int(config_id), "016x")
     with h5py.File(path, "r") as f:
-        return pd.DataFrame(f["jobs"][format(int(config_id), "016x")][()])
+        return _with_allocated_nodes(table(f["jobs"][key]), f, key)
 
 
 def attributes(path):

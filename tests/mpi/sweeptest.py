@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from sweep_results import decode  # noqa: E402  (shared with the analysis tools)
+from sweep_results import decode, table  # noqa: E402,F401  (shared with the analysis tools)
 
 TIMING_COLUMNS = {"wall_seconds", "rank"}  # differ between runs by nature
 
@@ -133,7 +133,7 @@ def wait_for_frames(journal, frames, process, timeout=60):
 
 def configs(path):
     with h5py.File(path, "r") as f:
-        return decode(pd.DataFrame(f["configs"][()]))
+        return table(f["configs"])
 
 
 def summary(path):

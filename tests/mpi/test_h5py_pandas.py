@@ -39,7 +39,13 @@ json_keys = list(json.loads(run.stdout)["summary"].keys())
 
 with h5py.File(output, "r") as f:
     summary = pd.DataFrame(f["summary"][()])
-    configs = pd.DataFrame(f["configs"][()])
+    raw_configs = pd.DataFrame(f["configs"][()])
+    configs = t.table(f["configs"])
+    # Text columns are codes into string-array attributes, which h5py returns as str.
+    alloc_labels = f["configs"].attrs["labels_alloc"]
+    t.check(all(isinstance(v, str) for v in alloc_labels), "labels are str")
+    t.check([alloc_labels[c] for c in raw_configs["alloc"]] == list(configs["alloc"]),
+            "alloc codes index the labels")
     t.check(f.attrs["experiment"] == "pandas", "string attributes come back as str")
     t.check("[sweep]" in f.attrs["experiment_text"], "experiment text stored")
     t.check(isinstance(f.attrs["master_cpu_share"], float), "master CPU share stored")
@@ -51,8 +57,8 @@ t.check(list(summary.columns) == ["config_id"] + json_keys,
 t.check(len(summary) == 6 and summary["config_id"].dtype == "uint64", f"{summary.dtypes}")
 t.check(summary["utilization"].between(0, 1).all(), "utilization values")
 t.check("job_id" in jobs.columns and len(jobs) == summary["jobs"][0], f"/jobs table {jobs.shape}")
+t.check(jobs["node_interval_count"].sum() > 0, "node intervals of the jobs")
 
-configs = t.decode(configs)
 t.check(set(configs["alloc"]) == {"flat", "random"}, f"alloc strings {set(configs['alloc'])}")
 t.check(set(configs["trace"]) == {"synthetic:jobs=60,size=uniform:1,16", odd_name},
         f"{set(configs['trace'])}")

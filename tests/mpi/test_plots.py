@@ -57,6 +57,14 @@ caption = check_figure(sweep_stem)
 t.check("experiment: mao-plots" in caption and "truncate:max_jobs=60" in caption, caption)
 t.check("small.swf" in caption and "replicates per setting: 2" in caption, caption)
 t.check("mean bounded slowdown" in caption, caption)
+# Two replicates give wide t-intervals: those crossing bounded slowdown's bound 1 are clipped.
+t.check("drawn clipped at 1 (the smallest possible value)" in caption, caption)
+sys.path.insert(0, TOOLS)
+import plot_common  # noqa: E402
+lower, upper, cut = plot_common.clip_intervals([1.5, 0.9, 3.0], [1.0, 0.2, 0.5], (1.0, None))
+t.check(cut and lower == [0.5, 0.0, 0.5] and upper == [1.0, 0.2, 0.5], f"{lower} {upper}")
+lower, upper, cut = plot_common.clip_intervals([0.5, 0.95], [0.1, 0.1], (0.0, 1.0))
+t.check(cut and lower == [0.1, 0.1] and [round(u, 9) for u in upper] == [0.1, 0.05], f"{upper}")
 
 mao_stem = env.path("mao")
 printed = tool("mao_figures.py", output, "--plot", mao_stem + ".png").stdout
@@ -93,6 +101,18 @@ jobs_csv = env.write("jobs.csv", jobs)
 gantt_stem = env.path("gantt")
 tool("gantt.py", jobs_csv, "-o", gantt_stem + ".png", "--nodes", "64")
 t.check("Gantt chart of" in check_figure(gantt_stem), "gantt caption")
+# Machine and settings in the title and caption, from the run's JSON or its --swf-out file.
+run_args = [env.allocsim, "run", "--trace", os.path.join(env.data, "small.swf"), "--machine",
+            "mesh:8x8", "--alloc", "mc1x1", "--swf-out", env.path("run.swf")]
+run_json = env.write("run.json", env.run(run_args + ["--format", "json"]).stdout)
+for source in (run_json, env.path("run.swf")):
+    tool("gantt.py", jobs_csv, "-o", gantt_stem + ".png", "--config", source)
+    caption = check_figure(gantt_stem)
+    t.check("machine and settings: mesh:8x8: scheduler fcfs" in caption and
+            "allocator mc1x1" in caption and "small.swf" in caption, caption)
+    t.check("nodes 0-63" in caption, f"the machine's 64 nodes drawn: {caption}")
+bad = tool("gantt.py", jobs_csv, "--config", jobs_csv, "-o", env.path("g.png"), expect=2).stderr
+t.check("holds no run config" in bad, bad)
 not_batsim = env.write("summary.csv", "alloc,utilization\nflat,0.5\n")
 bad = tool("gantt.py", not_batsim, "-o", env.path("g.png"), expect=2).stderr
 t.check("not a Batsim jobs.csv" in bad, bad)

@@ -36,7 +36,7 @@ env.sweep(1, experiment, output)
 
 def check_self_describing(path):
     with h5py.File(path, "r") as f:
-        tables = ["configs", "summary"] + [f"{g}/{k}" for g in ("jobs", "decisions")
+        tables = ["configs", "summary"] + [f"{g}/{k}" for g in ("jobs", "job_nodes", "decisions")
                                            if g in f for k in f[g]]
         t.check(any(n.startswith("jobs/") for n in tables), f"no /jobs tables: {tables}")
         t.check(any(n.startswith("decisions/") for n in tables), f"no /decisions: {tables}")
@@ -82,6 +82,7 @@ for column in configs.columns:
 with h5py.File(output, "r") as f:
     raw_configs = pd.DataFrame(f["configs"][()])
     raw_summary = pd.DataFrame(f["summary"][()])
+    raw_labels = {c: list(f["configs"].attrs[f"labels_{c}"]) for c in ("alloc", "trace")}
 results = frames["results"]
 t.check(len(results) == len(raw_summary) == 4, f"{len(results)} joined rows")
 for _, row in results.iterrows():
@@ -89,8 +90,8 @@ for _, row in results.iterrows():
     config = raw_configs[raw_configs["config_id"] == row["config_id"]].iloc[0]
     for metric in ("makespan", "utilization", "mean_wait", "jobs"):
         t.check(row[metric] == stored[metric], f"{row['label']} {metric}")
-    t.check(row["alloc"] == config["alloc"].decode(), f"{row['label']} alloc")
-    t.check(row["trace"] == config["trace"].decode(), f"{row['label']} trace")
+    t.check(row["alloc"] == raw_labels["alloc"][int(config["alloc"])], f"{row['label']} alloc")
+    t.check(row["trace"] == raw_labels["trace"][int(config["trace"])], f"{row['label']} trace")
 jobs = frames["jobs"]
 for _, row in results.iterrows():
     count = (jobs["config_id"] == row["config_id"]).sum()

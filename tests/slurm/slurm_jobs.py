@@ -29,7 +29,7 @@ import h5py
 import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from sweep_results import decode  # noqa: E402  (shared with the analysis tools)
+from sweep_results import table as decoded_table  # noqa: E402  (shared with the tools)
 
 # Final job states (squeue / scontrol show job); a requeued job passes through PENDING again.
 FINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY",
@@ -198,7 +198,7 @@ def next_limit_check(ctld_log, lead):
 
 def table(path, name):
     with h5py.File(path, "r") as f:
-        return decode(pd.DataFrame(f[name][()]))
+        return decoded_table(f[name])
 
 
 def attrs(path):

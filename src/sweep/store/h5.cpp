@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "allocsim/sweep/experiment/experiment.hpp"
@@ -43,8 +44,10 @@ Id string_type() {
 }
 
 /// Compound type with one 8-byte slot per column; `file` picks the standard little-endian
-/// types stored in files, otherwise the native ones used in memory.
-Id compound_type(const std::vector<ColumnDef>& columns, bool file) {
+/// types stored in files, otherwise the native ones used in memory. A text column is a uint32
+/// code, or a variable-length string where `strings[c]` (a format 1 table being read).
+Id compound_type(const std::vector<ColumnDef>& columns, bool file,
+                 const std::vector<bool>& strings = {}) {
   Id type = checked(H5Tcreate(H5T_COMPOUND, 8 * std::max<std::size_t>(columns.size(), 1)), H5Tclose,
                     "create a compound type");
   Id text = string_type();
@@ -61,7 +64,10 @@ Id compound_type(const std::vector<ColumnDef>& columns, bool file) {
         member = file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE;
         break;
       case ColumnType::text:
-        member = text.get();
+        if (i < strings.size() && strings[i])
+          member = text.get();
+        else
+          member = file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
         break;
     }
     check(H5Tinsert(type.get(), columns[i].name.c_str(), 8 * i, member),
@@ -199,7 +205,12 @@ File::File(const std::string& path, Mode mode) : path_(path) {
     Id fcpl = checked(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "create file properties");
     check(H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
           "track link order");
-    id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT);
+    // HDF5 1.8 object headers at least: a table's many label attributes are then kept in
+    // dense storage (a heap indexed by name), so finding or adding one stays cheap.
+    Id fapl = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
+    check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST),
+          "set the file format versions");
+    id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
   } else {
     id = H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
   }
@@ -388,14 +399,46 @@ void File::create_table(const std::string& path, const std::vector<ColumnDef>& c
   }
   set_text_array_attr(path, "unit", units);
   set_text_array_attr(path, "description", descriptions);
+  auto& codes = codes_[path];
+  codes.assign(columns.size(), TextCodes{});
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    if (columns[c].type == ColumnType::text) {
+      codes[c].coded = true;
+      codes[c].pages = 1;
+      set_text_array_attr(path, labels_attr_name(columns[c].name, 0), {});
+    }
 }
 
 void File::append_table(const std::string& path, const Table& rows) {
   if (rows.rows() == 0) return;
   Id dataset = checked(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "open " + path);
   const auto& columns = rows.columns();
-  Id mem_type = compound_type(columns, false);
-  // Row-major buffer of 8-byte slots; strings point into the table's storage.
+  auto& codes = codes_of(path, columns);
+  std::vector<bool> strings(columns.size(), false);
+  std::vector<std::vector<std::uint32_t>> row_codes(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    strings[c] = columns[c].type == ColumnType::text && !codes[c].coded;
+    if (!codes[c].coded) continue;
+    for (const auto& value : rows.column_data(c).s) {
+      auto found = codes[c].code.find(value);
+      if (found == codes[c].code.end()) {
+        codes[c].labels.push_back(value);
+        found = codes[c]
+                    .code
+                    .emplace(codes[c].labels.back(),
+                             static_cast<std::uint32_t>(codes[c].labels.size() - 1))
+                    .first;
+      }
+      row_codes[c].push_back(found->second);
+    }
+    if (codes[c].labels.size() > std::numeric_limits<std::uint32_t>::max())
+      throw std::runtime_error("HDF5: column '" + columns[c].name + "' of " + path +
+                               " has more than 2^32 distinct values");
+    // Labels first: an interrupted append leaves unused labels, never codes without labels.
+    store_labels(path, columns[c].name, codes[c]);
+  }
+  Id mem_type = compound_type(columns, false, strings);
+  // Row-major buffer of 8-byte slots; format 1 strings point into the table's storage.
   std::vector<unsigned char> buffer(rows.rows() * columns.size() * 8);
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const auto& data = rows.column_data(c);
@@ -412,8 +455,12 @@ void File::append_table(const std::string& path, const Table& rows) {
           std::memcpy(slot, &data.f[r], 8);
           break;
         case ColumnType::text: {
-          const char* p = data.s[r].c_str();
-          std::memcpy(slot, &p, sizeof p);
+          if (strings[c]) {
+            const char* p = data.s[r].c_str();
+            std::memcpy(slot, &p, sizeof p);
+          } else {
+            std::memcpy(slot, &row_codes[c][r], sizeof(std::uint32_t));
+          }
         }
       }
     }
@@ -438,6 +485,8 @@ Table File::read_table(const std::string& path) const {
   if (H5Tget_class(file_type.get()) != H5T_COMPOUND)
     throw std::runtime_error("HDF5: " + path + " is not a table");
   std::vector<ColumnDef> columns;
+  std::vector<bool> strings;
+  Id probe = checked(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "open " + path);
   const int members = H5Tget_nmembers(file_type.get());
   for (int m = 0; m < members; ++m) {
     char* raw_name = H5Tget_member_name(file_type.get(), static_cast<unsigned>(m));
@@ -446,21 +495,31 @@ Table File::read_table(const std::string& path) const {
     Id member = checked(H5Tget_member_type(file_type.get(), static_cast<unsigned>(m)), H5Tclose,
                         "get a member type");
     ColumnType type;
+    bool is_string = false;
     switch (H5Tget_class(member.get())) {
       case H5T_INTEGER:
-        type = H5Tget_sign(member.get()) == H5T_SGN_NONE ? ColumnType::u64 : ColumnType::i64;
+        if (H5Aexists(probe.get(), labels_attr_name(name, 0).c_str()) > 0)
+          type = ColumnType::text;  // codes into the labels
+        else
+          type = H5Tget_sign(member.get()) == H5T_SGN_NONE ? ColumnType::u64 : ColumnType::i64;
         break;
       case H5T_FLOAT:
         type = ColumnType::f64;
         break;
       case H5T_STRING:
         type = ColumnType::text;
+        is_string = true;
         break;
       default:
         throw std::runtime_error("HDF5: unsupported column '" + name + "' in " + path);
     }
     columns.push_back({name, type});
+    strings.push_back(is_string);
   }
+  std::vector<std::vector<std::string>> labels(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    if (columns[c].type == ColumnType::text && !strings[c])
+      labels[c] = read_labels(path, columns[c].name);
   const auto units = text_array_attr(path, "unit");
   const auto descriptions = text_array_attr(path, "description");
   for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -473,7 +532,7 @@ Table File::read_table(const std::string& path) const {
   H5Sget_simple_extent_dims(space.get(), dims, nullptr);
   const std::size_t rows = dims[0];
   if (rows == 0) return table;
-  Id mem_type = compound_type(columns, false);
+  Id mem_type = compound_type(columns, false, strings);
   std::vector<unsigned char> buffer(rows * columns.size() * 8);
   check(H5Dread(dataset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
         "read " + path);
@@ -492,9 +551,22 @@ Table File::read_table(const std::string& path) const {
           data.f.push_back(0), std::memcpy(&data.f.back(), slot, 8);
           break;
         case ColumnType::text: {
-          const char* p = nullptr;
-          std::memcpy(&p, slot, sizeof p);
-          data.s.emplace_back(p ? p : "");
+          if (strings[c]) {
+            const char* p = nullptr;
+            std::memcpy(&p, slot, sizeof p);
+            data.s.emplace_back(p ? p : "");
+            break;
+          }
+          std::uint32_t code = 0;
+          std::memcpy(&code, slot, sizeof code);
+          if (code >= labels[c].size()) {
+            H5Dvlen_reclaim(mem_type.get(), space.get(), H5P_DEFAULT, buffer.data());
+            throw std::runtime_error("HDF5: row " + std::to_string(r) + " of " + path +
+                                     " has code " + std::to_string(code) + " in column '" +
+                                     columns[c].name + "', which has " +
+                                     std::to_string(labels[c].size()) + " labels");
+          }
+          data.s.push_back(labels[c][code]);
         }
       }
     }

@@ -103,6 +103,7 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
   {
     h5::File out(temporary.path(), h5::File::Mode::create);
     FileInfo info = infos.front();
+    info.format = kResultFormat;  // format 1 inputs are rewritten
     info.shard.clear();
     info.ranks = 0;
     info.dispatch_seconds = info.master_cpu_seconds = 0;
@@ -140,10 +141,7 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
           row.push_back(sum.cell(s->second, c));
         merged_summary.add_row(std::move(row));
       }
-      for (const char* group : {"/jobs/", "/decisions/"}) {
-        const std::string object = group + id_hex(id);
-        if (files[choice.file]->exists(object)) out.copy_from(*files[choice.file], object, object);
-      }
+      copy_config_tables(*files[choice.file], out, id);
     }
     result.configs = static_cast<std::int64_t>(merged_configs.rows());
     result.missing = std::max<std::int64_t>(info.total_configs - result.configs, 0);

@@ -36,7 +36,8 @@ void read_everything(const std::string& path) {
   const h5::Table configs = file.read_table("/configs");
   const h5::Table summary = file.read_table("/summary");
   check_result_layout(path, configs, summary);
-  for (const std::string group : {"/jobs", "/decisions"})
+  for (const auto& name : file.list("/jobs")) read_job_tables(file, name);
+  for (const std::string group : {"/job_nodes", "/decisions"})
     for (const auto& name : file.list(group)) {
       const h5::Table table = file.read_table(group + "/" + name);
       if (group == "/decisions") {

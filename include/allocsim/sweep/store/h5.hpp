@@ -1,13 +1,28 @@
 #pragma once
 // A small RAII layer over the HDF5 1.10 C API: files, attributes and
 // appendable tables stored as 1-D compound datasets (one member per column: uint64, int64,
-// float64 or variable-length UTF-8 string), which h5py reads as numpy structured arrays and
+// float64, or uint32 codes of a text column), which h5py reads as numpy structured arrays and
 // pandas.DataFrame takes as is.
+//
+// Text columns are categorical: the member holds a 0-based code into the column's labels,
+// which are variable-length UTF-8 string-array attributes of the dataset (h5py returns
+// attributes as `str`, but strings inside datasets as `bytes`, so no dataset holds text).
+// The labels of column C are the attribute `labels_C` followed by `labels_C@1`, `labels_C@2`,
+// ... in order: each append puts the values new to the column in new pages of at most
+// kLabelsPerPage labels. So no attribute nears HDF5's 64 KiB object-header message limit, no
+// attribute is rewritten (each label is written once: a column with a value per row, like
+// the canonical configs, costs what the strings themselves cost) and an append costs
+// O(its rows). Files whose text members are variable-length strings (result format 1) are
+// still read.
 #include <hdf5.h>
 
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -35,6 +50,13 @@ class Id {
 };
 
 enum class ColumnType { u64, i64, f64, text };
+
+/// Most labels in one label attribute (a page): 2048 global-heap references of 16 bytes stay
+/// well below the 64 KiB limit of an attribute in an object header.
+inline constexpr std::size_t kLabelsPerPage = 2048;
+
+/// Name of page `page` of the label attributes of text column `column`.
+std::string labels_attr_name(const std::string& column, std::size_t page);
 
 /// A table column: name, type, and what it holds. create_table stores the units and
 /// descriptions of a table's columns as the dataset's `unit` and `description` attributes
@@ -122,15 +144,32 @@ class File {
   /// its columns' `unit` and `description` attributes.
   void create_table(const std::string& path, const std::vector<ColumnDef>& columns,
                     std::size_t chunk_rows, bool compress);
-  /// Appends rows to a table dataset created by create_table (same columns in order).
+  /// Appends rows to a table dataset created by create_table (same columns in order); new
+  /// values of text columns get the next codes and are added to the label attributes.
   void append_table(const std::string& path, const Table& rows);
-  /// Reads a whole table dataset (numeric members widened to 64 bits), with the columns'
-  /// units and descriptions when the dataset has them.
+  /// Reads a whole table dataset (numeric members widened to 64 bits, text columns decoded),
+  /// with the columns' units and descriptions when the dataset has them.
   Table read_table(const std::string& path) const;
+  /// True when a table stores text as variable-length string members (result format 1).
+  bool has_string_members(const std::string& path) const;
 
  private:
+  /// Codes of one text column of a table being appended to (empty for other columns).
+  struct TextCodes {
+    bool coded = false;
+    std::deque<std::string> labels;  ///< by code; a deque keeps them in place for `code`
+    std::unordered_map<std::string_view, std::uint32_t> code;
+    std::size_t stored = 0;  ///< labels already in the attributes
+    std::size_t pages = 0;   ///< label attributes written (page 0 may be empty)
+  };
+  std::vector<TextCodes>& codes_of(const std::string& path, const std::vector<ColumnDef>& columns);
+  std::vector<std::string> read_labels(const std::string& path, const std::string& column,
+                                       std::size_t* pages = nullptr) const;
+  void store_labels(const std::string& path, const std::string& column, TextCodes& codes);
+
   std::string path_;
   Id file_;
+  std::map<std::string, std::vector<TextCodes>> codes_;  ///< by table path
 };
 
 /// Throws std::runtime_error naming `what` when `status` < 0.

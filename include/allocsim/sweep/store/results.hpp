@@ -4,8 +4,13 @@
 //   /configs         one row per config: id, index, status, error, wall time, rank, fields,
 //                    free variables, label, canonical form, diagnostics
 //   /summary         one row per done config: config_id + summary_columns() (run's JSON keys)
-//   /jobs/<id hex>   per-job records (job_id + job_columns()) when keep_jobs
+//   /jobs/<id hex>   per-job records (job_id + job_columns() + where the job's node intervals
+//                    are in /job_nodes/<id hex>) when keep_jobs
+//   /job_nodes/<id hex>  the jobs' allocated node ids as [first, last] intervals, job after job
 //   /decisions/<id hex>  situation/decision rows when requested
+// Text columns are stored as codes with their labels in attributes (h5.hpp), so h5py reads
+// every string of the file as `str`; format 1 files (text in string members, node ids as
+// interval-set text) are still read, and rewritten in format 2 by --resume and merge.
 // Only the master writes it; rows are buffered and appended, and the file flushed, often.
 #include <cstdint>
 #include <string>
@@ -26,9 +31,12 @@ inline constexpr std::size_t kConfigChunkRows = 256;
 inline constexpr std::size_t kJobChunkRowsMax = 4096;
 inline constexpr std::size_t kDecisionChunkRows = 64;
 
+/// The `format` root attribute of the files written; read_info accepts 1 and 2.
+inline constexpr const char* kResultFormat = "allocsim-sweep/2";
+
 /// Provenance and bookkeeping stored as root attributes.
 struct FileInfo {
-  std::string format = "allocsim-sweep/1";
+  std::string format = kResultFormat;
   std::string version;     ///< ALLOCSIM_VERSION (project version + git describe)
   std::string experiment;  ///< experiment name
   std::string experiment_file;
@@ -63,7 +71,16 @@ FileInfo read_info(const h5::File& file);
 std::vector<h5::ColumnDef> config_columns(const Expansion& expansion);
 std::vector<h5::ColumnDef> summary_table_columns();
 std::vector<h5::ColumnDef> job_table_columns();
+/// Columns of /job_nodes/<id hex>: first and last node id of each interval.
+std::vector<h5::ColumnDef> job_node_columns();
 
+/// Writes /jobs/<hex> and /job_nodes/<hex> of one config's per-job records.
+void write_job_tables(h5::File& file, const std::string& hex, const std::vector<JobRecord>& jobs);
+/// Reads them back (format 1 tables too), allocated_nodes as the interval-set text.
+std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& hex);
+/// Copies a config's /jobs, /job_nodes and /decisions tables into `to`, rewriting format 1
+/// tables in the current format.
+void copy_config_tables(const h5::File& from, h5::File& to, std::uint64_t config_id);
 /// Writes a result file: create, add outcomes as they come, flush, close.
 class ResultWriter {
  public:
