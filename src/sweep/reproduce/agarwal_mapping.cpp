@@ -50,7 +50,10 @@ std::vector<int> shape3d(int p) {
 
 std::string sides(const std::vector<int>& shape) {
   std::string text;
-  for (const int side : shape) text += (text.empty() ? "" : "x") + std::to_string(side);
+  for (const int side : shape) {
+    if (!text.empty()) text += 'x';
+    text += std::to_string(side);
+  }
   return text;
 }
 
