@@ -84,6 +84,15 @@ Measurements agarwal_network(const StudyContext& context) {
                   "mesh / torus time at bandwidth %g: random %.3f, TopoCentLB %.3f, TopoLB %.3f",
                   lowest, ratio("random"), ratio("topocentlb"), ratio("topolb"));
     m.notes.push_back(text);
+    m.notes.push_back(
+        "mesh penalty: under the flow model the low-bandwidth time follows the most loaded "
+        "link. TopoLB's torus mapping of the 8x8 stencil is a perfect embedding that uses the "
+        "wrap-around links (one stencil edge per link); without them its most loaded link, and "
+        "so its time, grows most, while random placement's traffic is spread over many links "
+        "either way (`allocsim map`, most loaded link per iteration, torus -> mesh: TopoLB "
+        "512 -> 2,560 bytes; random, seeds 1-3, 3,072-5,120 -> 3,584-5,120). The paper's Blue Gene "
+        "runs (Figs. 10-11, real hardware with adaptive "
+        "routing) found random hurt most; the fluid model does not reproduce that");
   }
   for (const std::string& machine : {torus, mesh})
     for (const auto& [bandwidth, by_mapper] : time[machine]) {
