@@ -38,8 +38,16 @@ studies=$("$ALLOCSIM" reproduce --list | awk '{print $1}')
      at which utilization against offered load flattens. This is the reading of Fig. 7.
   Both are printed for every trace x scheduler x allocator in the study's notes
   (`tools/mao_figures.py` prints the same from a result file).
-- **Trends** (`gabl`, `cplant-curves`): these papers print their figures without numbers, so
-  each entry is a trend their text states, checked as a fact on our runs.
+- **Trends** (`gabl`, `gabl-wormhole`, `cplant-curves`, the facts of the Agarwal studies): these
+  papers print their figures without numbers, so each entry is a trend their text states,
+  checked as a fact on our runs.
+- **Paired and unpaired verdicts** (`gabl-wormhole`): every config of one replicate runs the
+  same job stream (one workload seed per replicate) and, under `wormhole`, the same message
+  draws. A `/paired` fact needs the 95 % Student-t interval of the per-replicate differences
+  (GABL - other) to exclude 0, the proper test for such paired runs; `/unpaired` needs the two
+  strategies' 95 % intervals over replicates to be disjoint; `/mean` compares the means alone.
+- **Computed studies** (`bender-fig2`, `bender-mm-tight`, `agarwal-mapping`): no sweep; they
+  call the geometry or mapping layer directly.
 - Figures are drawn by `tools/plot_study.py` (PNG and PDF); error bars are 95 % confidence
   intervals over replicas where a study has replicas.
 
@@ -84,10 +92,6 @@ crossings are much lower (FCFS EP at most 18.6 %, NEP 49.8 %, flat 53.9 %; backf
 57.0 %). The paper's saturation points thus match the plateau reading better than a slowdown
 threshold of 10, which its figures' log-scale slowdown axes leave open.
 
-## Not yet in `allocsim reproduce`
-
-`agarwal-mapping`, `agarwal-network`, `gabl-wormhole` and `cplant-contention` wait for the
-mapping and network work.
 TEXT
 rm -f "$OUT_DIR"/*.h5 "$OUT_DIR"/*.figure.json
 echo "written: $DOC" >&2

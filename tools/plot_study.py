@@ -37,8 +37,14 @@ def main():
     panels = spec["panels"]
     crowded = max(len(panel["series"]) for panel in panels) > 6
     width = 5.2
-    figure, axes = plt.subplots(1, len(panels), figsize=(width * len(panels), 4.2), squeeze=False)
-    for axis, panel in zip(axes[0], panels):
+    # Up to three panels side by side; more in rows of two (four panels: 2 x 2).
+    columns = len(panels) if len(panels) <= 3 else 2
+    rows = (len(panels) + columns - 1) // columns
+    figure, axes = plt.subplots(rows, columns, figsize=(width * columns, 4.2 * rows),
+                                squeeze=False)
+    for axis in axes.flat[len(panels):]:
+        axis.set_visible(False)
+    for axis, panel in zip(axes.flat, panels):
         for index, series in enumerate(panel["series"]):
             points = series["points"]
             xs = [p[0] for p in points]
@@ -53,12 +59,18 @@ def main():
         axis.set_ylabel(panel["ylabel"])
         if panel.get("logy"):
             axis.set_yscale("log")
+        if panel.get("logx"):  # ticks at the data's x values, written plainly
+            axis.set_xscale("log", base=2)
+            ticks = sorted({p[0] for series in panel["series"] for p in series["points"]})
+            axis.set_xticks(ticks)
+            axis.set_xticklabels(["%g" % t for t in ticks])
+            axis.minorticks_off()
         if panel["title"]:
             axis.set_title(panel["title"], fontsize="medium")
         axis.grid(True, alpha=0.3)
     # One legend for the figure, right of the panels (series merged by label).
     handles = {}
-    for axis in axes[0]:
+    for axis in axes.flat:
         for handle, text in zip(*axis.get_legend_handles_labels()):
             handles.setdefault(text, handle)
     if handles:

@@ -14,10 +14,12 @@ import shutil
 import subprocess
 import sys
 
-STUDIES = ["bender-table1", "bender-fig2", "bender-mm-tight", "gabl", "cplant-curves",
+STUDIES = ["bender-table1", "bender-fig2", "bender-mm-tight", "gabl", "gabl-wormhole",
+           "cplant-curves", "cplant-contention", "agarwal-mapping", "agarwal-network",
            "mao-qcdoc", "mao-jlab"]
 # Studies that draw figures (each must exist as PNG and PDF in the output folder).
-FIGURE_STUDIES = ["gabl", "cplant-curves", "mao-qcdoc", "mao-jlab"]
+FIGURE_STUDIES = ["gabl", "gabl-wormhole", "cplant-curves", "cplant-contention",
+                  "agarwal-mapping", "agarwal-network", "mao-qcdoc", "mao-jlab"]
 
 
 def fail(message):

@@ -6,6 +6,7 @@
 
 #include "allocsim/output/json.hpp"
 #include "allocsim/sweep/report/report.hpp"
+#include "allocsim/sweep/report/statistics.hpp"
 #include "allocsim/util/error.hpp"
 #include "studies.hpp"
 
@@ -37,6 +38,53 @@ GroupMeans group_means(const std::string& results, const std::vector<std::string
   return means;
 }
 
+ReplicateValues replicate_values(const std::string& results,
+                                 const std::vector<std::string>& group_by,
+                                 const std::vector<std::string>& metrics) {
+  const ResultTables tables = read_result_tables(results);
+  const h5::Table& configs = tables.configs;
+  const h5::Table& summary = tables.summary;
+  auto column = [&](const h5::Table& table, const std::string& name) {
+    const int c = table.find(name);
+    if (c < 0) throw InputError("no column '" + name + "' in " + results);
+    return static_cast<std::size_t>(c);
+  };
+  std::map<std::uint64_t, std::size_t> summary_row;
+  const std::size_t summary_id = column(summary, "config_id");
+  for (std::size_t r = 0; r < summary.rows(); ++r) summary_row[summary.u64(r, summary_id)] = r;
+  const std::size_t id = column(configs, "config_id"), status = column(configs, "status"),
+                    replicate = column(configs, "replicate");
+  ReplicateValues out;
+  for (std::size_t r = 0; r < configs.rows(); ++r) {
+    const auto found = summary_row.find(configs.u64(r, id));
+    if (configs.text(r, status) != "done" || found == summary_row.end()) continue;
+    std::vector<std::string> key;
+    for (const auto& name : group_by) key.push_back(configs.display(r, column(configs, name)));
+    for (const auto& metric : metrics)
+      out.values[key][metric][static_cast<int>(configs.number(r, replicate))] =
+          summary.number(found->second, column(summary, metric));
+  }
+  return out;
+}
+
+Interval mean_interval(const std::vector<double>& values) {
+  RunningStats stats;
+  for (const double v : values) stats.add(v);
+  Interval interval;
+  interval.count = static_cast<int>(values.size());
+  interval.mean = stats.mean();
+  interval.half = t_interval_half_width(stats);
+  return interval;
+}
+
+Interval paired_difference(const std::map<int, double>& a, const std::map<int, double>& b) {
+  std::vector<double> differences;
+  for (const auto& [replicate, x] : a)
+    if (const auto found = b.find(replicate); found != b.end())
+      differences.push_back(x - found->second);
+  return mean_interval(differences);
+}
+
 std::string write_figure(const StudyContext& context, const std::string& name, const Figure& figure,
                          Measurements& m) {
   using output::json_number;
@@ -50,7 +98,8 @@ std::string write_figure(const StudyContext& context, const std::string& name, c
       out << (p ? ", " : "") << "{\"title\": " << json_string(panel.title)
           << ", \"xlabel\": " << json_string(panel.xlabel)
           << ", \"ylabel\": " << json_string(panel.ylabel)
-          << ", \"logy\": " << (panel.logy ? "true" : "false") << ", \"series\": [";
+          << ", \"logy\": " << (panel.logy ? "true" : "false")
+          << ", \"logx\": " << (panel.logx ? "true" : "false") << ", \"series\": [";
       for (std::size_t s = 0; s < panel.series.size(); ++s) {
         const Series& series = panel.series[s];
         out << (s ? ", " : "") << "{\"label\": " << json_string(series.label);

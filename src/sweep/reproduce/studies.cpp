@@ -45,11 +45,30 @@ const std::vector<Study>& studies() {
        "Paging(0), MBS and GABL against load on a 16x16 mesh (the trends of Section 4.2)",
        "gabl-mesh16.toml", "quick/gabl-mesh16.toml",
        [](const StudyContext& c) { return measure::gabl(c); }},
+      {"gabl-wormhole",
+       "Bani-Mohammad et al. Figs. 3-5 and message lengths under wormhole routing: First Fit, "
+       "Paging(0), MBS, ANCA, GABL on a 16x16 mesh (trends of Section 4.2, paired and unpaired)",
+       "gabl-wormhole.toml", "quick/gabl-wormhole.toml",
+       [](const StudyContext& c) { return measure::gabl_wormhole(c); }},
       {"cplant-curves",
        "Leung et al. Fig. 1: bounding-cube ratio and span of row/snake/Hilbert 1D allocation "
        "against the work multiple, Ross trace on an 8x8x5 mesh (the trends of Section 3)",
        "cplant-curves.toml", "quick/cplant-curves.toml",
        [](const StudyContext& c) { return measure::cplant_curves(c); }},
+      {"cplant-contention",
+       "Leung et al. Table 1: makespan savings of the Hilbert curve and best fit under contention "
+       "(flow model), Ross trace on an 8x8x5 mesh (savings within 5 points, the ranking)",
+       "cplant-contention.toml", "quick/cplant-contention.toml",
+       [](const StudyContext& c) { return measure::cplant_contention(c); }},
+      {"agarwal-mapping",
+       "Agarwal et al. Figs. 1-6: hops per byte of random, TopoCentLB, TopoLB (+ refine) for 2D "
+       "stencils and LeanMD on 2D and 3D tori (mapping layer called directly)",
+       "", "", [](const StudyContext& c) { return measure::agarwal_mapping(c); }},
+      {"agarwal-network",
+       "Agarwal et al. Figs. 9-11: time for 2,000 stencil iterations under random, TopoCentLB and "
+       "TopoLB mapping against link bandwidth, 4x4x4 torus and mesh (flow model)",
+       "agarwal-network.toml", "quick/agarwal-network.toml",
+       [](const StudyContext& c) { return measure::agarwal_network(c); }},
       {"mao-qcdoc",
        "Mao et al. Figs. 3, 5, 7: saturation points of FCFS/backfilling x EP/NEP/flat, NASA and "
        "SDSC logs on the QCDOC torus (within 5 percentage points)",

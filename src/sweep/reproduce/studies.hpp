@@ -25,6 +25,28 @@ struct GroupMeans {
 GroupMeans group_means(const std::string& results, const std::vector<std::string>& group_by,
                        const std::vector<std::string>& metrics);
 
+/// Per-replicate values of metrics in a result file (done configs only), for paired
+/// comparisons: every config of one replicate runs the same job stream (the sweep gives them one
+/// workload seed), so differences between settings within a replicate cancel the stream's noise.
+struct ReplicateValues {
+  /// values[group key (display text of each group_by column)][metric][replicate]
+  std::map<std::vector<std::string>, std::map<std::string, std::map<int, double>>> values;
+};
+ReplicateValues replicate_values(const std::string& results,
+                                 const std::vector<std::string>& group_by,
+                                 const std::vector<std::string>& metrics);
+
+/// A mean and the half-width of its 95 % Student-t interval (NaN below two values).
+struct Interval {
+  double mean = 0, half = 0;
+  int count = 0;
+  bool above_zero() const { return count > 1 && mean - half > 0; }
+  bool below_zero() const { return count > 1 && mean + half < 0; }
+};
+Interval mean_interval(const std::vector<double>& values);
+/// The paired comparison: the interval of a[r] - b[r] over the replicates both have.
+Interval paired_difference(const std::map<int, double>& a, const std::map<int, double>& b);
+
 /// A figure: panels of series with 95 % intervals, drawn by tools/plot_study.py.
 struct Series {
   std::string label;
@@ -36,6 +58,7 @@ struct Panel {
   std::string title, xlabel, ylabel;  ///< axis labels carry their units
   bool logy = false;
   std::vector<Series> series;
+  bool logx = false;
 };
 struct Figure {
   std::string title;
@@ -52,5 +75,9 @@ Measurements bender_mm_tight(const StudyContext& context);
 Measurements gabl(const StudyContext& context);
 Measurements cplant_curves(const StudyContext& context);
 Measurements mao(const StudyContext& context, const std::string& machine);
+Measurements gabl_wormhole(const StudyContext& context);
+Measurements agarwal_network(const StudyContext& context);
+Measurements agarwal_mapping(const StudyContext& context);
+Measurements cplant_contention(const StudyContext& context);
 
 }  // namespace allocsim::sweep::measure
