@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "allocsim/geom/point_set.hpp"
@@ -58,31 +59,49 @@ class BoxCounts {
       prefix_cells *= ext_[axis] + 1;
       if (cells > max_cells) return;
     }
-    cell_.assign(static_cast<std::size_t>(cells), -1);
+    // Mark the points (a repeated point ends it: counts would hold, the cell lists would not),
+    // then running sums along each axis in turn give the summed-area table.
     prefix_.assign(static_cast<std::size_t>(prefix_cells), 0);
+    std::array<std::int64_t, 8> stride{}, first{};
+    const bool small = d_ <= 8;
+    for (int axis = 0; axis < d_ && small; ++axis) {
+      stride[axis] = prefix_stride_[axis];
+      first[axis] = prefix_stride_[axis] - static_cast<std::int64_t>(lo_[axis]) * stride[axis];
+    }
     for (int i = 0; i < n; ++i) {
-      std::int64_t at = 0, prefix_at = 0;
-      for (int axis = 0; axis < d_; ++axis) {
-        const std::int64_t offset = points.coord(i, axis) - lo_[axis];
-        at += offset * cell_stride_[axis];
-        prefix_at += (offset + 1) * prefix_stride_[axis];
+      std::int64_t prefix_at = 0;
+      const std::span<const int> p = points.point(i);
+      if (small) {
+        for (int axis = 0; axis < d_; ++axis) prefix_at += first[axis] + p[axis] * stride[axis];
+      } else {
+        for (int axis = 0; axis < d_; ++axis)
+          prefix_at += (p[axis] - lo_[axis] + std::int64_t{1}) * prefix_stride_[axis];
       }
-      if (cell_[at] >= 0) {  // a repeated point: counts would hold, the cell list would not
-        cell_.clear();
+      if (prefix_[prefix_at] != 0) {
         prefix_.clear();
         return;
       }
-      cell_[at] = i;
       prefix_[prefix_at] = 1;
     }
-    // Running sums along each axis in turn turn the indicator into the summed-area table.
-    for (int axis = 0; axis < d_; ++axis) {
+    points_ = &points;
+    ordered_ = d_ <= 16;  // strictly increasing, last axis slowest (a machine's free list)
+    for (int i = 1; i < n && ordered_; ++i) {
+      int axis = d_ - 1;
+      while (axis > 0 && points.coord(i, axis) == points.coord(i - 1, axis)) --axis;
+      ordered_ = points.coord(i, axis) > points.coord(i - 1, axis);
+    }
+    const std::int64_t row = ext_[0] + 1;
+    for (std::int64_t base = 0; base < prefix_cells; base += row) {
+      std::int32_t* values = prefix_.data() + base;
+      for (std::int64_t j = 1; j < row; ++j) values[j] += values[j - 1];
+    }
+    for (int axis = 1; axis < d_; ++axis) {
       const std::int64_t inner = prefix_stride_[axis], span = inner * (ext_[axis] + 1);
       for (std::int64_t base = 0; base < prefix_cells; base += span)
         for (std::int64_t at = base + inner; at < base + span; at += inner) {
-          std::int32_t* row = prefix_.data() + at;
-          const std::int32_t* previous = row - inner;
-          for (std::int64_t j = 0; j < inner; ++j) row[j] += previous[j];
+          std::int32_t* values = prefix_.data() + at;
+          const std::int32_t* previous = values - inner;
+          for (std::int64_t j = 0; j < inner; ++j) values[j] += previous[j];
         }
     }
     cells_ = cells;
@@ -103,6 +122,15 @@ class BoxCounts {
   /// (lo, len): its shell (L∞ distance) and L1 distance to the box. O((len + 2s)^d).
   template <class Visit>
   void for_each_near_box(const int* lo, const int* len, int s, Visit&& visit) const {
+    if (cell_.empty() && !ordered_) {  // built on first use (ordered points need none)
+      cell_.assign(static_cast<std::size_t>(cells_), -1);
+      for (int i = 0; i < points_->size(); ++i) {
+        std::int64_t at = 0;
+        for (int axis = 0; axis < d_; ++axis)
+          at += (points_->coord(i, axis) - lo_[axis]) * cell_stride_[axis];
+        cell_[at] = i;
+      }
+    }
     positions_.resize(d_);
     for (int axis = 0; axis < d_; ++axis) {
       auto& list = positions_[axis];
@@ -163,7 +191,8 @@ class BoxCounts {
         terms.add(1, ring * stride);
         return true;
       }
-      const std::int64_t start = ((static_cast<std::int64_t>(lo) - s) % ring + ring) % ring;
+      std::int64_t start = static_cast<std::int64_t>(lo) - s;
+      if (start < 0 || start >= ring) start = (start % ring + ring) % ring;
       const std::int64_t end = start + len + 2LL * s - 1;
       if (end < ring) {
         terms.add(1, (end + 1) * stride);
@@ -186,6 +215,28 @@ class BoxCounts {
   }
 
   std::int64_t sum_terms(int axis, std::int64_t offset, int sign) const {
+    if (d_ == 2 && axis == 0) {  // the common cases without recursion
+      const Terms &a = terms_[0], &b = terms_[1];
+      std::int64_t total = 0;
+      for (int i = 0; i < a.count; ++i)
+        for (int j = 0; j < b.count; ++j)
+          total +=
+              a.sign[i] * b.sign[j] * static_cast<std::int64_t>(prefix_[a.offset[i] + b.offset[j]]);
+      return total;
+    }
+    if (d_ == 3 && axis == 0) {
+      const Terms &a = terms_[0], &b = terms_[1], &c = terms_[2];
+      std::int64_t total = 0;
+      for (int i = 0; i < a.count; ++i)
+        for (int j = 0; j < b.count; ++j) {
+          const std::int64_t at = a.offset[i] + b.offset[j];
+          std::int64_t inner = 0;
+          for (int l = 0; l < c.count; ++l)
+            inner += c.sign[l] * static_cast<std::int64_t>(prefix_[at + c.offset[l]]);
+          total += a.sign[i] * b.sign[j] * inner;
+        }
+      return total;
+    }
     const Terms& terms = terms_[axis];
     std::int64_t total = 0;
     if (axis == d_ - 1) {
@@ -206,16 +257,61 @@ class BoxCounts {
       const int s = std::max(shell, p.distance), sum = l1 + p.distance;
       if (!last) {
         visit_cells(axis + 1, here, s, sum, visit);
-      } else if (cell_[here] >= 0) {
-        visit(cell_[here], s, sum);
+      } else {
+        const std::int64_t index = ordered_ ? rank_of_cell(here) : cell_[here];
+        if (index >= 0) visit(static_cast<int>(index), s, sum);
       }
     }
   }
 
+  /// Ordered points: the index of the point in cell `at` (-1 if none), which is the number of
+  /// points in earlier cells (cells are ordered as the points: axis 0 fastest). Those are, for
+  /// each axis a, the points equal to the cell on the axes above a and lower on axis a: one box
+  /// count each. O(d · 2^d).
+  std::int64_t rank_of_cell(std::int64_t at) const {
+    std::array<std::int64_t, 16> offset{};
+    for (int axis = d_ - 1; axis >= 0; --axis) {
+      offset[axis] = at / cell_stride_[axis];
+      at %= cell_stride_[axis];
+    }
+    auto box = [&](int split, bool below) {  // axes < split: all; split: below or equal
+      std::int64_t total = 0;
+      const int combos = 1 << d_;
+      for (int mask = 0; mask < combos; ++mask) {
+        std::int64_t where = 0;
+        int sign = 1;
+        bool zero = false;
+        for (int axis = 0; axis < d_ && !zero; ++axis) {
+          const bool low = (mask >> axis) & 1;
+          std::int64_t i;
+          if (axis < split) {
+            i = low ? 0 : ext_[axis];
+          } else if (axis == split && below) {
+            i = low ? 0 : offset[axis];
+          } else {
+            i = low ? offset[axis] : offset[axis] + 1;
+          }
+          if (low) sign = -sign;
+          zero = i == 0;
+          where += i * prefix_stride_[axis];
+        }
+        if (!zero) total += sign * static_cast<std::int64_t>(prefix_[where]);
+      }
+      return total;
+    };
+    if (box(-1, false) == 0) return -1;  // the cell itself is empty
+    std::int64_t rank = 0;
+    for (int axis = 0; axis < d_; ++axis) rank += box(axis, true);
+    return rank;
+  }
+
   int d_;
+  bool ordered_ = false;
   std::vector<int> lo_, ext_, ring_;
   std::vector<std::int64_t> cell_stride_, prefix_stride_;
-  std::vector<std::int32_t> cell_, prefix_;
+  std::vector<std::int32_t> prefix_;
+  const PointSet* points_ = nullptr;
+  mutable std::vector<std::int32_t> cell_;  // point index per cell, -1 when empty
   std::int64_t cells_ = 0;
   bool usable_ = false;
   mutable std::vector<Terms> terms_ = std::vector<Terms>(static_cast<std::size_t>(d_));

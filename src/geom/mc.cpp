@@ -126,6 +126,11 @@ class ShellScan {
 
   Selection result() const { return Selection::heuristic(best_.set, best_.sum, evaluated_); }
   bool done() const { return best_.done(); }
+  /// MC1x1: every centre centre_at(0 … count−1) in order, until the early stop.
+  template <class CentreAt>
+  void scan_centres(std::int64_t count, CentreAt&& centre_at, std::span<const int> ones) {
+    for (std::int64_t i = 0; i < count && !done(); ++i) evaluate(centre_at(i), ones);
+  }
   /// MC1x1 only (the candidates are points).
   void enable_early_stop() {
     if (points_.any_wrap() || points_.dims() > 3) return;
@@ -197,6 +202,11 @@ class CountedShellScan {
   void evaluate(std::span<const int> lo, std::span<const int> len) {
     ++evaluated_;
     std::int64_t cost = 0, before = 0, count = 0;
+    if (probe_ > 0) {  // shells 0..probe_ hold at most C(probe_) points each
+      count = counts_.count_near_box(lo.data(), len.data(), probe_);
+      poll_.add(lookups_);
+      if (best_.loses((probe_ + 1) * std::max<std::int64_t>(0, k_ - count))) return;
+    }
     int shell = 0;
     while (true) {
       count = counts_.count_near_box(lo.data(), len.data(), shell);
@@ -208,6 +218,7 @@ class CountedShellScan {
       ++shell;
     }
     if (best_.loses(cost)) return;
+    probe_ = shell - 1;
     if (first_wins_) {  // strictly lower cost: the new best, its points listed at the end
       best_.cost = cost;
       winner_lo_.assign(lo.begin(), lo.end());
@@ -226,8 +237,31 @@ class CountedShellScan {
   }
 
   bool done() const { return best_.done(); }
+
+  /// MC1x1: centres centre_at(0 … count−1) in order. First the centres of the least possible
+  /// cost, found with one or two counts each (least_cost_at): under ShellTies::first the first
+  /// of them is the answer; under ShellTies::sum only they can win, and they are evaluated in
+  /// order as the whole scan would. Only when none exists are all centres evaluated.
+  template <class CentreAt>
+  void scan_centres(std::int64_t count, CentreAt&& centre_at, std::span<const int> ones) {
+    std::vector<std::int64_t> least;
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (!least_cost_at(centre_at(i).data())) continue;
+      if (first_wins_) return evaluate(centre_at(i), ones);
+      least.push_back(i);
+    }
+    if (least.empty()) {
+      for (std::int64_t i = 0; i < count && !done(); ++i) evaluate(centre_at(i), ones);
+      return;
+    }
+    for (std::size_t j = 0; j < least.size() && !done(); ++j) evaluate(centre_at(least[j]), ones);
+  }
+
   /// MC1x1 only (shell 0 is one position).
   void enable_early_stop() {
+    ones_.assign(points_.dims(), 1);
+    least_radius_ = 0;
+    while (ball(least_radius_) < k_) ++least_radius_;
     best_.least_cost = least_shell_cost(points_.dims(), k_);
     if (!points_.any_wrap() && points_.dims() <= 3)
       best_.least_sum = distinct_points_lower_bound(points_.dims(), k_);
@@ -243,6 +277,26 @@ class CountedShellScan {
   }
 
  private:
+  /// (2r+1)^d, capped above k.
+  std::int64_t ball(int r) const {
+    std::int64_t volume = 1;
+    for (int axis = 0; axis < points_.dims() && volume <= k_; ++axis) volume *= 2 * r + 1;
+    return volume;
+  }
+
+  /// True when the centre has the least possible cost. Proof: with R0 = min{s : (2s+1)^d ≥ k}
+  /// and C(s) ≤ (2s+1)^d (distinct points), cost = Σ_s max(0, k − C(s)) ≥ least, with equality
+  /// iff C(s) = (2s+1)^d for s < R0 (the ball of radius R0 − 1 is full, hence all smaller ones)
+  /// and C(R0) ≥ k (hence all larger).
+  bool least_cost_at(const int* centre) {
+    poll_.add(lookups_);
+    if (least_radius_ > 0 &&
+        counts_.count_near_box(centre, ones_.data(), least_radius_ - 1) != ball(least_radius_ - 1))
+      return false;
+    poll_.add(lookups_);
+    return counts_.count_near_box(centre, ones_.data(), least_radius_) >= k_;
+  }
+
   /// True when the box grown by `shell` is entirely occupied and crosses no ring seam.
   bool full_pattern(std::span<const int> lo, std::span<const int> len, int shell,
                     std::int64_t count) const {
@@ -288,6 +342,10 @@ class CountedShellScan {
   std::vector<std::vector<int>> seen_;  // sides of the full patterns already listed
   std::vector<int> winner_lo_, winner_len_, chosen_;
   int winner_shell_ = 0;
+  int probe_ = 0;
+  int least_radius_ = 0;  // R0 of least_cost_at
+  std::vector<int>
+      ones_;  // the shell counted first (the last best's shell − 1): a quick lower bound
   std::int64_t winner_before_ = 0;
   std::vector<std::uint64_t> partial_;
   std::int64_t evaluated_ = 0;
@@ -385,11 +443,11 @@ Selection mc1x1(const PointSet& points, int k, ShellTies ties, const TimeLimit* 
   return scan_shells(points, k, ties, true, time_limit, [&](auto& scan, bool distinct) {
     std::vector<int> centres;
     if (!distinct) centres = distinct_points(points);
-    const int count = distinct ? points.size() : static_cast<int>(centres.size());
-    for (int c = 0; c < count; ++c) {
-      scan.evaluate(points.point(distinct ? c : centres[c]), ones);
-      if (scan.done()) break;
-    }
+    const std::int64_t count = distinct ? points.size() : static_cast<int>(centres.size());
+    auto centre_at = [&](std::int64_t c) {
+      return points.point(distinct ? static_cast<int>(c) : centres[static_cast<std::size_t>(c)]);
+    };
+    scan.scan_centres(count, centre_at, ones);
   });
 }
 
@@ -402,16 +460,19 @@ Selection mc1x1_over_grid(const PointSet& points, int k,
   for (const auto& vals : axis_values)
     if (vals.empty()) return {};
   const std::vector<int> ones(d, 1);
+  std::int64_t count = 1;
+  for (const auto& vals : axis_values) count *= static_cast<std::int64_t>(vals.size());
   return scan_shells(points, k, ties, true, time_limit, [&](auto& scan, bool) {
-    std::vector<int> pos(d, 0), lo(d);
-    while (true) {
-      for (int axis = 0; axis < d; ++axis) lo[axis] = axis_values[axis][pos[axis]];
-      scan.evaluate(lo, ones);
-      if (scan.done()) break;
-      int axis = 0;
-      while (axis < d && ++pos[axis] == static_cast<int>(axis_values[axis].size())) pos[axis++] = 0;
-      if (axis == d) break;
-    }
+    std::vector<int> lo(d);
+    auto centre_at = [&](std::int64_t i) {  // the i-th grid position, axis 0 fastest
+      for (int axis = 0; axis < d; ++axis) {
+        const auto size = static_cast<std::int64_t>(axis_values[axis].size());
+        lo[axis] = axis_values[axis][i % size];
+        i /= size;
+      }
+      return std::span<const int>(lo);
+    };
+    scan.scan_centres(count, centre_at, ones);
   });
 }
 
