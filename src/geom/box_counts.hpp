@@ -17,6 +17,10 @@
 // its shell is the largest per-axis distance (L∞), and the points of shell ≤ s are exactly those
 // in the box grown by s on every side (on a ring: the interval of len + 2s positions from lo − s,
 // the whole ring once len + 2s ≥ L).
+//
+// Listing the points of a box needs each cell's point index: a cell table built on first use, or,
+// when the points are in machine order (strictly increasing with axis 0 fastest, as cells are),
+// none: a cell's point index is then the number of points in earlier cells, d box counts.
 #include <algorithm>
 #include <array>
 #include <cstdint>
