@@ -126,7 +126,9 @@ class BoxCounts {
   /// (lo, len): its shell (L∞ distance) and L1 distance to the box. O((len + 2s)^d).
   template <class Visit>
   void for_each_near_box(const int* lo, const int* len, int s, Visit&& visit) const {
-    if (cell_.empty() && !ordered_) {  // built on first use (ordered points need none)
+    // The cell table is built on first use; ordered points use ranks until the cells listed by
+    // rank reach a sixteenth of the grid (then the table is cheaper).
+    if (cell_.empty() && (!ordered_ || ranked_ > cells_ / 16)) {
       cell_.assign(static_cast<std::size_t>(cells_), -1);
       for (int i = 0; i < points_->size(); ++i) {
         std::int64_t at = 0;
@@ -262,7 +264,7 @@ class BoxCounts {
       if (!last) {
         visit_cells(axis + 1, here, s, sum, visit);
       } else {
-        const std::int64_t index = ordered_ ? rank_of_cell(here) : cell_[here];
+        const std::int64_t index = cell_.empty() ? rank_of_cell(here) : cell_[here];
         if (index >= 0) visit(static_cast<int>(index), s, sum);
       }
     }
@@ -273,6 +275,7 @@ class BoxCounts {
   /// each axis a, the points equal to the cell on the axes above a and lower on axis a: one box
   /// count each. O(d · 2^d).
   std::int64_t rank_of_cell(std::int64_t at) const {
+    ++ranked_;
     std::array<std::int64_t, 16> offset{};
     for (int axis = d_ - 1; axis >= 0; --axis) {
       offset[axis] = at / cell_stride_[axis];
@@ -311,6 +314,7 @@ class BoxCounts {
 
   int d_;
   bool ordered_ = false;
+  mutable std::int64_t ranked_ = 0;  // cells listed by rank so far
   std::vector<int> lo_, ext_, ring_;
   std::vector<std::int64_t> cell_stride_, prefix_stride_;
   std::vector<std::int32_t> prefix_;
