@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "allocsim/sim/simulation.hpp"
+#include "allocsim/util/heap.hpp"
 #include "bench_main.hpp"
 
 using namespace allocsim;
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
     }
     rest.push_back(argv[i]);
   }
+  keep_freed_memory_for_reuse();  // as the allocsim binary does, also for the table
   if (table != "0") print_scaling_table();
   if (table == "only") return 0;
   int rest_count = static_cast<int>(rest.size());
