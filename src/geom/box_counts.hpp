@@ -126,17 +126,6 @@ class BoxCounts {
   /// (lo, len): its shell (L∞ distance) and L1 distance to the box. O((len + 2s)^d).
   template <class Visit>
   void for_each_near_box(const int* lo, const int* len, int s, Visit&& visit) const {
-    // The cell table is built on first use; ordered points use ranks until the cells listed by
-    // rank reach a sixteenth of the grid (then the table is cheaper).
-    if (cell_.empty() && (!ordered_ || ranked_ > cells_ / 16)) {
-      cell_.assign(static_cast<std::size_t>(cells_), -1);
-      for (int i = 0; i < points_->size(); ++i) {
-        std::int64_t at = 0;
-        for (int axis = 0; axis < d_; ++axis)
-          at += (points_->coord(i, axis) - lo_[axis]) * cell_stride_[axis];
-        cell_[at] = i;
-      }
-    }
     positions_.resize(d_);
     for (int axis = 0; axis < d_; ++axis) {
       auto& list = positions_[axis];
@@ -159,6 +148,24 @@ class BoxCounts {
         list.push_back({coord - lo_[axis], distance(coord, lo[axis], len[axis], ring)});
       }
       if (list.empty()) return;
+    }
+    // The cell table is built on first use, except for ordered points while listing by rank
+    // (d + 1 box counts per cell, weighed 8 cells of the table each) costs less than building
+    // it and has not yet cost more.
+    if (cell_.empty()) {
+      std::int64_t listed = 1;
+      for (const auto& list : positions_) listed *= static_cast<std::int64_t>(list.size());
+      const std::int64_t rank_cost = (listed * (d_ + 1) << std::min(d_, 20)) * 8;
+      if (!ordered_ || rank_cost > cells_ ||
+          (ranked_ * (d_ + 1) << std::min(d_, 20)) * 8 > cells_) {
+        cell_.assign(static_cast<std::size_t>(cells_), -1);
+        for (int i = 0; i < points_->size(); ++i) {
+          std::int64_t at = 0;
+          for (int axis = 0; axis < d_; ++axis)
+            at += (points_->coord(i, axis) - lo_[axis]) * cell_stride_[axis];
+          cell_[at] = i;
+        }
+      }
     }
     visit_cells(0, 0, 0, 0, visit);
   }

@@ -245,12 +245,25 @@ class CountedShellScan {
   template <class CentreAt>
   void scan_centres(std::int64_t count, CentreAt&& centre_at, std::span<const int> ones) {
     std::vector<std::int64_t> least;
+    std::int64_t hint = -1, hint_count = -1;  // the first centre with the fullest inner ball
     for (std::int64_t i = 0; i < count; ++i) {
-      if (!least_cost_at(centre_at(i).data())) continue;
+      std::int64_t inner = 0;
+      if (!least_cost_at(centre_at(i).data(), inner)) {
+        if (inner > hint_count) hint = i, hint_count = inner;
+        continue;
+      }
       if (first_wins_) return evaluate(centre_at(i), ones);
       least.push_back(i);
     }
     if (least.empty()) {
+      // The hint's cost U bounds the least cost: start the scan with a best of cost U (ties at
+      // U still replace it: cost U + 1 under ShellTies::first, an infinite sum under
+      // ShellTies::sum), so centres above U are dropped early; the hint itself is met in order,
+      // so the answer is the one the scan without the bound gives.
+      if (hint >= 0) {
+        const std::int64_t bound = cost_of(centre_at(hint).data(), ones.data());
+        best_.cost = first_wins_ ? bound + 1 : bound;
+      }
       for (std::int64_t i = 0; i < count && !done(); ++i) evaluate(centre_at(i), ones);
       return;
     }
@@ -288,13 +301,28 @@ class CountedShellScan {
   /// and C(s) ≤ (2s+1)^d (distinct points), cost = Σ_s max(0, k − C(s)) ≥ least, with equality
   /// iff C(s) = (2s+1)^d for s < R0 (the ball of radius R0 − 1 is full, hence all smaller ones)
   /// and C(R0) ≥ k (hence all larger).
-  bool least_cost_at(const int* centre) {
+  bool least_cost_at(const int* centre, std::int64_t& inner) {
     poll_.add(lookups_);
-    if (least_radius_ > 0 &&
-        counts_.count_near_box(centre, ones_.data(), least_radius_ - 1) != ball(least_radius_ - 1))
-      return false;
+    if (least_radius_ > 0) {
+      inner = counts_.count_near_box(centre, ones_.data(), least_radius_ - 1);
+      if (inner != ball(least_radius_ - 1)) return false;
+    }
     poll_.add(lookups_);
     return counts_.count_near_box(centre, ones_.data(), least_radius_) >= k_;
+  }
+
+  /// The shell cost of the box (lo, len), and in probe_ its last shell − 1.
+  std::int64_t cost_of(const int* lo, const int* len) {
+    std::int64_t cost = 0;
+    for (int shell = 0;; ++shell) {
+      const std::int64_t count = counts_.count_near_box(lo, len, shell);
+      poll_.add(lookups_);
+      if (count >= k_) {
+        probe_ = shell - 1;
+        return cost;
+      }
+      cost += k_ - count;
+    }
   }
 
   /// True when the box grown by `shell` is entirely occupied and crosses no ring seam.
