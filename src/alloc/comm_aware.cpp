@@ -3,6 +3,7 @@
 #include "allocsim/alloc/comm_aware.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include "allocsim/geom/exact.hpp"
 #include "allocsim/geom/local_search.hpp"
@@ -22,6 +23,12 @@ CommAwareAllocator::CommAwareAllocator(const Options& options, const Topology& t
     sides_.push_back(topology.side(axis));
     rings_.push_back(topology.wraps(axis) ? topology.side(axis) : 0);
   }
+  const int dims = topology.dims();
+  node_coords_.resize(static_cast<std::size_t>(topology.node_count()) * dims);
+  for (NodeId node = 0; node < topology.node_count(); ++node)
+    topology.coords(node,
+                    std::span<int>(node_coords_.data() + static_cast<std::size_t>(node) * dims,
+                                   static_cast<std::size_t>(dims)));
 }
 
 std::vector<int> CommAwareAllocator::near_cube_shape(int k, int dims) {
@@ -146,11 +153,12 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job,
   if (!answer) {
     geom::PointSet points(topology.dims(), rings_);
     points.reserve(static_cast<int>(free.size()));
-    std::vector<int> coords(topology.dims());
-    for (const NodeId node : free) {
-      topology.coords(node, coords);
-      points.add(coords);
-    }
+    const std::size_t dims = static_cast<std::size_t>(topology.dims());
+    std::vector<int> coords(free.size() * dims);
+    for (std::size_t i = 0; i < free.size(); ++i)
+      std::copy_n(node_coords_.data() + static_cast<std::size_t>(free[i]) * dims, dims,
+                  coords.data() + i * dims);
+    points.add_rows(coords);
     bool fell_back = false;
     geom::Selection selection = choose(points, k, job, machine.time_limit(), fell_back);
     answer = &cache_.store(key, fell_back, std::move(selection));

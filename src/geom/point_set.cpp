@@ -37,6 +37,22 @@ void PointSet::add(std::span<const int> point) {
   coords_.insert(coords_.end(), point.begin(), point.end());
 }
 
+void PointSet::add_rows(std::span<const int> coords) {
+  if (dims_ == 0 || coords.size() % static_cast<std::size_t>(dims_) != 0)
+    throw InputError(std::to_string(coords.size()) + " coordinates are not whole points of a " +
+                     std::to_string(dims_) + "-dimensional point set");
+  const auto dims = static_cast<std::size_t>(dims_);
+  for (std::size_t axis = 0; axis < dims; ++axis) {
+    const int ring = rings_[axis];
+    if (ring <= 0) continue;
+    for (std::size_t i = axis; i < coords.size(); i += dims)
+      if (coords[i] < 0 || coords[i] >= ring)
+        throw InputError("coordinate " + std::to_string(coords[i]) + " outside ring of length " +
+                         std::to_string(ring));
+  }
+  coords_.insert(coords_.end(), coords.begin(), coords.end());
+}
+
 bool PointSet::any_wrap() const {
   return std::any_of(rings_.begin(), rings_.end(), [](int r) { return r > 0; });
 }

@@ -111,6 +111,7 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
 
   Options options_;
   std::vector<int> sides_, rings_;
+  std::vector<int> node_coords_;  // coordinates of every node, node-major (built once)
   std::int64_t fallbacks_ = 0;
   mutable SelectionCache cache_;  // a memo only: see SelectionCache for why it is exact
 };

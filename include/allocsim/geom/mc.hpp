@@ -16,6 +16,21 @@
 // in L1 to shell 0 first (then lower index). MC (shaped) always uses `sum`. Guarantee (Bender et
 // al.): MC1x1 ≤ (2 − 2/k) · d · OPT on meshes (L1 ≤ d·L∞); the same argument holds on tori with
 // ring-aware distances.
+//
+// Speed (exact: every answer equals the point-by-point scan, kept as the reference in
+// tests/geom/mc_reference.hpp). For distinct points on a grid not much larger than the point set
+// (a machine's free processors) the cost of a candidate comes from counts of points in boxes: with
+// C(s) the number of points within L∞ distance s of shell 0, cost = Σ_{s≥0} max(0, k − C(s))
+// (each chosen point of shell t is counted once for every s < t), each C(s) one summed-area-table
+// lookup of 2^d (3^d across a torus seam) entries; a candidate is dropped as soon as a partial
+// sum, or (s*+1)·(k − C(s*)) for a probe shell s*, already loses (costs only grow). A centre has
+// the least possible cost Σ_s max(0, k − (2s+1)^d) iff its ball of radius R0 − 1 is full and
+// C(R0) ≥ k (R0 = min{s : (2s+1)^d ≥ k}); under `first` the first such centre is the answer,
+// under `sum` only such centres are evaluated when one exists. Only the winner's points are listed
+// under `first`; under `sum` a candidate whose grown box is fully occupied and crosses no seam
+// repeats the set of the first such candidate (translated) when the input is in machine order,
+// so its sum cannot be strictly lower and it is skipped. Proofs in mc.cpp (CountedShellScan);
+// per job O(grid cells + centres · shells · 2^d).
 #include <vector>
 
 #include "allocsim/geom/point_set.hpp"

@@ -25,6 +25,8 @@ class PointSet {
   static PointSet from_rows(const std::vector<std::vector<int>>& rows, std::vector<int> rings = {});
 
   void add(std::span<const int> point);
+  /// Appends many points at once: `coords` holds them point-major (a multiple of dims()).
+  void add_rows(std::span<const int> coords);
   void reserve(int points) { coords_.reserve(static_cast<std::size_t>(points) * dims_); }
   int dims() const { return dims_; }
   int size() const { return dims_ == 0 ? 0 : static_cast<int>(coords_.size()) / dims_; }
