@@ -8,10 +8,10 @@ namespace allocsim::sweep {
 
 using Clock = std::chrono::steady_clock;
 
-void worker_loop(WorkerChannel& channel, const std::function<ConfigOutcome(std::int64_t)>& run,
-                 int worker) {
-  channel.send({WorkerEvent::Kind::hello, worker, {}});
-  std::deque<std::int64_t> queue;
+void worker_loop(WorkerChannel& channel,
+                 const std::function<ConfigOutcome(const WorkerCommand&)>& run, int worker) {
+  channel.send({WorkerEvent::Kind::hello, worker, {}, {}});
+  std::deque<WorkerCommand> queue;
   std::chrono::microseconds wait{0};
   while (true) {
     // Take every command that has arrived; wait only when there is nothing to do.
@@ -21,20 +21,21 @@ void worker_loop(WorkerChannel& channel, const std::function<ConfigOutcome(std::
         stop = true;
         break;
       }
-      queue.push_back(command->index);
+      queue.push_back(std::move(*command));
       wait = std::chrono::microseconds{0};
     }
     if (stop) break;
     if (queue.empty()) {
+      channel.flush();  // nothing to run: the held-back results go now
       wait = std::clamp(wait * 2, std::chrono::microseconds{50}, std::chrono::microseconds{2000});
       continue;
     }
-    const std::int64_t index = queue.front();
+    const WorkerCommand command = std::move(queue.front());
     queue.pop_front();
-    WorkerEvent event{WorkerEvent::Kind::result, worker, run(index)};
-    channel.send(event);
+    channel.send({WorkerEvent::Kind::result, worker, run(command), {}});
   }
-  channel.send({WorkerEvent::Kind::bye, worker, {}});
+  channel.flush();
+  channel.send({WorkerEvent::Kind::bye, worker, {}, {}});
 }
 
 DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
@@ -51,22 +52,34 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
   double seconds_sum = 0;
   std::int64_t results = 0;
   std::chrono::microseconds sleep{0};
+  auto deliver = [&](const ConfigOutcome& outcome, const std::string& encoded) {
+    if (callbacks.on_encoded_outcome)
+      callbacks.on_encoded_outcome(outcome, encoded);
+    else
+      callbacks.on_outcome(outcome);
+  };
 
   auto send_stop = [&](int w) {
     auto& state = workers[static_cast<std::size_t>(w)];
     if (state.stop_sent || state.gone) return;
-    transport.send(w, {WorkerCommand::Kind::stop, 0});
+    transport.send(w, {WorkerCommand::Kind::stop, 0, {}});
     state.stop_sent = true;
   };
   // Tasks queued per worker: one while configs take much longer than the master's sleeps (a
   // queued task cannot move to a worker that becomes idle), more when they are short enough for
-  // a worker to run dry while the master sleeps; one each near the end, for a short tail.
+  // a worker to run dry while the master sleeps and its results wait in a batch; one each near
+  // the end, for a short tail. The queued work is thus about `cover` seconds of mean config
+  // time: a slow config delays at most that much work queued behind it.
   auto prefetch = [&]() -> std::size_t {
     if (order.size() <= 2 * workers.size() || results == 0) return 1;
     const double mean = seconds_sum / static_cast<double>(results);
-    const double cover = 4e-6 * static_cast<double>(options.max_sleep.count());
-    const double depth = 1 + std::floor(cover / std::max(mean, 1e-6));
-    return static_cast<std::size_t>(std::clamp(depth, 1.0, double(options.max_prefetch)));
+    const double cover = 2e-6 * static_cast<double>(options.max_sleep.count()) +
+                         2e-6 * static_cast<double>(options.batch_cover.count());
+    const double depth = 1 + std::floor(cover / std::max(mean, 1e-7));
+    // Never more than a share of what is left, so every worker still gets work.
+    const double share = static_cast<double>(order.size()) / (2.0 * double(workers.size()));
+    return static_cast<std::size_t>(
+        std::clamp(std::min(depth, share), 1.0, double(options.max_prefetch)));
   };
 
   while (true) {
@@ -86,7 +99,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
           state.front_since = Clock::now();
           seconds_sum += event->outcome.wall_seconds;
           ++results;
-          callbacks.on_outcome(event->outcome);
+          deliver(event->outcome, event->encoded);
           break;
         }
         case WorkerEvent::Kind::bye:
@@ -111,7 +124,8 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         if (!state.ready || state.gone || state.stop_sent) continue;
         while (state.in_flight.size() < depth && !order.empty()) {
           if (state.in_flight.empty()) state.front_since = Clock::now();
-          transport.send(w, {WorkerCommand::Kind::task, order.front()});
+          transport.send(w, {WorkerCommand::Kind::task, order.front(),
+                             callbacks.payload ? callbacks.payload(order.front()) : std::string()});
           state.in_flight.push_back(order.front());
           order.pop_front();
           progressed = true;
@@ -119,6 +133,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         if (order.empty() && state.in_flight.empty()) send_stop(w);
       }
     }
+    transport.flush();
     if (callbacks.hard_limit) {
       const auto now = Clock::now();
       for (int w = 0; w < transport.workers(); ++w) {
@@ -141,7 +156,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
           order.push_front(*it);
         state.in_flight.clear();
         state.gone = state.abandoned = any_abandoned = true;
-        callbacks.on_outcome(outcome);
+        deliver(outcome, {});
       }
     }
     if (callbacks.tick) callbacks.tick();
@@ -185,7 +200,8 @@ class LocalTransport::Channel : public WorkerChannel {
 LocalTransport::LocalTransport(std::function<ConfigOutcome(std::int64_t)> run) {
   thread_ = std::thread([this, run = std::move(run)] {
     Channel channel(*this);
-    worker_loop(channel, run, 0);
+    worker_loop(
+        channel, [&](const WorkerCommand& command) { return run(command.index); }, 0);
   });
 }
 
@@ -197,7 +213,7 @@ LocalTransport::~LocalTransport() {
   }
   {
     std::lock_guard lock(mutex_);
-    to_worker_.push_back({WorkerCommand::Kind::stop, 0});
+    to_worker_.push_back({WorkerCommand::Kind::stop, 0, {}});
   }
   to_worker_ready_.notify_all();
   thread_.join();
