@@ -10,7 +10,7 @@ using Clock = std::chrono::steady_clock;
 
 void worker_loop(WorkerChannel& channel,
                  const std::function<ConfigOutcome(const WorkerCommand&)>& run, int worker) {
-  channel.send({WorkerEvent::Kind::hello, worker, {}, {}});
+  channel.send({WorkerEvent::Kind::hello, worker, {}, {}, 0});
   std::deque<WorkerCommand> queue;
   std::chrono::microseconds wait{0};
   while (true) {
@@ -32,10 +32,10 @@ void worker_loop(WorkerChannel& channel,
     }
     const WorkerCommand command = std::move(queue.front());
     queue.pop_front();
-    channel.send({WorkerEvent::Kind::result, worker, run(command), {}});
+    channel.send({WorkerEvent::Kind::result, worker, run(command), {}, 0});
   }
   channel.flush();
-  channel.send({WorkerEvent::Kind::bye, worker, {}, {}});
+  channel.send({WorkerEvent::Kind::bye, worker, {}, {}, 0});
 }
 
 DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
@@ -52,9 +52,10 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
   double seconds_sum = 0;
   std::int64_t results = 0;
   std::chrono::microseconds sleep{0};
-  auto deliver = [&](const ConfigOutcome& outcome, const std::string& encoded) {
+  auto deliver = [&](const ConfigOutcome& outcome, const std::string& encoded,
+                     std::uint64_t checksum) {
     if (callbacks.on_encoded_outcome)
-      callbacks.on_encoded_outcome(outcome, encoded);
+      callbacks.on_encoded_outcome(outcome, encoded, checksum);
     else
       callbacks.on_outcome(outcome);
   };
@@ -99,7 +100,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
           state.front_since = Clock::now();
           seconds_sum += event->outcome.wall_seconds;
           ++results;
-          deliver(event->outcome, event->encoded);
+          deliver(event->outcome, event->encoded, event->checksum);
           break;
         }
         case WorkerEvent::Kind::bye:
@@ -156,7 +157,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
           order.push_front(*it);
         state.in_flight.clear();
         state.gone = state.abandoned = any_abandoned = true;
-        deliver(outcome, {});
+        deliver(outcome, {}, 0);
       }
     }
     if (callbacks.tick) callbacks.tick();

@@ -7,6 +7,8 @@
 
 #include <boost/mpi/communicator.hpp>
 
+#include "allocsim/util/rng.hpp"
+
 namespace allocsim::sweep {
 
 namespace {
@@ -70,7 +72,10 @@ void MpiTransport::reap() {
 
 void MpiTransport::send(int worker, const WorkerCommand& command) {
   if (command.kind == WorkerCommand::Kind::task) {
-    put_record(outgoing_[static_cast<std::size_t>(worker)], command.index, command.payload);
+    std::string& out = outgoing_[static_cast<std::size_t>(worker)];
+    if (!out.empty() && out.size() + 16 + command.payload.size() > kMessageBytes)
+      flush_worker(worker);
+    put_record(out, command.index, command.payload);
   } else {
     flush_worker(worker);  // its tasks first: one sender's messages arrive in order
     PendingSend& p = pending_.emplace_back();
@@ -107,14 +112,15 @@ std::optional<WorkerEvent> MpiTransport::poll() {
       case kTagResult: {
         buffer_ = receive_bytes(world_, *status);
         std::size_t at = 0;
-        std::int64_t index = 0;
         std::string bytes;
-        while (get_record(buffer_, at, index, bytes)) {
+        std::int64_t checksum = 0;
+        while (get_record(buffer_, at, checksum, bytes)) {
           WorkerEvent& result = received_.emplace_back();
           result.kind = WorkerEvent::Kind::result;
           result.worker = event.worker;
           result.outcome = decode_outcome(bytes);
           result.encoded = std::move(bytes);
+          result.checksum = static_cast<std::uint64_t>(checksum);
         }
         break;
       }
@@ -170,7 +176,10 @@ void MpiWorkerChannel::send(const WorkerEvent& event) {
     case WorkerEvent::Kind::result: {
       // Boost.Serialization's binary archive (Boost.MPI's packed archive calls MPI_Pack per
       // field), batched; the master journals these bytes as they are.
-      put_record(batch_, event.outcome.index, encode_outcome(event.outcome));
+      // The journal's checksum of the bytes is computed here, off the master's path.
+      const std::string bytes = encode_outcome(event.outcome);
+      if (!batch_.empty() && batch_.size() + 16 + bytes.size() > kMessageBytes) flush();
+      put_record(batch_, static_cast<std::int64_t>(stable_hash(bytes)), bytes);
       ++batch_results_;
       const auto now = std::chrono::steady_clock::now();
       const double since_flush = std::chrono::duration<double>(now - last_flush_).count();

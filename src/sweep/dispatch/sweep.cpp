@@ -13,10 +13,10 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include <mpi.h>
 
-#include <boost/mpi/collectives/broadcast.hpp>
 #include <boost/serialization/string.hpp>
 
 #include "allocsim/sweep/dispatch/dispatch.hpp"
@@ -133,6 +133,17 @@ ConfigRunner make_runner(const SweepOptions& options, const std::vector<ConfigEn
                       options.simulate ? options.simulate : core_simulate());
 }
 
+/// What workers need from the master before the first task: whether to run at all, and where
+/// relative trace paths and trace NAMEs are found.
+struct StartMessage {
+  bool ok = false;
+  std::string base_dir, trace_dir;
+  template <class Archive>
+  void serialize(Archive& archive, const unsigned /*version*/) {
+    archive& ok& base_dir& trace_dir;
+  }
+};
+
 /// A task's payload: the config id and its RunConfig (encode_config); workers need nothing else.
 std::string task_payload(const ConfigEntry& entry) {
   std::string bytes(8, '\0');
@@ -152,12 +163,18 @@ std::uint64_t payload_id(const std::string& payload) {
 /// Worker ranks: run the configs the master sends (each task carries its config; a worker
 /// never reads or expands the experiment, and keeps only its trace cache).
 int run_worker(const SweepOptions& options, const boost::mpi::communicator& world) {
-  int ok = 0;
-  std::string base_dir, trace_dir;
-  boost::mpi::broadcast(world, ok, 0);
-  if (!ok) return kExitOk;
-  boost::mpi::broadcast(world, base_dir, 0);
-  boost::mpi::broadcast(world, trace_dir, 0);
+  // Wait for the master's start message polling and sleeping: a blocking MPI call spins a core
+  // that the master needs while it expands and checks the experiment.
+  std::chrono::microseconds sleep{100};
+  while (!world.iprobe(0, kTagStart)) {
+    std::this_thread::sleep_for(sleep);
+    sleep = std::min(sleep * 2, std::chrono::microseconds{10000});
+  }
+  StartMessage start;
+  world.recv(0, kTagStart, start);
+  if (!start.ok) return kExitOk;
+  const std::string& base_dir = start.base_dir;
+  const std::string& trace_dir = start.trace_dir;
   const std::vector<ConfigEntry> none;
   ConfigRunner runner = make_runner(options, none, base_dir, trace_dir);
   MpiWorkerChannel channel(world);
@@ -278,12 +295,9 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     log << "error: " << error.what() << "\n";
     status = kExitError;
   }
-  int ok = status == kExitOk;
-  boost::mpi::broadcast(world, ok, 0);
-  if (!ok) return status;
-  std::string base_dir = p.experiment.base_dir, trace_dir = options.trace_dir;
-  boost::mpi::broadcast(world, base_dir, 0);
-  boost::mpi::broadcast(world, trace_dir, 0);
+  const StartMessage start{status == kExitOk, p.experiment.base_dir, options.trace_dir};
+  for (int rank = 1; rank < world.size(); ++rank) world.send(rank, kTagStart, start);
+  if (!start.ok) return status;
 
   // Longest estimated cost first; ties in index order.
   std::vector<std::int64_t> todo = store->todo();
@@ -329,12 +343,13 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   int stop_signal = 0;
   DispatchCallbacks callbacks;
   std::int64_t results = 0;
-  callbacks.on_encoded_outcome = [&](const ConfigOutcome& outcome, const std::string& encoded) {
+  callbacks.on_encoded_outcome = [&](const ConfigOutcome& outcome, const std::string& encoded,
+                                     std::uint64_t checksum) {
     ++results;
     // The master's expansion names the config (a watchdog outcome does not).
     const std::uint64_t id = p.expansion.configs.at(static_cast<std::size_t>(outcome.index)).id;
     if (outcome.config_id == id) {
-      store->record(outcome, encoded);
+      store->record(outcome, encoded, checksum);
     } else {
       ConfigOutcome named = outcome;
       named.config_id = id;

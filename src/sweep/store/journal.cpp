@@ -99,18 +99,19 @@ std::uint64_t JournalWriter::append(const ConfigOutcome& outcome) {
   return queue_frame(kOutcomeFrame, encode_outcome(outcome));
 }
 
-std::uint64_t JournalWriter::append_encoded(const std::string& payload) {
-  return queue_frame(kOutcomeFrame, payload);
+std::uint64_t JournalWriter::append_encoded(const std::string& payload, std::uint64_t checksum) {
+  return queue_frame(kOutcomeFrame, payload, checksum);
 }
 
-std::uint64_t JournalWriter::queue_frame(std::uint32_t type, const std::string& payload) {
+std::uint64_t JournalWriter::queue_frame(std::uint32_t type, const std::string& payload,
+                                         std::uint64_t checksum) {
   if (fd_ < 0) throw std::runtime_error("journal is closed");
   const std::uint64_t offset = bytes_;
   const std::size_t start = queued_.size();
   queued_.append(kMagic, 4);
   put_u32(queued_, type);
   put_u64(queued_, payload.size());
-  put_u64(queued_, stable_hash(payload));
+  put_u64(queued_, checksum != 0 ? checksum : stable_hash(payload));
   queued_ += payload;
   bytes_ += queued_.size() - start;
   return offset;

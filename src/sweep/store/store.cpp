@@ -157,14 +157,15 @@ void ResultStore::note(std::size_t position, std::uint64_t offset, ConfigStatus 
   if (status != ConfigStatus::done) ++failed_;
 }
 
-void ResultStore::record(const ConfigOutcome& outcome, const std::string& encoded) {
+void ResultStore::record(const ConfigOutcome& outcome, const std::string& encoded,
+                         std::uint64_t checksum) {
   const std::int64_t found = position(outcome.index);
   if (found < 0) return;  // not ours (cannot happen with a consistent expansion)
   const auto m = static_cast<std::size_t>(found);
   if (expansion_->configs[static_cast<std::size_t>(outcome.index)].id != outcome.config_id) return;
   const std::string own = encoded.empty() ? encode_outcome(outcome) : std::string();
   const std::string& bytes = encoded.empty() ? own : encoded;
-  note(m, journal_->append_encoded(bytes), outcome.status);
+  note(m, journal_->append_encoded(bytes, encoded.empty() ? 0 : checksum), outcome.status);
   if (m >= written_) {
     // Kept for its turn in the file while memory allows (else read back from the journal).
     auto previous = held_.find(m);

@@ -32,7 +32,8 @@ struct WorkerEvent {
   Kind kind = Kind::hello;
   int worker = 0;  ///< 0-based worker number of the transport
   ConfigOutcome outcome;
-  std::string encoded;  ///< the outcome's encode_outcome() bytes when the transport had them
+  std::string encoded;         ///< the outcome's encode_outcome() bytes when the transport had them
+  std::uint64_t checksum = 0;  ///< stable_hash(encoded), computed by the worker
 };
 
 /// A message from the master to a worker.
@@ -86,7 +87,8 @@ struct DispatchCallbacks {
   std::function<void(const ConfigOutcome&)> on_outcome;  ///< every result, as it arrives
   /// Same, with the outcome's encoding when the transport has it (empty otherwise); when set,
   /// it is called instead of on_outcome.
-  std::function<void(const ConfigOutcome&, const std::string& encoded)> on_encoded_outcome;
+  std::function<void(const ConfigOutcome&, const std::string& encoded, std::uint64_t checksum)>
+      on_encoded_outcome;
   /// The payload of the task for an index (what a worker needs to run it); unset = none.
   std::function<std::string(std::int64_t)> payload;
   std::function<bool()> stop_requested;  ///< polled every loop

@@ -5,9 +5,10 @@
 //
 // Messages are batches: the tasks the master sends a worker in one dispatch iteration travel as
 // one message (per task: index, payload length, payload), and a worker's results as one message
-// (per result: length, encode_outcome() bytes) sent when it has nothing left to run, when its
-// batch is kBatchSeconds old or kBatchResults long, or after a long config. Every message is a
-// non-blocking send whose buffer lives until it completes, so neither side waits for the other.
+// (per result: the journal checksum stable_hash() of the bytes, length, encode_outcome() bytes)
+// sent when it has nothing left to run, when its batch is kBatchSeconds old or kBatchResults long,
+// or after a long config. Every message is a non-blocking send whose buffer lives until it
+// completes, so neither side waits for the other.
 #include <chrono>
 #include <deque>
 #include <list>
@@ -21,8 +22,21 @@
 
 namespace allocsim::sweep {
 
+/// Largest batch message (bytes; a single larger record travels alone). Below Open MPI's
+/// eager limit for shared memory (4 KB), a message is copied at once by its send and taken at
+/// once by its receive; a larger one needs both sides to call into MPI until it is through,
+/// which couples the master's sleeps to the workers' runs (measured: half the rate).
+inline constexpr std::size_t kMessageBytes = 4000;
+
 /// Message tags.
-enum MpiTag : int { kTagHello = 11, kTagTask = 12, kTagResult = 13, kTagStop = 14, kTagBye = 15 };
+enum MpiTag : int {
+  kTagHello = 11,
+  kTagTask = 12,
+  kTagResult = 13,
+  kTagStop = 14,
+  kTagBye = 15,
+  kTagStart = 16  ///< master -> every worker before dispatching (sweep.cpp)
+};
 
 /// A message in flight: its bytes must stay in place until the request completes.
 struct PendingSend {
@@ -78,7 +92,8 @@ class MpiWorkerChannel : public WorkerChannel {
   std::deque<WorkerCommand> received_;
 };
 
-/// Appends a little-endian length-prefixed field / reads one (throws on a short buffer).
+/// Appends a record (a 64-bit tag, a little-endian length, the bytes) / reads one (throws on a
+/// short buffer).
 void put_record(std::string& out, std::int64_t index, const std::string& bytes);
 bool get_record(const std::string& in, std::size_t& at, std::int64_t& index, std::string& bytes);
 

@@ -42,8 +42,9 @@ class JournalWriter {
   /// Queues one outcome frame (written by the next write_pending()) and returns its offset
   /// (for read()).
   std::uint64_t append(const ConfigOutcome& outcome);
-  /// The same with the outcome's encode_outcome() bytes (as a worker sent them).
-  std::uint64_t append_encoded(const std::string& payload);
+  /// The same with the outcome's encode_outcome() bytes (as a worker sent them) and, when not
+  /// 0, their checksum stable_hash(payload) (computed by the worker).
+  std::uint64_t append_encoded(const std::string& payload, std::uint64_t checksum = 0);
   /// Writes the queued frames with one write().
   void write_pending();
   std::size_t pending_bytes() const { return queued_.size(); }
@@ -55,7 +56,8 @@ class JournalWriter {
 
  private:
   explicit JournalWriter(int fd) : fd_(fd) {}
-  std::uint64_t queue_frame(std::uint32_t type, const std::string& payload);
+  std::uint64_t queue_frame(std::uint32_t type, const std::string& payload,
+                            std::uint64_t checksum = 0);
   int fd_ = -1;
   std::uint64_t bytes_ = 0;  ///< written and queued
   std::string queued_;       ///< frames not yet written
