@@ -30,9 +30,11 @@ std::string receive_bytes(const boost::mpi::communicator& world, const boost::mp
   return bytes;
 }
 
+/// Drops the completed sends, oldest first, up to the first one still in progress: testing an
+/// unfinished request runs Open MPI's progress engine, which polls every peer, so testing
+/// them all cost the master O(workers) per test (a third of its time at 64 ranks).
 void reap_sends(std::list<PendingSend>& pending) {
-  for (auto it = pending.begin(); it != pending.end();)
-    it = it->request.test() ? pending.erase(it) : std::next(it);
+  while (!pending.empty() && pending.front().request.test()) pending.pop_front();
 }
 }  // namespace
 
