@@ -52,6 +52,22 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
   double seconds_sum = 0;
   std::int64_t results = 0;
   std::chrono::microseconds sleep{0};
+  // Per result the master touches only the worker that sent it: workers with news since the
+  // last refill are listed in `dirty` (all of them after tasks went back into `order`), and the
+  // watchdog scans every worker at most every kWatchdogPeriod, so the cost per result does not
+  // grow with the number of workers.
+  constexpr auto kWatchdogPeriod = std::chrono::milliseconds(20);
+  std::vector<int> dirty;
+  std::vector<char> is_dirty(workers.size(), 0);
+  bool refill_all = false;
+  std::size_t gone = 0;
+  Clock::time_point last_watchdog{};
+  auto mark = [&](int w) {
+    if (!is_dirty[static_cast<std::size_t>(w)]) {
+      is_dirty[static_cast<std::size_t>(w)] = 1;
+      dirty.push_back(w);
+    }
+  };
   auto deliver = [&](const ConfigOutcome& outcome, const std::string& encoded,
                      std::uint64_t checksum) {
     if (callbacks.on_encoded_outcome)
@@ -92,6 +108,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
       switch (event->kind) {
         case WorkerEvent::Kind::hello:
           state.ready = true;
+          mark(event->worker);
           break;
         case WorkerEvent::Kind::result: {
           auto& q = state.in_flight;
@@ -100,11 +117,14 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
           state.front_since = Clock::now();
           seconds_sum += event->outcome.wall_seconds;
           ++results;
+          mark(event->worker);
           deliver(event->outcome, event->encoded, event->checksum);
           break;
         }
         case WorkerEvent::Kind::bye:
+          if (!state.gone) ++gone;
           state.gone = true;
+          refill_all = refill_all || !state.in_flight.empty();
           // Tasks it dropped go back to the front (they had the highest cost).
           for (auto it = state.in_flight.rbegin(); it != state.in_flight.rend(); ++it)
             order.push_front(*it);
@@ -120,7 +140,10 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
     }
     if (!stopping) {
       const std::size_t depth = prefetch();
-      for (int w = 0; w < transport.workers(); ++w) {
+      if (refill_all)
+        for (int w = 0; w < transport.workers(); ++w) mark(w);
+      refill_all = false;
+      for (const int w : dirty) {
         auto& state = workers[static_cast<std::size_t>(w)];
         if (!state.ready || state.gone || state.stop_sent) continue;
         while (state.in_flight.size() < depth && !order.empty()) {
@@ -134,9 +157,12 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         if (order.empty() && state.in_flight.empty()) send_stop(w);
       }
     }
+    for (const int w : dirty) is_dirty[static_cast<std::size_t>(w)] = 0;
+    dirty.clear();
     transport.flush();
-    if (callbacks.hard_limit) {
+    if (callbacks.hard_limit && Clock::now() - last_watchdog >= kWatchdogPeriod) {
       const auto now = Clock::now();
+      last_watchdog = now;
       for (int w = 0; w < transport.workers(); ++w) {
         auto& state = workers[static_cast<std::size_t>(w)];
         if (state.gone || state.in_flight.empty()) continue;
@@ -156,13 +182,14 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         for (auto it = state.in_flight.rbegin(); it != state.in_flight.rend(); ++it)
           order.push_front(*it);
         state.in_flight.clear();
+        ++gone;
         state.gone = state.abandoned = any_abandoned = true;
+        refill_all = true;
         deliver(outcome, {}, 0);
       }
     }
     if (callbacks.tick) callbacks.tick();
-    const bool all_gone =
-        std::all_of(workers.begin(), workers.end(), [](const WorkerState& s) { return s.gone; });
+    const bool all_gone = gone == workers.size();
     if (all_gone && any_abandoned) return DispatchEnd::stuck;
     if (all_gone) return order.empty() ? DispatchEnd::complete : DispatchEnd::interrupted;
     if (stopping && Clock::now() > deadline) return DispatchEnd::abandoned;

@@ -77,6 +77,7 @@ void MpiTransport::send(int worker, const WorkerCommand& command) {
     std::string& out = outgoing_[static_cast<std::size_t>(worker)];
     if (!out.empty() && out.size() + 16 + command.payload.size() > kMessageBytes)
       flush_worker(worker);
+    if (out.empty()) waiting_.push_back(worker);
     put_record(out, command.index, command.payload);
   } else {
     flush_worker(worker);  // its tasks first: one sender's messages arrive in order
@@ -94,7 +95,8 @@ void MpiTransport::flush_worker(int worker) {
 }
 
 void MpiTransport::flush() {
-  for (int w = 0; w < workers(); ++w) flush_worker(w);
+  for (const int w : waiting_) flush_worker(w);
+  waiting_.clear();
   reap();
 }
 

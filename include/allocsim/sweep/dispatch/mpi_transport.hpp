@@ -60,6 +60,7 @@ class MpiTransport : public Transport {
 
   boost::mpi::communicator world_;
   std::vector<std::string> outgoing_;  ///< tasks queued per worker
+  std::vector<int> waiting_;           ///< workers with tasks queued (flush() sends those)
   std::list<PendingSend> pending_;
   std::deque<WorkerEvent> received_;  ///< decoded from the last result batch
   std::string buffer_;
