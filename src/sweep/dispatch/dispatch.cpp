@@ -196,7 +196,8 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
     if (progressed) {
       sleep = std::chrono::microseconds{0};
     } else {
-      sleep = std::min(std::max(sleep * 2, std::chrono::microseconds{100}), options.max_sleep);
+      sleep = std::min(std::max(sleep * 2, std::chrono::microseconds{100}),
+                       transport.sending() ? options.busy_sleep : options.max_sleep);
       std::this_thread::sleep_for(sleep);
     }
   }

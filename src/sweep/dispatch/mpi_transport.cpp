@@ -103,7 +103,10 @@ void MpiTransport::flush() {
 std::optional<WorkerEvent> MpiTransport::poll() {
   if (received_.empty()) {
     auto status = world_.iprobe(boost::mpi::any_source, boost::mpi::any_tag);
-    if (!status) return std::nullopt;
+    if (!status) {
+      reap();  // keeps sending() current
+      return std::nullopt;
+    }
     WorkerEvent event;
     event.worker = status->source() - 1;
     int dummy = 0;

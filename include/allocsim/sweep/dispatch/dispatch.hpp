@@ -53,6 +53,9 @@ class Transport {
   virtual void send(int worker, const WorkerCommand& command) = 0;
   /// Sends what send() queued.
   virtual void flush() {}
+  /// True while sent messages still need the master's calls to get through (then it sleeps
+  /// at most DispatchOptions::busy_sleep).
+  virtual bool sending() const { return false; }
   /// The next event if one has arrived; never blocks.
   virtual std::optional<WorkerEvent> poll() = 0;
 };
@@ -77,6 +80,7 @@ void worker_loop(WorkerChannel& channel,
 struct DispatchOptions {
   double grace_seconds = 60;                  ///< after a stop request
   std::chrono::microseconds max_sleep{5000};  ///< master's longest idle sleep
+  std::chrono::microseconds busy_sleep{200};  ///< its longest sleep while sends are in flight
   int max_prefetch = 4096;                    ///< tasks queued per worker at most
   /// Queued work per worker that prefetch aims at, beyond the master's sleep: a worker sends
   /// its results in batches at most this often (MpiWorkerChannel), and must not run dry.

@@ -52,6 +52,9 @@ class MpiTransport : public Transport {
   int workers() const override { return world_.size() - 1; }
   void send(int worker, const WorkerCommand& command) override;
   void flush() override;
+  /// Task messages not yet through: a message beyond what the shared-memory queue holds moves
+  /// on only while the master calls into MPI (measured: long sleeps then starved the workers).
+  bool sending() const override { return !pending_.empty(); }
   std::optional<WorkerEvent> poll() override;
 
  private:
