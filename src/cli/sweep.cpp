@@ -52,6 +52,9 @@ void add_sweep_command(CLI::App& app) {
                       "HDF5 result file (default: <experiment name>.h5)");
   command->add_flag("--allow-large", options->allow_large,
                     "run an experiment of more than a million configs");
+  command->add_flag("--synthetic-results", options->synthetic_results,
+                    "test mode: workers return made-up results at once (no simulation), to "
+                    "measure the master at many ranks");
   command->add_flag("--dry-run", *dry_run, "check every config and estimate the work; run nothing");
   command->add_flag("--resume", options->store.resume,
                     "continue an interrupted sweep: skip configs already done (by id)");

@@ -181,4 +181,4 @@ def finish(process, timeout=60):
         fail("sweep did not end")
 
 
-SIGKILL, SIGTERM = signal.SIGKILL, signal.SIGTERM
+SIGKILL, SIGTERM, SIGUSR1 = signal.SIGKILL, signal.SIGTERM, signal.SIGUSR1

@@ -8,10 +8,10 @@ namespace allocsim::sweep {
 
 using Clock = std::chrono::steady_clock;
 
-void worker_loop(WorkerChannel& channel, const std::function<ConfigOutcome(std::int64_t)>& run,
-                 int worker) {
-  channel.send({WorkerEvent::Kind::hello, worker, {}});
-  std::deque<std::int64_t> queue;
+void worker_loop(WorkerChannel& channel,
+                 const std::function<ConfigOutcome(const WorkerCommand&)>& run, int worker) {
+  channel.send({WorkerEvent::Kind::hello, worker, {}, {}, 0});
+  std::deque<WorkerCommand> queue;
   std::chrono::microseconds wait{0};
   while (true) {
     // Take every command that has arrived; wait only when there is nothing to do.
@@ -21,20 +21,21 @@ void worker_loop(WorkerChannel& channel, const std::function<ConfigOutcome(std::
         stop = true;
         break;
       }
-      queue.push_back(command->index);
+      queue.push_back(std::move(*command));
       wait = std::chrono::microseconds{0};
     }
     if (stop) break;
     if (queue.empty()) {
+      channel.flush();  // nothing to run: the held-back results go now
       wait = std::clamp(wait * 2, std::chrono::microseconds{50}, std::chrono::microseconds{2000});
       continue;
     }
-    const std::int64_t index = queue.front();
+    const WorkerCommand command = std::move(queue.front());
     queue.pop_front();
-    WorkerEvent event{WorkerEvent::Kind::result, worker, run(index)};
-    channel.send(event);
+    channel.send({WorkerEvent::Kind::result, worker, run(command), {}, 0});
   }
-  channel.send({WorkerEvent::Kind::bye, worker, {}});
+  channel.flush();
+  channel.send({WorkerEvent::Kind::bye, worker, {}, {}, 0});
 }
 
 DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
@@ -51,22 +52,51 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
   double seconds_sum = 0;
   std::int64_t results = 0;
   std::chrono::microseconds sleep{0};
+  // Per result the master touches only the worker that sent it: workers with news since the
+  // last refill are listed in `dirty` (all of them after tasks went back into `order`), and the
+  // watchdog scans every worker at most every kWatchdogPeriod, so the cost per result does not
+  // grow with the number of workers.
+  constexpr auto kWatchdogPeriod = std::chrono::milliseconds(20);
+  std::vector<int> dirty;
+  std::vector<char> is_dirty(workers.size(), 0);
+  bool refill_all = false;
+  std::size_t gone = 0;
+  Clock::time_point last_watchdog{};
+  auto mark = [&](int w) {
+    if (!is_dirty[static_cast<std::size_t>(w)]) {
+      is_dirty[static_cast<std::size_t>(w)] = 1;
+      dirty.push_back(w);
+    }
+  };
+  auto deliver = [&](const ConfigOutcome& outcome, const std::string& encoded,
+                     std::uint64_t checksum) {
+    if (callbacks.on_encoded_outcome)
+      callbacks.on_encoded_outcome(outcome, encoded, checksum);
+    else
+      callbacks.on_outcome(outcome);
+  };
 
   auto send_stop = [&](int w) {
     auto& state = workers[static_cast<std::size_t>(w)];
     if (state.stop_sent || state.gone) return;
-    transport.send(w, {WorkerCommand::Kind::stop, 0});
+    transport.send(w, {WorkerCommand::Kind::stop, 0, {}});
     state.stop_sent = true;
   };
   // Tasks queued per worker: one while configs take much longer than the master's sleeps (a
   // queued task cannot move to a worker that becomes idle), more when they are short enough for
-  // a worker to run dry while the master sleeps; one each near the end, for a short tail.
+  // a worker to run dry while the master sleeps and its results wait in a batch; one each near
+  // the end, for a short tail. The queued work is thus about `cover` seconds of mean config
+  // time: a slow config delays at most that much work queued behind it.
   auto prefetch = [&]() -> std::size_t {
     if (order.size() <= 2 * workers.size() || results == 0) return 1;
     const double mean = seconds_sum / static_cast<double>(results);
-    const double cover = 4e-6 * static_cast<double>(options.max_sleep.count());
-    const double depth = 1 + std::floor(cover / std::max(mean, 1e-6));
-    return static_cast<std::size_t>(std::clamp(depth, 1.0, double(options.max_prefetch)));
+    const double cover = 2e-6 * static_cast<double>(options.max_sleep.count()) +
+                         2e-6 * static_cast<double>(options.batch_cover.count());
+    const double depth = 1 + std::floor(cover / std::max(mean, 1e-7));
+    // Never more than a share of what is left, so every worker still gets work.
+    const double share = static_cast<double>(order.size()) / (2.0 * double(workers.size()));
+    return static_cast<std::size_t>(
+        std::clamp(std::min(depth, share), 1.0, double(options.max_prefetch)));
   };
 
   while (true) {
@@ -78,6 +108,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
       switch (event->kind) {
         case WorkerEvent::Kind::hello:
           state.ready = true;
+          mark(event->worker);
           break;
         case WorkerEvent::Kind::result: {
           auto& q = state.in_flight;
@@ -86,11 +117,14 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
           state.front_since = Clock::now();
           seconds_sum += event->outcome.wall_seconds;
           ++results;
-          callbacks.on_outcome(event->outcome);
+          mark(event->worker);
+          deliver(event->outcome, event->encoded, event->checksum);
           break;
         }
         case WorkerEvent::Kind::bye:
+          if (!state.gone) ++gone;
           state.gone = true;
+          refill_all = refill_all || !state.in_flight.empty();
           // Tasks it dropped go back to the front (they had the highest cost).
           for (auto it = state.in_flight.rbegin(); it != state.in_flight.rend(); ++it)
             order.push_front(*it);
@@ -106,12 +140,16 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
     }
     if (!stopping) {
       const std::size_t depth = prefetch();
-      for (int w = 0; w < transport.workers(); ++w) {
+      if (refill_all)
+        for (int w = 0; w < transport.workers(); ++w) mark(w);
+      refill_all = false;
+      for (const int w : dirty) {
         auto& state = workers[static_cast<std::size_t>(w)];
         if (!state.ready || state.gone || state.stop_sent) continue;
         while (state.in_flight.size() < depth && !order.empty()) {
           if (state.in_flight.empty()) state.front_since = Clock::now();
-          transport.send(w, {WorkerCommand::Kind::task, order.front()});
+          transport.send(w, {WorkerCommand::Kind::task, order.front(),
+                             callbacks.payload ? callbacks.payload(order.front()) : std::string()});
           state.in_flight.push_back(order.front());
           order.pop_front();
           progressed = true;
@@ -119,8 +157,12 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         if (order.empty() && state.in_flight.empty()) send_stop(w);
       }
     }
-    if (callbacks.hard_limit) {
+    for (const int w : dirty) is_dirty[static_cast<std::size_t>(w)] = 0;
+    dirty.clear();
+    transport.flush();
+    if (callbacks.hard_limit && Clock::now() - last_watchdog >= kWatchdogPeriod) {
       const auto now = Clock::now();
+      last_watchdog = now;
       for (int w = 0; w < transport.workers(); ++w) {
         auto& state = workers[static_cast<std::size_t>(w)];
         if (state.gone || state.in_flight.empty()) continue;
@@ -140,20 +182,22 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         for (auto it = state.in_flight.rbegin(); it != state.in_flight.rend(); ++it)
           order.push_front(*it);
         state.in_flight.clear();
+        ++gone;
         state.gone = state.abandoned = any_abandoned = true;
-        callbacks.on_outcome(outcome);
+        refill_all = true;
+        deliver(outcome, {}, 0);
       }
     }
     if (callbacks.tick) callbacks.tick();
-    const bool all_gone =
-        std::all_of(workers.begin(), workers.end(), [](const WorkerState& s) { return s.gone; });
+    const bool all_gone = gone == workers.size();
     if (all_gone && any_abandoned) return DispatchEnd::stuck;
     if (all_gone) return order.empty() ? DispatchEnd::complete : DispatchEnd::interrupted;
     if (stopping && Clock::now() > deadline) return DispatchEnd::abandoned;
     if (progressed) {
       sleep = std::chrono::microseconds{0};
     } else {
-      sleep = std::min(std::max(sleep * 2, std::chrono::microseconds{100}), options.max_sleep);
+      sleep = std::min(std::max(sleep * 2, std::chrono::microseconds{100}),
+                       transport.sending() ? options.busy_sleep : options.max_sleep);
       std::this_thread::sleep_for(sleep);
     }
   }
@@ -185,7 +229,8 @@ class LocalTransport::Channel : public WorkerChannel {
 LocalTransport::LocalTransport(std::function<ConfigOutcome(std::int64_t)> run) {
   thread_ = std::thread([this, run = std::move(run)] {
     Channel channel(*this);
-    worker_loop(channel, run, 0);
+    worker_loop(
+        channel, [&](const WorkerCommand& command) { return run(command.index); }, 0);
   });
 }
 
@@ -197,7 +242,7 @@ LocalTransport::~LocalTransport() {
   }
   {
     std::lock_guard lock(mutex_);
-    to_worker_.push_back({WorkerCommand::Kind::stop, 0});
+    to_worker_.push_back({WorkerCommand::Kind::stop, 0, {}});
   }
   to_worker_ready_.notify_all();
   thread_.join();

@@ -11,11 +11,12 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include <mpi.h>
 
-#include <boost/mpi/collectives/broadcast.hpp>
 #include <boost/serialization/string.hpp>
 
 #include "allocsim/sweep/dispatch/dispatch.hpp"
@@ -132,39 +133,72 @@ ConfigRunner make_runner(const SweepOptions& options, const std::vector<ConfigEn
                       options.simulate ? options.simulate : core_simulate());
 }
 
-/// Worker ranks: receive the experiment from the master, expand it, run what it sends.
-int run_worker(const SweepOptions& options, const boost::mpi::communicator& world) {
-  int ok = 0;
-  std::string text, source, base_dir, trace_dir;
-  boost::mpi::broadcast(world, ok, 0);
-  if (!ok) return kExitOk;
-  boost::mpi::broadcast(world, text, 0);
-  boost::mpi::broadcast(world, source, 0);
-  boost::mpi::broadcast(world, base_dir, 0);
-  boost::mpi::broadcast(world, trace_dir, 0);
-  unsigned long long fingerprint = 0;
-  boost::mpi::broadcast(world, fingerprint, 0);
-  Expansion expansion;
-  std::string setup_error;
-  try {
-    expansion = expand(parse_experiment(text, source, base_dir));
-    if (expansion.fingerprint != fingerprint)
-      setup_error = "this rank expands the experiment into other configs than the master";
-  } catch (const std::exception& error) {
-    setup_error = error.what();
+/// What workers need from the master before the first task: whether to run at all, and where
+/// relative trace paths and trace NAMEs are found.
+struct StartMessage {
+  bool ok = false;
+  std::string base_dir, trace_dir;
+  template <class Archive>
+  void serialize(Archive& archive, const unsigned /*version*/) {
+    archive& ok& base_dir& trace_dir;
   }
-  ConfigRunner runner = make_runner(options, expansion.configs, base_dir, trace_dir);
+};
+
+/// A task's payload: the config id and its RunConfig (encode_config); workers need nothing else.
+std::string task_payload(const ConfigEntry& entry) {
+  std::string bytes(8, '\0');
+  for (int i = 0; i < 8; ++i)
+    bytes[static_cast<std::size_t>(i)] = static_cast<char>(entry.id >> (8 * i));
+  return bytes + encode_config(entry.config);
+}
+
+/// The config id at the head of a task payload.
+std::uint64_t payload_id(const std::string& payload) {
+  std::uint64_t id = 0;
+  for (int i = std::min<int>(8, static_cast<int>(payload.size())) - 1; i >= 0; --i)
+    id = (id << 8) | static_cast<unsigned char>(payload[static_cast<std::size_t>(i)]);
+  return id;
+}
+
+/// Worker ranks: run the configs the master sends (each task carries its config; a worker
+/// never reads or expands the experiment, and keeps only its trace cache).
+int run_worker(const SweepOptions& options, const boost::mpi::communicator& world) {
+  // Wait for the master's start message polling and sleeping: a blocking MPI call spins a core
+  // that the master needs while it expands and checks the experiment.
+  std::chrono::microseconds sleep{100};
+  while (!world.iprobe(0, kTagStart)) {
+    std::this_thread::sleep_for(sleep);
+    sleep = std::min(sleep * 2, std::chrono::microseconds{10000});
+  }
+  StartMessage start;
+  world.recv(0, kTagStart, start);
+  if (!start.ok) return kExitOk;
+  const std::string& base_dir = start.base_dir;
+  const std::string& trace_dir = start.trace_dir;
+  const std::vector<ConfigEntry> none;
+  ConfigRunner runner = make_runner(options, none, base_dir, trace_dir);
   MpiWorkerChannel channel(world);
   const int rank = world.rank();
   worker_loop(
       channel,
-      [&](std::int64_t index) {
-        if (setup_error.empty()) return runner.run(index, rank);
-        ConfigOutcome failed;
-        failed.index = index;
-        failed.status = ConfigStatus::failed;
-        failed.error = "worker setup failed: " + setup_error;
-        return failed;
+      [&](const WorkerCommand& command) {
+        const std::uint64_t id = payload_id(command.payload);
+        if (options.synthetic_results) return synthetic_outcome(id, command.index, rank);
+        ConfigEntry entry;
+        entry.index = command.index;
+        entry.id = id;
+        try {
+          entry.config = decode_config(command.payload.substr(8));
+        } catch (const std::exception& error) {
+          ConfigOutcome failed;
+          failed.config_id = id;
+          failed.index = command.index;
+          failed.status = ConfigStatus::failed;
+          failed.rank = rank;
+          failed.error = std::string("worker could not decode its task: ") + error.what();
+          return failed;
+        }
+        return runner.run(entry, rank);
       },
       rank - 1);
   return kExitOk;
@@ -173,11 +207,29 @@ int run_worker(const SweepOptions& options, const boost::mpi::communicator& worl
 }  // namespace
 
 int dry_run_sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
-  Prepared p;
+  // Streams the configs through the validator: memory holds the ids and the per-config
+  // estimates (about 60 bytes a config), never the configs.
+  Experiment experiment;
+  Expansion header;
+  std::optional<ConfigValidator> validator;
+  std::vector<Problem> problems;
+  int shard_k = 0, shard_n = 0;
+  std::int64_t in_this_shard = 0;
+  if (!options.shard.empty()) {
+    try {
+      std::tie(shard_k, shard_n) = parse_shard(options.shard);
+    } catch (const InputError& error) {
+      problems.push_back({"--shard", error.what()});
+    }
+  }
   try {
-    p.experiment = read_experiment(options.experiment_path);
-    check_experiment_size(p.experiment, options.allow_large);
-    p.expansion = expand(p.experiment);
+    experiment = read_experiment(options.experiment_path);
+    check_experiment_size(experiment, options.allow_large);
+    validator.emplace(experiment, options.trace_dir);
+    expand_each(experiment, header, [&](ConfigEntry&& entry) {
+      validator->check(entry);
+      if (shard_n > 0) in_this_shard += in_shard(entry.id, shard_k, shard_n);
+    });
   } catch (const ExperimentError& error) {
     print_problems(error, err);
     return kExitBadInput;
@@ -185,22 +237,13 @@ int dry_run_sweep(const SweepOptions& options, std::ostream& out, std::ostream& 
     err << "error: " << error.what() << "\n";
     return kExitBadInput;
   }
-  p.validation = validate(p.experiment, p.expansion, options.trace_dir);
-  out << "experiment '" << p.experiment.name << "' (" << options.experiment_path << "), seed "
-      << p.experiment.seed << ", " << p.experiment.replicates << " replicate"
-      << (p.experiment.replicates == 1 ? "" : "s") << "\n"
-      << p.validation.summary(p.expansion);
-  std::vector<Problem> problems = p.validation.problems;
-  if (!options.shard.empty()) {
-    try {
-      auto [k, n] = parse_shard(options.shard);
-      std::int64_t count = 0;
-      for (const auto& entry : p.expansion.configs) count += in_shard(entry.id, k, n);
-      out << "shard " << options.shard << ": " << count << " configs\n";
-    } catch (const InputError& error) {
-      problems.push_back({"--shard", error.what()});
-    }
-  }
+  const Validation validation = validator->finish(header.problems);
+  out << "experiment '" << experiment.name << "' (" << options.experiment_path << "), seed "
+      << experiment.seed << ", " << experiment.replicates << " replicate"
+      << (experiment.replicates == 1 ? "" : "s") << "\n"
+      << validation.summary(header);
+  if (shard_n > 0) out << "shard " << options.shard << ": " << in_this_shard << " configs\n";
+  problems.insert(problems.begin(), validation.problems.begin(), validation.problems.end());
   if (!problems.empty()) {
     print_problems(ExperimentError(problems), err);
     return kExitBadInput;
@@ -252,17 +295,9 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     log << "error: " << error.what() << "\n";
     status = kExitError;
   }
-  int ok = status == kExitOk;
-  boost::mpi::broadcast(world, ok, 0);
-  if (!ok) return status;
-  std::string text = p.experiment.text, source = p.experiment.source,
-              base_dir = p.experiment.base_dir, trace_dir = options.trace_dir;
-  boost::mpi::broadcast(world, text, 0);
-  boost::mpi::broadcast(world, source, 0);
-  boost::mpi::broadcast(world, base_dir, 0);
-  boost::mpi::broadcast(world, trace_dir, 0);
-  unsigned long long fingerprint = p.expansion.fingerprint;
-  boost::mpi::broadcast(world, fingerprint, 0);
+  const StartMessage start{status == kExitOk, p.experiment.base_dir, options.trace_dir};
+  for (int rank = 1; rank < world.size(); ++rank) world.send(rank, kTagStart, start);
+  if (!start.ok) return status;
 
   // Longest estimated cost first; ties in index order.
   std::vector<std::int64_t> todo = store->todo();
@@ -293,8 +328,12 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   std::unique_ptr<Transport> transport;
   LocalTransport* local = nullptr;
   if (one_rank) {
-    auto owned = std::make_unique<LocalTransport>(
-        [&](std::int64_t index) { return local_runner.run(index, 0); });
+    auto owned = std::make_unique<LocalTransport>([&](std::int64_t index) {
+      if (options.synthetic_results)
+        return synthetic_outcome(p.expansion.configs.at(static_cast<std::size_t>(index)).id, index,
+                                 0);
+      return local_runner.run(index, 0);
+    });
     local = owned.get();
     transport = std::move(owned);
   } else {
@@ -303,11 +342,24 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
 
   int stop_signal = 0;
   DispatchCallbacks callbacks;
-  callbacks.on_outcome = [&](ConfigOutcome outcome) {
-    // The master's expansion names the config (a worker that failed to set up cannot).
-    outcome.config_id = p.expansion.configs.at(static_cast<std::size_t>(outcome.index)).id;
-    store->record(outcome);
+  std::int64_t results = 0;
+  callbacks.on_encoded_outcome = [&](const ConfigOutcome& outcome, const std::string& encoded,
+                                     std::uint64_t checksum) {
+    ++results;
+    // The master's expansion names the config (a watchdog outcome does not).
+    const std::uint64_t id = p.expansion.configs.at(static_cast<std::size_t>(outcome.index)).id;
+    if (outcome.config_id == id) {
+      store->record(outcome, encoded, checksum);
+    } else {
+      ConfigOutcome named = outcome;
+      named.config_id = id;
+      store->record(named, {});
+    }
     progress.update(store->finished(), store->failed());
+  };
+  callbacks.payload = [&](std::int64_t index) {
+    return one_rank ? std::string()
+                    : task_payload(p.expansion.configs.at(static_cast<std::size_t>(index)));
   };
   callbacks.stop_requested = [&] {
     stop_signal = signals.poll();
@@ -340,6 +392,7 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   progress.finish(store->finished(), store->failed());
+  const double finish_cpu_start = cpu_seconds(one_rank);
 
   info.end_time = utc_now();
   info.dispatch_seconds = wall;
@@ -347,6 +400,7 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   info.master_cpu_share = wall > 0 ? cpu / wall : 0;
   info.master_cpu_scope = one_rank ? "thread" : "process";
   const FileInfo written = store->finish(info);  // status: complete when nothing is pending
+  const double finish_cpu = cpu_seconds(one_rank) - finish_cpu_start;
   const double rate =
       wall > 0 ? static_cast<double>(store->finished() - store->resumed()) / wall : 0.0;
   char line[256];
@@ -361,6 +415,13 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
                             : 3,
                 rate, 100 * info.master_cpu_share);
   log << line << "; results in " << output_path(options, p.experiment) << "\n";
+  // The master's own cost per result: what bounds the results/s one master can take in.
+  std::snprintf(line, sizeof line,
+                "master: %.2f us CPU per result while dispatching (%lld results in %.3f s CPU), "
+                "%.3f s CPU to finish the file",
+                results > 0 ? 1e6 * cpu / static_cast<double>(results) : 0.0,
+                static_cast<long long>(results), cpu, finish_cpu);
+  log << line << "\n";
   if (written.failed + written.timed_out > 0)
     log << "errors of the failed configs: allocsim report " << output_path(options, p.experiment)
         << "\n";

@@ -3,9 +3,10 @@
 // form + replicate), seed = mix_seed(experiment seed, id); every config of one replicate gets
 // the same workload seed, so allocators are compared on identical job streams.
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
-#include <set>
+#include <unordered_set>
 
 #include "allocsim/sweep/experiment/experiment.hpp"
 #include "allocsim/util/rng.hpp"
@@ -131,8 +132,9 @@ void check_experiment_size(const Experiment& e, bool allow_large) {
             "KB of memory per config before any runs)"}});
 }
 
-Expansion expand(const Experiment& e) {
-  Expansion out;
+void expand_each(const Experiment& e, Expansion& out,
+                 const std::function<void(ConfigEntry&&)>& each) {
+  out = Expansion{};
   // Free variables in first-definition order (the extra columns of /configs).
   auto note_variables = [&](const Settings& settings) {
     for (const auto& [key, value] : settings)
@@ -146,48 +148,23 @@ Expansion expand(const Experiment& e) {
     for (const auto& value : axis.values) note_variables(value);
   for (const auto& include : e.includes) note_variables(include);
 
-  // Cartesian product, first axis outermost (an odometer whose last digit turns fastest).
-  std::vector<Draft> drafts;
-  const bool any_empty =
-      std::any_of(e.axes.begin(), e.axes.end(), [](const Axis& a) { return a.values.empty(); });
-  if (!any_empty) {
-    std::vector<std::size_t> digit(e.axes.size(), 0);
-    while (true) {
-      Draft draft{e.base, {}};
-      for (std::size_t a = 0; a < e.axes.size(); ++a) {
-        overlay(draft.settings, e.axes[a].values[digit[a]]);
-        if (e.axes[a].values.size() > 1) {
-          if (!draft.label.empty()) draft.label += ' ';
-          draft.label += e.axes[a].name + "=" + e.axes[a].labels[digit[a]];
-        }
-      }
-      drafts.push_back(std::move(draft));
-      std::size_t a = e.axes.size();
-      while (a > 0 && ++digit[a - 1] == e.axes[a - 1].values.size()) digit[--a] = 0;
-      if (a == 0) break;
-    }
-  }
-  const std::size_t product_size = drafts.size();
-  for (std::size_t i = 0; i < e.includes.size(); ++i) {
-    Draft draft{e.base, "include#" + std::to_string(i + 1)};
-    overlay(draft.settings, e.includes[i]);
-    drafts.push_back(std::move(draft));
-  }
-
   ConfigProblems problems;
-  std::set<std::uint64_t> seen;
-  for (std::size_t d = 0; d < drafts.size(); ++d) {
-    Resolved r = resolve(e, drafts[d].settings);
-    if (d < product_size && excluded(e, r)) {
+  std::unordered_set<std::uint64_t> seen;
+  std::vector<std::uint64_t> ids;
+  std::int64_t next_index = 0;
+  // One draft (product member or include) into its replicates.
+  auto emit = [&](const Draft& draft, bool product) {
+    Resolved r = resolve(e, draft.settings);
+    if (product && excluded(e, r)) {
       out.excluded += e.replicates;
-      continue;
+      return;
     }
     for (int replicate = 0; replicate < e.replicates; ++replicate) {
       ConfigEntry entry;
-      entry.index = static_cast<std::int64_t>(out.configs.size());
+      entry.index = next_index;
       entry.replicate = replicate;
       entry.config = r.config;
-      entry.label = drafts[d].label;
+      entry.label = draft.label;
       if (e.replicates > 1)
         entry.label += (entry.label.empty() ? "rep=" : " rep=") + std::to_string(replicate);
       for (const auto& name : out.variable_names) {
@@ -212,17 +189,53 @@ Expansion expand(const Experiment& e) {
         ++out.duplicates;
         continue;
       }
-      out.configs.push_back(std::move(entry));
+      ids.push_back(entry.id);
+      ++next_index;
+      each(std::move(entry));
     }
+  };
+
+  // Cartesian product, first axis outermost (an odometer whose last digit turns fastest),
+  // one draft at a time.
+  const bool any_empty =
+      std::any_of(e.axes.begin(), e.axes.end(), [](const Axis& a) { return a.values.empty(); });
+  if (!any_empty) {
+    std::vector<std::size_t> digit(e.axes.size(), 0);
+    while (true) {
+      Draft draft{e.base, {}};
+      for (std::size_t a = 0; a < e.axes.size(); ++a) {
+        overlay(draft.settings, e.axes[a].values[digit[a]]);
+        if (e.axes[a].values.size() > 1) {
+          if (!draft.label.empty()) draft.label += ' ';
+          draft.label += e.axes[a].name + "=" + e.axes[a].labels[digit[a]];
+        }
+      }
+      emit(draft, true);
+      std::size_t a = e.axes.size();
+      while (a > 0 && ++digit[a - 1] == e.axes[a - 1].values.size()) digit[--a] = 0;
+      if (a == 0) break;
+    }
+  }
+  for (std::size_t i = 0; i < e.includes.size(); ++i) {
+    Draft draft{e.base, "include#" + std::to_string(i + 1)};
+    overlay(draft.settings, e.includes[i]);
+    emit(draft, false);
   }
   problems.append_to(out.problems);
 
-  std::vector<std::uint64_t> ids;
-  for (const auto& c : out.configs) ids.push_back(c.id);
+  seen = {};
   std::sort(ids.begin(), ids.end());
   std::string joined;
+  joined.reserve(16 * ids.size());
   for (auto id : ids) joined += id_hex(id);
   out.fingerprint = stable_hash(joined);
+}
+
+Expansion expand(const Experiment& e) {
+  Expansion out;
+  std::vector<ConfigEntry> configs;
+  expand_each(e, out, [&](ConfigEntry&& entry) { configs.push_back(std::move(entry)); });
+  out.configs = std::move(configs);
   return out;
 }
 

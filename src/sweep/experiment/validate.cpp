@@ -99,12 +99,13 @@ std::int64_t jobs_after_transforms(std::int64_t jobs, const std::vector<std::str
 
 }  // namespace
 
-Validation validate(const Experiment& experiment, const Expansion& expansion,
-                    const std::string& trace_dir) {
+/// The caches of a validation: each distinct value is checked once; configs sharing it share
+/// the verdict.
+struct ConfigValidator::State {
+  const Experiment* experiment = nullptr;
+  std::string trace_dir;
   Validation v;
-  v.problems = expansion.problems;
   ConfigProblems problems;
-  // Each distinct value is checked once; configs sharing it share the verdict.
   std::map<std::pair<const char*, std::string>, std::string> field_checks;  // -> problem
   std::map<std::string, std::optional<Topology>> topologies;
   std::map<std::string, std::pair<std::int64_t, std::string>> workloads;  // jobs, error
@@ -112,87 +113,107 @@ Validation validate(const Experiment& experiment, const Expansion& expansion,
   std::set<std::string> machines;
 
   /// The problem of one value of a field ("" when valid), from its check in config_fields().
-  auto field_problem_of = [&](const ConfigField& field, const std::string& item) {
+  const std::string& field_problem_of(const ConfigField& field, const std::string& item) {
     auto key = std::pair(field.name, item);
     auto it = field_checks.find(key);
     if (it == field_checks.end()) it = field_checks.emplace(key, field.check(item)).first;
     return it->second;
-  };
+  }
+};
+
+ConfigValidator::ConfigValidator(const Experiment& experiment, std::string trace_dir)
+    : state_(std::make_unique<State>()) {
+  state_->experiment = &experiment;
+  state_->trace_dir = std::move(trace_dir);
+}
+
+ConfigValidator::~ConfigValidator() = default;
+
+void ConfigValidator::check(const ConfigEntry& entry) {
+  State& st = *state_;
   const ConfigField& alloc_field = *find_config_field("alloc");
   const ConfigField& decisions_field = *find_config_field("decisions");
-
-  for (const ConfigEntry& entry : expansion.configs) {
-    const RunConfig& c = entry.config;
-    const std::string where = config_where(entry);
-    bool field_problem = false;
-    auto report = [&](const std::string& message) {
-      problems.add(where, message);
-      field_problem = true;
-    };
-    // Field values: machine, names and parameters (each distinct value checked once).
-    for (const auto& field : config_fields()) {
-      if (field.check == nullptr) continue;
-      for (const auto& item : field_items(c, field))
-        if (const std::string problem = field_problem_of(field, item); !problem.empty())
-          report(problem);
-    }
-    if (!topologies.count(c.machine)) {
-      try {
-        check_machine_size(c.machine);  // before building gigabytes of machine
-        topologies.emplace(c.machine, Topology::parse(c.machine));
-      } catch (const std::exception&) {
-        topologies.emplace(c.machine, std::nullopt);  // reported by the machine field's check
-      }
-    }
-    const auto& topology = topologies.at(c.machine);
-    machines.insert(c.machine);
-    const bool alloc_error = !field_problem_of(alloc_field, c.alloc).empty();
-    std::vector<std::string> decision_ok;
-    for (const auto& d : c.decisions)
-      if (field_problem_of(decisions_field, d).empty()) decision_ok.push_back(d);
-    // Allocator / machine compatibility (the factory throws InputError when unsupported).
-    if (topology) {
-      std::vector<std::string> allocs = decision_ok;
-      if (!alloc_error) allocs.insert(allocs.begin(), c.alloc);
-      for (const auto& alloc : allocs) {
-        auto key = std::pair(alloc, c.machine);
-        auto it = compat.find(key);
-        if (it == compat.end()) {
-          std::optional<std::string> error;
-          try {
-            make_allocator(alloc, *topology);
-          } catch (const std::exception& e) {
-            error = "allocator '" + alloc + "' cannot run on '" + c.machine + "': " + e.what();
-          }
-          it = compat.emplace(key, error).first;
-        }
-        if (it->second) report(*it->second);
-      }
-    }
-    // Workload.
-    const std::string workload_key =
-        c.trace.rfind("synthetic", 0) == 0 ? c.trace : "file:" + c.trace;
-    auto wit = workloads.find(workload_key);
-    if (wit == workloads.end()) {
-      std::pair<std::int64_t, std::string> info{0, ""};
-      try {
-        const std::string path = resolve_trace(c.trace, experiment.base_dir, trace_dir);
-        info.first = path.rfind("synthetic", 0) == 0 ? synthetic_jobs(path) : count_job_lines(path);
-      } catch (const std::exception& error) {
-        info.second = error.what();
-      }
-      wit = workloads.emplace(workload_key, info).first;
-    }
-    if (!wit->second.second.empty()) report(wit->second.second);
-    const std::int64_t jobs = jobs_after_transforms(wit->second.first, c.transforms);
-    v.jobs.push_back(jobs);
-    v.costs.push_back(estimate_cost(c, jobs, topology ? topology->node_count() : 1));
-    if (!field_problem && !entry.problem.empty()) problems.add(where, entry.problem);
+  const RunConfig& c = entry.config;
+  bool field_problem = false;
+  auto report = [&](const std::string& message) {
+    st.problems.add(config_where(entry), message);
+    field_problem = true;
+  };
+  // Field values: machine, names and parameters (each distinct value checked once).
+  for (const auto& field : config_fields()) {
+    if (field.check == nullptr) continue;
+    for (const auto& item : field_items(c, field))
+      if (const std::string& problem = st.field_problem_of(field, item); !problem.empty())
+        report(problem);
   }
-  problems.append_to(v.problems);
-  v.workloads = static_cast<std::int64_t>(workloads.size());
-  v.machines = static_cast<std::int64_t>(machines.size());
+  if (!st.topologies.count(c.machine)) {
+    try {
+      check_machine_size(c.machine);  // before building gigabytes of machine
+      st.topologies.emplace(c.machine, Topology::parse(c.machine));
+    } catch (const std::exception&) {
+      st.topologies.emplace(c.machine, std::nullopt);  // reported by the machine field's check
+    }
+  }
+  const auto& topology = st.topologies.at(c.machine);
+  st.machines.insert(c.machine);
+  const bool alloc_error = !st.field_problem_of(alloc_field, c.alloc).empty();
+  std::vector<std::string> decision_ok;
+  for (const auto& d : c.decisions)
+    if (st.field_problem_of(decisions_field, d).empty()) decision_ok.push_back(d);
+  // Allocator / machine compatibility (the factory throws InputError when unsupported).
+  if (topology) {
+    std::vector<std::string> allocs = decision_ok;
+    if (!alloc_error) allocs.insert(allocs.begin(), c.alloc);
+    for (const auto& alloc : allocs) {
+      auto key = std::pair(alloc, c.machine);
+      auto it = st.compat.find(key);
+      if (it == st.compat.end()) {
+        std::optional<std::string> error;
+        try {
+          make_allocator(alloc, *topology);
+        } catch (const std::exception& e) {
+          error = "allocator '" + alloc + "' cannot run on '" + c.machine + "': " + e.what();
+        }
+        it = st.compat.emplace(key, error).first;
+      }
+      if (it->second) report(*it->second);
+    }
+  }
+  // Workload.
+  const std::string workload_key = c.trace.rfind("synthetic", 0) == 0 ? c.trace : "file:" + c.trace;
+  auto wit = st.workloads.find(workload_key);
+  if (wit == st.workloads.end()) {
+    std::pair<std::int64_t, std::string> info{0, ""};
+    try {
+      const std::string path = resolve_trace(c.trace, st.experiment->base_dir, st.trace_dir);
+      info.first = path.rfind("synthetic", 0) == 0 ? synthetic_jobs(path) : count_job_lines(path);
+    } catch (const std::exception& error) {
+      info.second = error.what();
+    }
+    wit = st.workloads.emplace(workload_key, info).first;
+  }
+  if (!wit->second.second.empty()) report(wit->second.second);
+  const std::int64_t jobs = jobs_after_transforms(wit->second.first, c.transforms);
+  st.v.jobs.push_back(jobs);
+  st.v.costs.push_back(estimate_cost(c, jobs, topology ? topology->node_count() : 1));
+  if (!field_problem && !entry.problem.empty()) st.problems.add(config_where(entry), entry.problem);
+}
+
+Validation ConfigValidator::finish(const std::vector<Problem>& expansion_problems) {
+  State& st = *state_;
+  Validation v = std::move(st.v);
+  v.problems = expansion_problems;
+  st.problems.append_to(v.problems);
+  v.workloads = static_cast<std::int64_t>(st.workloads.size());
+  v.machines = static_cast<std::int64_t>(st.machines.size());
   return v;
+}
+
+Validation validate(const Experiment& experiment, const Expansion& expansion,
+                    const std::string& trace_dir) {
+  ConfigValidator validator(experiment, trace_dir);
+  for (const ConfigEntry& entry : expansion.configs) validator.check(entry);
+  return validator.finish(expansion.problems);
 }
 
 namespace {
@@ -206,7 +227,7 @@ std::string thousands(std::int64_t n) {
 
 std::string Validation::summary(const Expansion& expansion) const {
   std::ostringstream out;
-  out << thousands(static_cast<std::int64_t>(expansion.configs.size())) << " configs";
+  out << thousands(static_cast<std::int64_t>(jobs.size())) << " configs";
   if (expansion.excluded || expansion.duplicates)
     out << " (" << expansion.excluded << " excluded, " << expansion.duplicates
         << " duplicates dropped)";

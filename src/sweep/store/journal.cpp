@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <string_view>
 
@@ -68,15 +67,16 @@ JournalHeader JournalHeader::decode(const std::string& text) {
 }
 
 JournalWriter JournalWriter::create(const std::string& path, const JournalHeader& header) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw system_error("cannot create journal '" + path + "'");
   JournalWriter writer(fd);
-  writer.write_frame(kHeaderFrame, header.encode());
+  writer.queue_frame(kHeaderFrame, header.encode());
+  writer.write_pending();
   return writer;
 }
 
 JournalWriter::JournalWriter(JournalWriter&& other) noexcept
-    : fd_(other.fd_), bytes_(other.bytes_) {
+    : fd_(other.fd_), bytes_(other.bytes_), queued_(std::move(other.queued_)) {
   other.fd_ = -1;
 }
 
@@ -85,6 +85,7 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
     close();
     fd_ = other.fd_;
     bytes_ = other.bytes_;
+    queued_ = std::move(other.queued_);
     other.fd_ = -1;
   }
   return *this;
@@ -95,40 +96,101 @@ JournalWriter::~JournalWriter() {
 }
 
 std::uint64_t JournalWriter::append(const ConfigOutcome& outcome) {
-  return write_frame(kOutcomeFrame, encode_outcome(outcome));
+  return queue_frame(kOutcomeFrame, encode_outcome(outcome));
 }
 
-std::uint64_t JournalWriter::write_frame(std::uint32_t type, const std::string& payload) {
+std::uint64_t JournalWriter::append_encoded(const std::string& payload, std::uint64_t checksum) {
+  return queue_frame(kOutcomeFrame, payload, checksum);
+}
+
+std::uint64_t JournalWriter::queue_frame(std::uint32_t type, const std::string& payload,
+                                         std::uint64_t checksum) {
   if (fd_ < 0) throw std::runtime_error("journal is closed");
-  std::string frame(kMagic, 4);
-  frame.reserve(kFrameHead + payload.size());
-  put_u32(frame, type);
-  put_u64(frame, payload.size());
-  put_u64(frame, stable_hash(payload));
-  frame += payload;
-  // One write() per frame: a kill leaves either the whole frame or a detectable torn tail.
+  const std::uint64_t offset = bytes_;
+  const std::size_t start = queued_.size();
+  queued_.append(kMagic, 4);
+  put_u32(queued_, type);
+  put_u64(queued_, payload.size());
+  put_u64(queued_, checksum != 0 ? checksum : stable_hash(payload));
+  queued_ += payload;
+  bytes_ += queued_.size() - start;
+  return offset;
+}
+
+void JournalWriter::write_pending() {
+  if (queued_.empty()) return;
+  if (fd_ < 0) throw std::runtime_error("journal is closed");
+  // One write() per batch: a kill leaves whole frames and at most one detectable torn tail.
   std::size_t written = 0;
-  while (written < frame.size()) {
-    const ssize_t n = ::write(fd_, frame.data() + written, frame.size() - written);
+  while (written < queued_.size()) {
+    const ssize_t n = ::write(fd_, queued_.data() + written, queued_.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) throw system_error("cannot write the journal");
     written += static_cast<std::size_t>(n);
   }
-  const std::uint64_t offset = bytes_;
-  bytes_ += frame.size();
-  return offset;
+  queued_.clear();
+}
+
+namespace {
+/// pread of exactly `size` bytes at `offset`; false at the end of the file.
+bool read_exactly(int fd, char* data, std::size_t size, std::uint64_t offset) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::pread(fd, data + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+ConfigOutcome read_frame_at(int fd, const std::string& path, std::uint64_t offset) {
+  char head[kFrameHead];
+  if (!read_exactly(fd, head, kFrameHead, offset) || std::memcmp(head, kMagic, 4) != 0)
+    throw InputError("journal '" + path + "' has no frame at offset " + std::to_string(offset));
+  std::string payload(get_le(head + 8, 8), '\0');
+  if (!read_exactly(fd, payload.data(), payload.size(), offset + kFrameHead))
+    throw InputError("journal '" + path + "' is truncated at offset " + std::to_string(offset));
+  return decode_outcome(payload);
+}
+}  // namespace
+
+ConfigOutcome JournalWriter::read(std::uint64_t offset) {
+  write_pending();
+  return read_frame_at(fd_, "(journal being written)", offset);
 }
 
 void JournalWriter::sync() {
-  if (fd_ >= 0) ::fdatasync(fd_);
+  if (fd_ >= 0) {
+    write_pending();
+    ::fdatasync(fd_);
+  }
 }
 
 void JournalWriter::close() {
   if (fd_ >= 0) {
+    try {
+      write_pending();
+    } catch (const std::exception&) {
+      // closing (also from the destructor) must not throw; the frames are lost as in a kill
+    }
     ::fdatasync(fd_);
     ::close(fd_);
     fd_ = -1;
   }
+}
+
+JournalReader::JournalReader(const std::string& path)
+    : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+  if (fd_ < 0) throw InputError("cannot read journal '" + path + "': " + std::strerror(errno));
+}
+
+JournalReader::~JournalReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ConfigOutcome JournalReader::read(std::uint64_t offset) const {
+  return read_frame_at(fd_, path_, offset);
 }
 
 namespace {
@@ -243,15 +305,7 @@ JournalContents scan_journal(const std::string& path) {
 }
 
 ConfigOutcome read_journal_outcome(const std::string& path, std::uint64_t offset) {
-  std::ifstream in(path, std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(offset));
-  char head[kFrameHead];
-  if (!in.read(head, kFrameHead) || std::memcmp(head, kMagic, 4) != 0)
-    throw InputError("journal '" + path + "' has no frame at offset " + std::to_string(offset));
-  std::string payload(get_le(head + 8, 8), '\0');
-  if (!in.read(payload.data(), static_cast<std::streamsize>(payload.size())))
-    throw InputError("journal '" + path + "' is truncated at offset " + std::to_string(offset));
-  return decode_outcome(payload);
+  return JournalReader(path).read(offset);
 }
 
 std::map<std::uint64_t, JournalContents::Frame> latest_frames(const JournalContents& contents) {

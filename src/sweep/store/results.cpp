@@ -446,11 +446,15 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
   }
 }
 
-void ResultWriter::flush() {
-  file_.append_table("/configs", configs_);
-  file_.append_table("/summary", summary_);
+void ResultWriter::append() {
+  if (configs_.rows() > 0) file_.append_table("/configs", configs_);
+  if (summary_.rows() > 0) file_.append_table("/summary", summary_);
   configs_.clear_rows();
   summary_.clear_rows();
+}
+
+void ResultWriter::flush() {
+  append();
   file_.flush();
 }
 

@@ -1,10 +1,12 @@
 // Crash-safe result storage: journal + live HDF5 file + final rewrite.
 #include "allocsim/sweep/store/store.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <ostream>
+#include <unordered_map>
 
 #include "allocsim/sweep/store/temporary.hpp"
 #include "allocsim/sweep/store/verify.hpp"
@@ -37,9 +39,16 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
     : path_(std::move(path)),
       lock_(path_, options.resume || options.retry_failed ? options.lock_wait_seconds : 0),
       expansion_(&expansion),
-      members_(std::move(members)) {
-  for (auto index : members_)
-    index_of_[expansion.configs.at(static_cast<std::size_t>(index)).id] = index;
+      members_(std::move(members)),
+      position_of_(expansion.configs.size(), -1),
+      recorded_(members_.size()) {
+  std::sort(members_.begin(), members_.end());
+  std::unordered_map<std::uint64_t, std::size_t> member_of_id;  // id -> member position
+  member_of_id.reserve(members_.size());
+  for (std::size_t m = 0; m < members_.size(); ++m) {
+    position_of_.at(static_cast<std::size_t>(members_[m])) = static_cast<std::int32_t>(m);
+    member_of_id[expansion.configs[static_cast<std::size_t>(members_[m])].id] = m;
+  }
   const std::string journal = journal_path(path_);
   std::error_code ec;
   const bool have_file = fs::exists(path_, ec), have_journal = fs::exists(journal, ec);
@@ -89,8 +98,8 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
       fresh.path(), JournalHeader{info.experiment, info.seed, info.fingerprint, info.shard}));
   std::int64_t dropped = 0, retried = 0;
   auto consider = [&](ConfigOutcome outcome) {
-    auto it = index_of_.find(outcome.config_id);
-    if (it == index_of_.end()) {
+    auto it = member_of_id.find(outcome.config_id);
+    if (it == member_of_id.end()) {
       ++dropped;
       return;
     }
@@ -98,12 +107,15 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
       ++retried;
       return;
     }
-    outcome.index = it->second;
-    carry_over(outcome);
+    outcome.index = members_[it->second];
+    if (recorded_[it->second].offset == kNone) ++resumed_;
+    note(it->second, journal_->append(outcome), outcome.status);
+    if (journal_->pending_bytes() >= (std::size_t{8} << 20)) journal_->write_pending();
   };
   if (from_journal) {
+    const JournalReader old_journal(journal);
     for (const auto& [id, frame] : latest_frames(contents))
-      consider(read_journal_outcome(journal, frame.offset));
+      consider(old_journal.read(frame.offset));
   } else if (from_file) {
     for (auto& outcome : read_outcomes(path_)) consider(std::move(outcome));
   }
@@ -119,89 +131,107 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
                     : "")
         << "\n";
 
-  // Live file: the carried-over outcomes first (read back from the new journal).
+  // Live file: the carried-over outcomes of the leading members (read back from the journal).
   live_ = std::make_unique<ResultWriter>(path_, info, expansion);
-  for (const auto& [id, recorded] : recorded_) {
-    const auto index = index_of_.at(id);
-    live_->add(expansion.configs[static_cast<std::size_t>(index)],
-               read_journal_outcome(journal, recorded.offset));
-    if (live_->buffered() >= 512) live_->flush();
-  }
+  append_ready();
   live_->flush();
   last_flush_ = seconds_now();
-  for (auto index : members_)
-    if (!recorded_.count(expansion.configs[static_cast<std::size_t>(index)].id))
-      todo_.push_back(index);
+  for (std::size_t m = 0; m < members_.size(); ++m)
+    if (recorded_[m].offset == kNone) todo_.push_back(members_[m]);
 }
 
 ResultStore::~ResultStore() = default;
 
-void ResultStore::carry_over(const ConfigOutcome& outcome) {
-  const std::uint64_t offset = journal_->append(outcome);
-  recorded_[outcome.config_id] = {offset, outcome.status};
-  if (outcome.status != ConfigStatus::done) ++failed_;
-  ++resumed_;
+std::int64_t ResultStore::position(std::int64_t index) const {
+  if (index < 0 || static_cast<std::size_t>(index) >= position_of_.size()) return -1;
+  return position_of_[static_cast<std::size_t>(index)];
 }
 
-void ResultStore::record(const ConfigOutcome& outcome) {
-  auto it = index_of_.find(outcome.config_id);
-  if (it == index_of_.end()) return;  // not ours (cannot happen with a consistent expansion)
-  const std::uint64_t offset = journal_->append(outcome);
-  auto [slot, inserted] = recorded_.try_emplace(outcome.config_id);
-  if (!inserted && slot->second.status != ConfigStatus::done) --failed_;
-  slot->second = {offset, outcome.status};
-  if (outcome.status != ConfigStatus::done) ++failed_;
-  live_->add(expansion_->configs[static_cast<std::size_t>(it->second)], outcome);
-  tick();
+void ResultStore::note(std::size_t position, std::uint64_t offset, ConfigStatus status) {
+  Recorded& slot = recorded_[position];
+  if (slot.offset == kNone)
+    ++finished_;
+  else if (slot.status != ConfigStatus::done)
+    --failed_;
+  slot = {offset, status};
+  if (status != ConfigStatus::done) ++failed_;
+}
+
+void ResultStore::record(const ConfigOutcome& outcome, const std::string& encoded,
+                         std::uint64_t checksum) {
+  const std::int64_t found = position(outcome.index);
+  if (found < 0) return;  // not ours (cannot happen with a consistent expansion)
+  const auto m = static_cast<std::size_t>(found);
+  if (expansion_->configs[static_cast<std::size_t>(outcome.index)].id != outcome.config_id) return;
+  const std::string own = encoded.empty() ? encode_outcome(outcome) : std::string();
+  const std::string& bytes = encoded.empty() ? own : encoded;
+  note(m, journal_->append_encoded(bytes, encoded.empty() ? 0 : checksum), outcome.status);
+  if (m >= written_) {
+    // Kept for its turn in the file while memory allows (else read back from the journal).
+    auto previous = held_.find(m);
+    if (previous != held_.end()) held_.erase(previous);
+    if (held_bytes_ < kHeldBytes) {
+      held_.emplace(m, outcome);
+      held_bytes_ += bytes.size();
+    }
+  }
+}
+
+void ResultStore::append_row(std::size_t m) {
+  const ConfigEntry& entry = expansion_->configs[static_cast<std::size_t>(members_[m])];
+  const Recorded& slot = recorded_[m];
+  if (slot.offset == kNone) {
+    live_->add_pending(entry);
+  } else if (auto it = held_.find(m); it != held_.end()) {
+    live_->add(entry, it->second);
+    held_.erase(it);
+  } else {
+    live_->add(entry, journal_->read(slot.offset));
+  }
+  if (live_->buffered() >= kAppendRows) live_->append();
+}
+
+void ResultStore::append_ready() {
+  while (written_ < members_.size() && recorded_[written_].offset != kNone) append_row(written_++);
+  if (held_.empty()) held_bytes_ = 0;
 }
 
 void ResultStore::tick() {
+  journal_->write_pending();
+  append_ready();
   const double now = seconds_now();
-  if (now - last_flush_ < 2.0 && live_->buffered() < 4096) return;
+  if (now - last_flush_ < 2.0) return;
   live_->flush();
   journal_->sync();
   last_flush_ = now;
 }
 
 FileInfo ResultStore::finish(FileInfo info) {
-  live_->close();
-  live_.reset();
   journal_->sync();
-  const std::string journal = journal_path(path_);
+  append_ready();
   info.done = info.failed = info.timed_out = info.pending = 0;
-  for (auto index : members_) {
-    auto it = recorded_.find(expansion_->configs[static_cast<std::size_t>(index)].id);
-    if (it == recorded_.end())
+  for (const Recorded& slot : recorded_) {
+    if (slot.offset == kNone)
       ++info.pending;
-    else if (it->second.status == ConfigStatus::done)
+    else if (slot.status == ConfigStatus::done)
       ++info.done;
-    else if (it->second.status == ConfigStatus::timed_out)
+    else if (slot.status == ConfigStatus::timed_out)
       ++info.timed_out;
     else
       ++info.failed;
   }
   if (info.status.empty() || info.status == "running")
     info.status = info.pending == 0 ? "complete" : "interrupted";
-  // Rewrite in expansion order into a temporary file, then rename it over the live one.
-  TemporaryFile temporary(path_ + ".tmp");
-  {
-    ResultWriter writer(temporary.path(), info, *expansion_);
-    for (auto index : members_) {
-      const ConfigEntry& entry = expansion_->configs[static_cast<std::size_t>(index)];
-      auto it = recorded_.find(entry.id);
-      if (it == recorded_.end())
-        writer.add_pending(entry);
-      else
-        writer.add(entry, read_journal_outcome(journal, it->second.offset));
-      if (writer.buffered() >= 512) writer.flush();
-    }
-    writer.close();
-  }
-  temporary.commit(path_);
+  // The rest in index order: finished members after a gap, and a pending row per gap.
+  while (written_ < members_.size()) append_row(written_++);
+  held_.clear();
+  live_->set_info(info);
+  live_->close();
+  live_.reset();
   journal_->close();
   if (info.pending == 0) {
     std::error_code ec;
-    fs::remove(journal, ec);
+    fs::remove(journal_path(path_), ec);
   }
   return info;
 }

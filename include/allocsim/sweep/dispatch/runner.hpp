@@ -23,6 +23,12 @@ using SimulateFn = std::function<RunResult(const RunConfig& config, const Worklo
 LoadFn core_load();
 SimulateFn core_simulate();
 
+/// The outcome a worker returns in `--synthetic-results` mode, at once and without simulating:
+/// status done, every summary metric a value in [0, 100) drawn from a hash of the config id (so
+/// the same for every rank count and batching), wall time 0.
+ConfigOutcome synthetic_outcome(std::uint64_t config_id, std::int64_t index, int rank);
+
+/// Runs configs on one worker, reading each base workload once (the trace cache).
 class ConfigRunner {
  public:
   /// `configs` must outlive the runner. `base_dir` resolves relative traces, `trace_dir` NAMEs.
@@ -31,6 +37,8 @@ class ConfigRunner {
 
   /// Runs config `index` and reports how it ended; never throws for a config's own failure.
   ConfigOutcome run(std::int64_t index, int rank);
+  /// The same for a config given whole (a worker receives its configs one by one).
+  ConfigOutcome run(const ConfigEntry& entry, int rank);
 
  private:
   struct Cached {

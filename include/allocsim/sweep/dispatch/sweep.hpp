@@ -26,7 +26,10 @@ struct SweepOptions {
   std::string command_line;       ///< stored in the result file (provenance)
   std::string progress = "auto";  ///< auto | line | log | none
   bool allow_large = false;       ///< run more than kMaxConfigsWithoutOverride configs
-  LoadFn load;                    ///< empty = the core's (tests inject fakes)
+  /// Test mode: workers return synthetic_outcome() at once instead of simulating, so the
+  /// master's own cost can be measured at many ranks on few cores.
+  bool synthetic_results = false;
+  LoadFn load;  ///< empty = the core's (tests inject fakes)
   SimulateFn simulate;
 };
 

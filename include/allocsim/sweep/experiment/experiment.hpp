@@ -3,6 +3,7 @@
 // [experiment], [base], [sweep] axes, [[include]] and [[exclude]] tables, expanded into
 // RunConfigs with stable ids. The format is documented in experiments/README.md.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -114,6 +115,11 @@ struct Expansion {
 /// times the replicates; drops excluded configs and duplicate ids (first one kept). Config ids
 /// hash the canonical form, so adding an axis value keeps the other configs' ids.
 Expansion expand(const Experiment& experiment);
+/// The same, one config at a time: `each` gets every config in order, and `header` everything
+/// else (variable names, problems, counts, fingerprint; its configs stay empty). Memory: the
+/// ids (for duplicates and the fingerprint), not the configs.
+void expand_each(const Experiment& experiment, Expansion& header,
+                 const std::function<void(ConfigEntry&&)>& each);
 
 /// Configs an experiment expands to before excludes and duplicates are dropped (product of the
 /// axis sizes plus the includes, times the replicates), counted without expanding; saturates

@@ -1,9 +1,10 @@
 #pragma once
 // The append-only journal beside a result file (`results.h5.journal`).
-// The master appends every outcome as one checksummed frame with a single write() before it
-// touches the HDF5 file, so a SIGKILL at any moment leaves a journal whose frames up to the
-// first torn or corrupt one are exactly the finished configs. `--resume` replays it and
-// rebuilds the HDF5 file; a clean finish removes it.
+// The master appends every outcome as one checksummed frame; the frames of one batch of results
+// go out with a single write() (write_pending(), at every dispatch iteration) before the HDF5
+// file is touched, so a SIGKILL at any moment leaves a journal whose frames up to the first
+// torn or corrupt one are exactly the configs finished but those of the last iteration. `--resume`
+// replays it and rebuilds the HDF5 file; a clean finish removes it.
 //
 // Frame: magic "ASJ1" (4 bytes), type (u32), payload length (u64), FNV-1a of payload (u64),
 // payload. Type 1 = header (key=value lines), type 2 = outcome (encode_outcome()).
@@ -38,18 +39,42 @@ class JournalWriter {
   JournalWriter& operator=(const JournalWriter&) = delete;
   ~JournalWriter();
 
-  /// Appends one outcome frame with a single write() (complete once this returns) and
-  /// returns the frame's offset (for read_journal_outcome).
+  /// Queues one outcome frame (written by the next write_pending()) and returns its offset
+  /// (for read()).
   std::uint64_t append(const ConfigOutcome& outcome);
-  /// fdatasync: survives power loss too (SIGKILL survival needs no sync).
+  /// The same with the outcome's encode_outcome() bytes (as a worker sent them) and, when not
+  /// 0, their checksum stable_hash(payload) (computed by the worker).
+  std::uint64_t append_encoded(const std::string& payload, std::uint64_t checksum = 0);
+  /// Writes the queued frames with one write().
+  void write_pending();
+  std::size_t pending_bytes() const { return queued_.size(); }
+  /// Reads back the outcome frame at `offset` (writes the queued frames first).
+  ConfigOutcome read(std::uint64_t offset);
+  /// write_pending() and fdatasync: survives power loss too (SIGKILL survival needs no sync).
   void sync();
   void close();
 
  private:
   explicit JournalWriter(int fd) : fd_(fd) {}
-  std::uint64_t write_frame(std::uint32_t type, const std::string& payload);
+  std::uint64_t queue_frame(std::uint32_t type, const std::string& payload,
+                            std::uint64_t checksum = 0);
   int fd_ = -1;
-  std::uint64_t bytes_ = 0;
+  std::uint64_t bytes_ = 0;  ///< written and queued
+  std::string queued_;       ///< frames not yet written
+};
+
+/// Reads outcome frames of a journal by offset through one open file (never one open per frame).
+class JournalReader {
+ public:
+  explicit JournalReader(const std::string& path);
+  JournalReader(const JournalReader&) = delete;
+  JournalReader& operator=(const JournalReader&) = delete;
+  ~JournalReader();
+  ConfigOutcome read(std::uint64_t offset) const;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
 };
 
 /// The valid prefix of a journal.
@@ -77,7 +102,8 @@ struct JournalContents {
 /// frame, and after a corrupt one counts the intact frames that follow (resynchronizing on
 /// the magic). Throws InputError when the file cannot be opened.
 JournalContents scan_journal(const std::string& path);
-/// Reads the outcome frame at `offset` (from scan_journal).
+/// Reads the outcome frame at `offset` (from scan_journal); opens the file: for one frame only
+/// (JournalReader for many).
 ConfigOutcome read_journal_outcome(const std::string& path, std::uint64_t offset);
 
 /// The latest frame per config id (later frames supersede earlier ones).

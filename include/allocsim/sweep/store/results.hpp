@@ -90,6 +90,8 @@ class ResultWriter {
   void add(const ConfigEntry& entry, const ConfigOutcome& outcome);
   /// A /configs row for a config without outcome (status pending).
   void add_pending(const ConfigEntry& entry);
+  /// Appends the buffered rows (one HDF5 append per table).
+  void append();
   /// Appends buffered rows and flushes the file to disk.
   void flush();
   void set_info(const FileInfo& info);

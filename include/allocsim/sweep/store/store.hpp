@@ -1,10 +1,15 @@
 #pragma once
 // Crash-safe result storage of one sweep. Every outcome goes first to the
-// journal (`<file>.journal`, one frame per write()), then into the live HDF5 file, flushed every
-// two seconds. At the end the file is rewritten in expansion order (a temporary file renamed
-// over it) and, when every config finished, the journal is removed. `--resume` rebuilds the
-// state from the journal, or from a finished file when there is no journal, so a SIGKILL at any
-// moment loses only the configs in flight.
+// journal (`<file>.journal`; the frames of one dispatch iteration in one write()), then into the
+// live HDF5 file, whose /configs and /summary rows are appended in expansion order: an outcome
+// waits (in memory up to kHeldBytes, else as its journal offset, read back through the open
+// journal) until every member before it has finished, so the file's content does not depend on
+// the arrival order, the rank count or the batching. Rows are appended kAppendRows at a time and
+// the file flushed every two seconds. Finishing appends the remaining rows (pending for configs
+// that did not run) and the final attributes: no rewrite, no file opened per config. When every
+// config finished, the journal is removed. `--resume` rebuilds the state from the journal, or
+// from a finished file when there is no journal, so a SIGKILL at any moment loses only the
+// configs in flight.
 #include <cstdint>
 #include <iosfwd>
 #include <map>
@@ -41,38 +46,56 @@ class ResultStore {
   const std::vector<std::int64_t>& todo() const { return todo_; }
   std::int64_t members() const { return static_cast<std::int64_t>(members_.size()); }
   /// Members with an outcome, and how many of those failed or timed out.
-  std::int64_t finished() const { return static_cast<std::int64_t>(recorded_.size()); }
+  std::int64_t finished() const { return finished_; }
   std::int64_t failed() const { return failed_; }
   /// Outcomes carried over from an earlier run.
   std::int64_t resumed() const { return resumed_; }
 
-  /// Journals the outcome, then adds it to the live file.
-  void record(const ConfigOutcome& outcome);
-  /// Flushes the live file when two seconds have passed since the last flush.
+  /// Journals the outcome (with its encode_outcome() bytes when given, else encoded here); its
+  /// rows reach the live file in index order.
+  void record(const ConfigOutcome& outcome, const std::string& encoded = {},
+              std::uint64_t checksum = 0);
+  /// Writes the journal frames queued since the last tick, appends the rows now in order, and
+  /// flushes the live file every two seconds.
   void tick();
-  /// Rewrites the file in index order with `info` (counts filled in), removes the journal when
-  /// every member finished, and returns the info written.
+  /// Appends the remaining rows (pending for configs without an outcome) and `info` (counts
+  /// filled in), removes the journal when every member finished, and returns the info written.
   FileInfo finish(FileInfo info);
+
+  /// Outcomes held in memory while they wait for their turn in the file (beyond, their journal
+  /// offset is kept and the frame read back).
+  static constexpr std::size_t kHeldBytes = std::size_t{64} << 20;
+  /// Rows buffered before an HDF5 append.
+  static constexpr std::size_t kAppendRows = 4096;
 
   static std::string journal_path(const std::string& path) { return path + ".journal"; }
 
  private:
+  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  /// A member's latest outcome: its journal frame and status (offset kNone: none yet).
   struct Recorded {
-    std::uint64_t offset = 0;
+    std::uint64_t offset = kNone;
     ConfigStatus status = ConfigStatus::pending;
   };
-  void carry_over(const ConfigOutcome& outcome);
+  /// Member position of an expansion index, or -1.
+  std::int64_t position(std::int64_t index) const;
+  void note(std::size_t position, std::uint64_t offset, ConfigStatus status);
+  /// Appends the rows of the members finished in order since the last call.
+  void append_ready();
+  void append_row(std::size_t position);
 
   std::string path_;
   OutputLock lock_;  ///< first taken, last released
   const Expansion* expansion_;
-  std::vector<std::int64_t> members_;
-  std::map<std::uint64_t, std::int64_t> index_of_;  ///< id -> expansion index (members)
-  std::map<std::uint64_t, Recorded> recorded_;
+  std::vector<std::int64_t> members_;          ///< expansion indices, ascending
+  std::vector<std::int32_t> position_of_;      ///< expansion index -> member position or -1
+  std::vector<Recorded> recorded_;             ///< per member position
+  std::size_t written_ = 0;                    ///< members whose rows are in the live file
+  std::map<std::size_t, ConfigOutcome> held_;  ///< outcomes waiting for their turn
+  std::size_t held_bytes_ = 0;
   std::vector<std::int64_t> todo_;
-  std::int64_t failed_ = 0, resumed_ = 0;
+  std::int64_t finished_ = 0, failed_ = 0, resumed_ = 0;
   std::unique_ptr<JournalWriter> journal_;
-  std::uint64_t journal_bytes_ = 0;
   std::unique_ptr<ResultWriter> live_;
   double last_flush_ = 0;
 };
