@@ -22,6 +22,10 @@ CommAwareAllocator::CommAwareAllocator(const Options& options, const Topology& t
     sides_.push_back(topology.side(axis));
     rings_.push_back(topology.wraps(axis) ? topology.side(axis) : 0);
   }
+  node_coords_.resize(static_cast<std::size_t>(topology.node_count()) * topology.dims());
+  for (NodeId node = 0; node < topology.node_count(); ++node)
+    topology.coords(node, std::span<int>(node_coords_.data() + node * topology.dims(),
+                                         static_cast<std::size_t>(topology.dims())));
 }
 
 std::vector<int> CommAwareAllocator::near_cube_shape(int k, int dims) {
@@ -48,14 +52,14 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
   auto mm_variant = [&]() -> Selection {
     switch (options_.centres) {
       case Centres::free:
-        return geom::gen_alg(points, k, time_limit);
+        return geom::gen_alg(points, k, time_limit, &nearest_memo_);
       case Centres::all:
         return geom::nearest_best_over_grid(points, k, all_positions(), options_.centre_order,
-                                            time_limit);
+                                            time_limit, &nearest_memo_);
       case Centres::intersections:
         break;
     }
-    return geom::manhattan_median(points, k, options_.centre_order, time_limit);
+    return geom::manhattan_median(points, k, options_.centre_order, time_limit, &nearest_memo_);
   };
   geom::Budget budget = options_.budget;
   budget.time_limit = time_limit;
@@ -63,7 +67,7 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
     case Method::mm:
       return mm_variant();
     case Method::genalg:
-      return geom::gen_alg(points, k, time_limit);
+      return geom::gen_alg(points, k, time_limit, &nearest_memo_);
     case Method::mm_inc:
       return geom::improve_by_swaps(points, mm_variant(), time_limit);
     case Method::mc1x1:
@@ -146,11 +150,9 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job,
   if (!answer) {
     geom::PointSet points(topology.dims(), rings_);
     points.reserve(static_cast<int>(free.size()));
-    std::vector<int> coords(topology.dims());
-    for (const NodeId node : free) {
-      topology.coords(node, coords);
-      points.add(coords);
-    }
+    const std::size_t dims = static_cast<std::size_t>(topology.dims());
+    for (const NodeId node : free)
+      points.add(std::span<const int>(node_coords_.data() + node * dims, dims));
     bool fell_back = false;
     geom::Selection selection = choose(points, k, job, machine.time_limit(), fell_back);
     answer = &cache_.store(key, fell_back, std::move(selection));

@@ -112,7 +112,11 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
   Options options_;
   std::vector<int> sides_, rings_;
   std::int64_t fallbacks_ = 0;
+  std::vector<int> node_coords_;  // [node · dims + axis], so free sets become points quickly
   mutable SelectionCache cache_;  // a memo only: see SelectionCache for why it is exact
+  // MM's sums of centres in free neighbourhoods, kept between decisions (geom/mm.hpp proves
+  // that a stored sum equals a recomputed one).
+  mutable geom::NearestMemo nearest_memo_;
 };
 
 }  // namespace allocsim
