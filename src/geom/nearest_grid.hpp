@@ -22,6 +22,7 @@ class NearestGrid {
     if (n == 0) return;
     lo_.assign(d_, 0);
     len_.assign(d_, 0);
+    steps_.resize(d_);
     stride_.assign(d_, 1);
     std::int64_t volume = 1;
     for (int axis = 0; axis < d_; ++axis) {
@@ -72,12 +73,13 @@ class NearestGrid {
   /// The k nearest points to `centre` (k <= n) in L1, ties by lower index: whole rings while
   /// they fit, then the lowest indices of the last ring. Writes them (unsorted) to `out` and
   /// returns the radius of the last ring visited.
-  int k_nearest(const int* centre, int k, std::vector<int>& out, std::vector<int>& ring) const {
+  int k_nearest(const int* centre, int k, std::vector<int>& out, std::vector<int>& ring) {
     out.clear();
-    int r = 0;
-    for (;; ++r) {
+    for (int axis = 0; axis < d_; ++axis) steps_[axis].clear();
+    for (int r = 0;; ++r) {
       ring.clear();
-      visit(centre, 0, r, 0, ring);
+      for (int axis = 0; axis < d_; ++axis) add_step(axis, centre[axis]);
+      visit_ring(r, ring);
       const std::size_t need = static_cast<std::size_t>(k) - out.size();
       if (ring.size() >= need) {
         if (ring.size() > need) {
@@ -192,22 +194,56 @@ class NearestGrid {
     return total;
   }
 
-  /// Appends the points at L1 distance exactly `budget` (summed over axes from `axis` on).
-  void visit(const int* centre, int axis, int budget, std::int64_t offset,
-             std::vector<int>& out) const {
-    const bool last = axis == d_ - 1;
-    for (int e = last ? budget : 0; e <= budget; ++e) {
-      int pos[2];
-      const int count = positions(axis, centre[axis], e, pos);
-      for (int j = 0; j < count; ++j) {
-        const std::int64_t at = offset + pos[j] * stride_[axis];
-        if (last) {
-          const int index = cell_[at];
-          if (index >= 0) out.push_back(index);
-        } else {
-          visit(centre, axis + 1, budget - e, at, out);
-        }
+  /// Cells of one axis at distance e from the centre's coordinate (0, 1 or 2), as cell offsets.
+  struct Step {
+    int count = 0;
+    std::int64_t at[2] = {0, 0};
+  };
+
+  /// Appends the axis's cells at the next distance e = steps_[axis].size().
+  void add_step(int axis, int c) {
+    const int e = static_cast<int>(steps_[axis].size());
+    int pos[2];
+    Step step;
+    step.count = positions(axis, c, e, pos);
+    for (int j = 0; j < step.count; ++j) step.at[j] = pos[j] * stride_[axis];
+    steps_[axis].push_back(step);
+  }
+
+  /// Appends the points at L1 distance exactly r (each axis's steps known up to r).
+  void visit_ring(int r, std::vector<int>& out) const {
+    if (d_ == 1) {
+      const Step& s0 = steps_[0][r];
+      for (int i = 0; i < s0.count; ++i) push(s0.at[i], out);
+      return;
+    }
+    if (d_ == 2) {
+      for (int e0 = 0; e0 <= r; ++e0) {
+        const Step& s0 = steps_[0][e0];
+        const Step& s1 = steps_[1][r - e0];
+        for (int i = 0; i < s0.count; ++i)
+          for (int j = 0; j < s1.count; ++j) push(s0.at[i] + s1.at[j], out);
       }
+      return;
+    }
+    visit(0, r, 0, out);
+  }
+
+  void push(std::int64_t at, std::vector<int>& out) const {
+    const int index = cell_[at];
+    if (index >= 0) out.push_back(index);
+  }
+
+  /// Appends the points at L1 distance exactly `budget` (summed over axes from `axis` on).
+  void visit(int axis, int budget, std::int64_t offset, std::vector<int>& out) const {
+    if (axis == d_ - 1) {
+      const Step& step = steps_[axis][budget];
+      for (int j = 0; j < step.count; ++j) push(offset + step.at[j], out);
+      return;
+    }
+    for (int e = 0; e <= budget; ++e) {
+      const Step& step = steps_[axis][e];
+      for (int j = 0; j < step.count; ++j) visit(axis + 1, budget - e, offset + step.at[j], out);
     }
   }
 
@@ -233,6 +269,7 @@ class NearestGrid {
   std::vector<std::int64_t> stride_;
   std::vector<std::int32_t> cell_;
   std::vector<int> empty_distance_;
+  std::vector<std::vector<Step>> steps_;  // per axis, by distance: the current centre's cells
   bool usable_ = false;
 };
 
