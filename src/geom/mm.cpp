@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 
 #include "axis_index.hpp"
 #include "nearest_grid.hpp"
+#include "plane_sums.hpp"
 
 namespace allocsim::geom {
 
@@ -65,6 +67,11 @@ class NearestScan {
       grid_.build_empty_distance();
       poll_.add(static_cast<std::int64_t>(points.size()) * d);
     }
+    if (grid_.usable() && d == 2) {
+      const int lo[2] = {grid_.low(0), grid_.low(1)}, len[2] = {grid_.length(0), grid_.length(1)};
+      plane_ = std::make_unique<detail::PlaneSums>(points, lo, len);
+      previous_centre_.resize(d);
+    }
   }
 
   /// True when the best sum equals a proven lower bound: no later centre can replace it.
@@ -87,17 +94,18 @@ class NearestScan {
       }
       const std::int64_t cell = grid_.cell_at(centre_.data());
       if (last_entry_ && grid_.empty_distance(cell) > last_entry_->radius) {
+        note_radius(last_entry_->radius);
         if (last_entry_->sum < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
         return;
       }
-      const int radius = evaluate_exactly(pos);
+      const int radius = evaluate_fast(pos);
       if (radius <= cap_ && grid_.empty_distance(cell) > radius) {
         last_entry_ = &memo_->entries[key];
         *last_entry_ = {radius, sum_};
       }
       return;
     }
-    evaluate_exactly(pos);
+    evaluate_fast(pos);
   }
 
   Selection result() const { return Selection::heuristic(best_, best_sum_, evaluated_); }
@@ -114,6 +122,38 @@ class NearestScan {
       key = key * base + static_cast<std::uint64_t>(std::min(above, cap_));
     }
     return key;
+  }
+
+  /// Remembers the k-th distance of the current centre (the next search starts from it).
+  void note_radius(int radius) {
+    if (!plane_) return;
+    previous_radius_ = radius;
+    previous_centre_ = centre_;
+  }
+
+  /// Exact evaluation; in 2D with k small against n by line counts (plane_sums.hpp), and the
+  /// selection only for a new best. Sets sum_ and returns the k-th distance.
+  int evaluate_fast(std::span<const int> pos) {
+    // Large k against n: the scan (which skips re-scoring an unchanged set) is cheaper.
+    if (!plane_ || 8LL * k_ > points_.size()) return evaluate_exactly(pos);
+    int at_least = 0;
+    if (previous_radius_ >= 0) {
+      at_least = previous_radius_;
+      for (int axis = 0; axis < points_.dims(); ++axis)
+        at_least -= points_.axis_distance(axis, previous_centre_[axis], centre_[axis]);
+    }
+    int inside = 0;
+    const int radius = plane_->kth_distance(centre_.data(), k_, at_least, inside);
+    note_radius(radius);
+    ring_.clear();
+    grid_.ring(centre_.data(), radius, ring_);
+    const std::size_t take = static_cast<std::size_t>(k_ - inside);
+    if (ring_.size() > take)
+      std::nth_element(ring_.begin(), ring_.begin() + (take - 1), ring_.end());
+    poll_.add(8LL * radius + 8);
+    sum_ = plane_->sum(centre_.data(), k_, radius, std::span<const int>(ring_.data(), take));
+    if (sum_ < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
+    return radius;
   }
 
   /// Exact evaluation, by rings when the grid is usable and k small against n (rings visit
@@ -223,7 +263,6 @@ class NearestScan {
     return threshold;
   }
 
-
   const PointSet& points_;
   int k_;
   AxisIndex index_;
@@ -242,6 +281,9 @@ class NearestScan {
   int cap_ = 0;
   NearestMemo own_memo_;
   NearestMemo* memo_ = nullptr;
+  std::unique_ptr<detail::PlaneSums> plane_;
+  std::vector<int> previous_centre_;
+  int previous_radius_ = -1;
   std::uint64_t last_key_ = ~std::uint64_t{0};
   NearestMemo::Entry* last_entry_ = nullptr;
   TimeLimitPoll poll_;
@@ -283,13 +325,16 @@ Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>>
   std::vector<int> axes(d);
   for (int i = 0; i < d; ++i) axes[i] = order == CentreOrder::premas ? d - 1 - i : i;
   std::vector<int> pos(d, 0);
-  while (true) {
-    scan.evaluate(pos);
-    if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
+  auto next = [&] {
     int i = 0;
     while (i < d && ++pos[axes[i]] == static_cast<int>(axis_values[axes[i]].size()))
       pos[axes[i++]] = 0;
-    if (i == d) break;
+    return i < d;
+  };
+  while (true) {
+    scan.evaluate(pos);
+    if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
+    if (!next()) break;
   }
   return scan.result();
 }

@@ -14,6 +14,39 @@
 
 namespace allocsim::geom::detail {
 
+/// Σ_{i<j} h_i·h_j·dist(i, j) over consecutive positions 0..size-1 with counts h (total
+/// `count`); dist = j − i on a line (ring = 0), min(j − i, ring − (j − i)) on a ring.
+inline std::int64_t consecutive_pair_sum(const std::int64_t* h, int size, std::int64_t count,
+                                         int ring, std::int64_t* prefix) {
+  std::int64_t total = 0;
+  if (ring <= 0) {
+    std::int64_t left = 0;
+    for (int i = 0; i + 1 < size; ++i) {
+      left += h[i];
+      total += left * (count - left);
+    }
+    return total;
+  }
+  // prefix[i] = Σ_{j<i} h_j and prefix[size + 1 + i] = Σ_{j<i} j·h_j.
+  std::int64_t* weighted = prefix + size + 1;
+  prefix[0] = weighted[0] = 0;
+  for (int i = 0; i < size; ++i) {
+    prefix[i + 1] = prefix[i] + h[i];
+    weighted[i + 1] = weighted[i] + i * h[i];
+  }
+  const int half = ring / 2;
+  for (int i = 0; i < size; ++i) {
+    if (h[i] == 0) continue;
+    const int split = std::min(size - 1, i + half);  // partners up to here: distance j − i
+    const std::int64_t near_c = prefix[split + 1] - prefix[i + 1];
+    const std::int64_t near_v = weighted[split + 1] - weighted[i + 1];
+    const std::int64_t far_c = prefix[size] - prefix[split + 1];
+    const std::int64_t far_v = weighted[size] - weighted[split + 1];
+    total += h[i] * ((near_v - i * near_c) + (ring * far_c - far_v + i * far_c));
+  }
+  return total;
+}
+
 class NearestGrid {
  public:
   /// Usable when the points are distinct and the box volume is at most 8·n + 256.
@@ -93,6 +126,15 @@ class NearestGrid {
     }
   }
 
+  /// Appends the points at L1 distance exactly r from `centre`.
+  void ring(const int* centre, int r, std::vector<int>& out) {
+    for (int axis = 0; axis < d_; ++axis) {
+      steps_[axis].clear();
+      for (int e = 0; e <= r; ++e) add_step(axis, centre[axis]);
+    }
+    visit_ring(r, out);
+  }
+
   /// Sum over pairs of `chosen` of their distance, when all lie within L1 `radius` of `centre`:
   /// per axis a histogram over the 2·radius + 1 coordinates around the centre (or the whole
   /// ring when shorter), so O(d · (k + radius)) instead of a histogram over the whole axis.
@@ -116,8 +158,8 @@ class NearestGrid {
         }
         ++counts[value];
       }
-      total += consecutive_pair_sum(counts, size, static_cast<std::int64_t>(chosen.size()),
-                                    ring, counts + size + 1);
+      total += consecutive_pair_sum(counts, size, static_cast<std::int64_t>(chosen.size()), ring,
+                                    counts + size + 1);
     }
     return total;
   }
@@ -159,39 +201,6 @@ class NearestGrid {
       here = std::min(here, line[prev * stride] + 1);
       prev = at;
     }
-  }
-
-  /// Σ_{i<j} h_i·h_j·dist(i, j) over consecutive positions 0..size-1 with counts h (total
-  /// `count`); dist = j − i on a line (ring = 0), min(j − i, ring − (j − i)) on a ring.
-  static std::int64_t consecutive_pair_sum(const std::int64_t* h, int size, std::int64_t count,
-                                           int ring, std::int64_t* prefix) {
-    std::int64_t total = 0;
-    if (ring <= 0) {
-      std::int64_t left = 0;
-      for (int i = 0; i + 1 < size; ++i) {
-        left += h[i];
-        total += left * (count - left);
-      }
-      return total;
-    }
-    // prefix[i] = Σ_{j<i} h_j and prefix[size + 1 + i] = Σ_{j<i} j·h_j.
-    std::int64_t* weighted = prefix + size + 1;
-    prefix[0] = weighted[0] = 0;
-    for (int i = 0; i < size; ++i) {
-      prefix[i + 1] = prefix[i] + h[i];
-      weighted[i + 1] = weighted[i] + i * h[i];
-    }
-    const int half = ring / 2;
-    for (int i = 0; i < size; ++i) {
-      if (h[i] == 0) continue;
-      const int split = std::min(size - 1, i + half);  // partners up to here: distance j − i
-      const std::int64_t near_c = prefix[split + 1] - prefix[i + 1];
-      const std::int64_t near_v = weighted[split + 1] - weighted[i + 1];
-      const std::int64_t far_c = prefix[size] - prefix[split + 1];
-      const std::int64_t far_v = weighted[size] - weighted[split + 1];
-      total += h[i] * ((near_v - i * near_c) + (ring * far_c - far_v + i * far_c));
-    }
-    return total;
   }
 
   /// Cells of one axis at distance e from the centre's coordinate (0, 1 or 2), as cell offsets.

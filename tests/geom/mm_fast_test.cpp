@@ -36,7 +36,7 @@ struct Machine {
     if (shuffle)
       for (std::size_t i = 0; i + 1 < rows.size(); ++i)
         std::swap(rows[i], rows[shuffle->uniform_int(static_cast<std::int64_t>(i),
-                                                      static_cast<std::int64_t>(rows.size()) - 1)]);
+                                                     static_cast<std::int64_t>(rows.size()) - 1)]);
     return PointSet::from_rows(rows, rings);
   }
 };
@@ -105,8 +105,8 @@ TEST(FastNearest, SameAnswersAsTheReferenceOnRandomMachines) {
     const std::string what = "instance " + std::to_string(instances) + " k=" + std::to_string(k) +
                              " n=" + std::to_string(points.size());
     for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {
-      expect_same(manhattan_median(points, k, order),
-                  reference::manhattan_median(points, k, order), what + " mm");
+      expect_same(manhattan_median(points, k, order), reference::manhattan_median(points, k, order),
+                  what + " mm");
       expect_same(nearest_best_over_grid(points, k, all_positions(m), order),
                   reference::nearest_best_over_grid(points, k, all_positions(m), order),
                   what + " mm centers=all");
@@ -142,7 +142,8 @@ TEST(FastNearest, MemoKeptBetweenCallsGivesTheSameAnswers) {
       const int k = static_cast<int>(rng.uniform_int(1, std::min(points.size(), 40)));
       const std::string what = "machine " + std::to_string(machine) + " step " +
                                std::to_string(step) + " k=" + std::to_string(k);
-      const Selection sorted = manhattan_median(points, k, CentreOrder::sorted, nullptr, &memo_sorted);
+      const Selection sorted =
+          manhattan_median(points, k, CentreOrder::sorted, nullptr, &memo_sorted);
       expect_same(sorted, reference::manhattan_median(points, k, CentreOrder::sorted), what);
       expect_same(manhattan_median(points, k, CentreOrder::premas, nullptr, &memo_premas),
                   reference::manhattan_median(points, k, CentreOrder::premas), what + " premas");
