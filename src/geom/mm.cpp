@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "axis_index.hpp"
 #include "nearest_grid.hpp"
@@ -42,17 +43,17 @@ int class_cap(int dims, int k) {
 /// k nearest points and keeps the best pairwise sum (see mm.hpp, "Speed").
 class NearestScan {
  public:
+  /// `index` is the points' AxisIndex (kept by the caller for the scan's lifetime).
   NearestScan(const PointSet& points, int k, std::vector<std::vector<int>> centre_values,
-              const TimeLimit* time_limit, NearestMemo* memo)
+              const AxisIndex& index, const TimeLimit* time_limit, NearestMemo* memo)
       : points_(points),
         k_(k),
-        index_(points),
+        index_(index),
         grid_(points),
         centre_values_(std::move(centre_values)),
         poll_(time_limit) {
     const int d = points.dims();
     centre_.resize(d);
-    build_scan_tables();
     // Early stop (results unchanged: only a strictly lower sum replaces the best).
     if (!points.any_wrap() && points.dims() <= 3 && (grid_.usable() || all_distinct(points)))
       stop_at_ = distinct_points_lower_bound(points.dims(), k);
@@ -184,6 +185,7 @@ class NearestScan {
   }
 
   void build_scan_tables() {
+    if (!keys_.empty()) return;
     const int d = points_.dims();
     tables_.resize(d);
     key_limit_ = 0;
@@ -219,6 +221,7 @@ class NearestScan {
 
   /// The k nearest by their distance keys (counting selection); returns the k-th distance.
   int select_by_scan(std::span<const int> pos) {
+    build_scan_tables();
     const int n = points_.size(), d = points_.dims();
     const int* row0 = tables_[0].data() + pos[0] * index_.values[0].size();
     const std::int32_t* rank0 = index_.rank[0].data();
@@ -265,7 +268,7 @@ class NearestScan {
 
   const PointSet& points_;
   int k_;
-  AxisIndex index_;
+  const AxisIndex& index_;
   detail::NearestGrid grid_;
   std::vector<std::vector<int>> centre_values_;
   std::vector<int> centre_, ring_, previous_;
@@ -310,7 +313,8 @@ void keep_first_appearances(std::vector<int>& values) {
 }
 
 Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>> axis_values,
-                    CentreOrder order, const TimeLimit* time_limit, NearestMemo* memo) {
+                    CentreOrder order, const TimeLimit* time_limit, NearestMemo* memo,
+                    const AxisIndex* built = nullptr) {
   const int d = points.dims();
   for (auto& vals : axis_values) {
     if (order == CentreOrder::premas) {
@@ -320,7 +324,9 @@ Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>>
       vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
     }
   }
-  NearestScan scan(points, k, axis_values, time_limit, memo);
+  std::optional<AxisIndex> own;
+  if (!built) built = &own.emplace(points);
+  NearestScan scan(points, k, axis_values, *built, time_limit, memo);
   // The odometer's fastest axis comes first in `axes`.
   std::vector<int> axes(d);
   for (int i = 0; i < d; ++i) axes[i] = order == CentreOrder::premas ? d - 1 - i : i;
@@ -369,14 +375,14 @@ Selection manhattan_median(const PointSet& points, int k, CentreOrder order,
   if (order == CentreOrder::premas)
     return scan_grid(points, k, coordinates_by_axis(points), order, time_limit, memo);
   const AxisIndex index(points);
-  return scan_grid(points, k, index.values, order, time_limit, memo);
+  return scan_grid(points, k, index.values, order, time_limit, memo, &index);
 }
 
 Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit, NearestMemo* memo) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
   const AxisIndex index(points);
-  NearestScan scan(points, k, index.values, time_limit, memo);
+  NearestScan scan(points, k, index.values, index, time_limit, memo);
   const int n = points.size(), d = points.dims();
   // Skip centres that repeat an earlier point: sort indices by coordinates, keep the first.
   std::vector<int> order(n);

@@ -235,6 +235,19 @@ class NearestGrid {
       }
       return;
     }
+    if (d_ == 3) {
+      for (int e0 = 0; e0 <= r; ++e0) {
+        const Step& s0 = steps_[0][e0];
+        for (int e1 = 0; e0 + e1 <= r; ++e1) {
+          const Step& s1 = steps_[1][e1];
+          const Step& s2 = steps_[2][r - e0 - e1];
+          for (int i = 0; i < s0.count; ++i)
+            for (int j = 0; j < s1.count; ++j)
+              for (int l = 0; l < s2.count; ++l) push(s0.at[i] + s1.at[j] + s2.at[l], out);
+        }
+      }
+      return;
+    }
     visit(0, r, 0, out);
   }
 

@@ -114,6 +114,13 @@ TEST(FastNearest, SameAnswersAsTheReferenceOnRandomMachines) {
     expect_same(gen_alg(points, k), reference::gen_alg(points, k), what + " genalg");
     expect_same(mm_inc(points, k), improve_by_swaps(points, reference::manhattan_median(points, k)),
                 what + " mm-inc");
+    expect_same(
+        improve_by_swaps(points, manhattan_median(points, k, CentreOrder::premas)),
+        improve_by_swaps(points, reference::manhattan_median(points, k, CentreOrder::premas)),
+        what + " mm-inc ties=premas");
+    expect_same(improve_by_swaps(points, gen_alg(points, k)),
+                improve_by_swaps(points, reference::gen_alg(points, k)),
+                what + " mm-inc centers=free");
     ++instances;
     if (::testing::Test::HasFailure()) break;
   }
