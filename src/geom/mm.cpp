@@ -84,6 +84,7 @@ class NearestScan {
   /// sum is strictly lower than the best so far.
   void evaluate(std::span<const int> pos) {
     ++evaluated_;
+    poll_.add(1);
     const int d = points_.dims();
     for (int axis = 0; axis < d; ++axis) centre_[axis] = centre_values_[axis][pos[axis]];
     if (memo_ && grid_.inside(centre_.data())) {
