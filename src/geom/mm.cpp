@@ -79,6 +79,8 @@ class NearestScan {
   bool done() const { return best_sum_ <= stop_at_; }
 
   const AxisIndex& index() const { return index_; }
+  /// True when the points are known to be distinct (they fit the occupancy grid).
+  bool distinct() const { return grid_.usable(); }
 
   /// Evaluates the centre with per-axis positions `pos` (into centre_values); keeps it if its
   /// sum is strictly lower than the best so far.
@@ -385,7 +387,8 @@ Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit, Ne
   const AxisIndex index(points);
   NearestScan scan(points, k, index.values, index, time_limit, memo);
   const int n = points.size(), d = points.dims();
-  // Skip centres that repeat an earlier point: sort indices by coordinates, keep the first.
+  // Skip centres that repeat an earlier point: sort indices by coordinates, keep the first
+  // (nothing to skip when the occupancy grid holds the points: they are distinct).
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
   auto coords_less = [&](int a, int b) {
@@ -394,9 +397,9 @@ Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit, Ne
         return points.coord(a, axis) < points.coord(b, axis);
     return a < b;
   };
-  std::sort(order.begin(), order.end(), coords_less);
+  if (!scan.distinct()) std::sort(order.begin(), order.end(), coords_less);
   std::vector<char> duplicate(n, 0);
-  for (int i = 1; i < n; ++i) {
+  for (int i = 1; i < n && !scan.distinct(); ++i) {
     bool same = true;
     for (int axis = 0; axis < d && same; ++axis)
       same = points.coord(order[i], axis) == points.coord(order[i - 1], axis);
