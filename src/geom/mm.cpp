@@ -54,6 +54,7 @@ class NearestScan {
         poll_(time_limit) {
     const int d = points.dims();
     centre_.resize(d);
+    ring_centre_.resize(d);
     // Early stop (results unchanged: only a strictly lower sum replaces the best).
     if (!points.any_wrap() && points.dims() <= 3 && (grid_.usable() || all_distinct(points)))
       stop_at_ = distinct_points_lower_bound(points.dims(), k);
@@ -97,15 +98,16 @@ class NearestScan {
         last_key_ = key;
       }
       const std::int64_t cell = grid_.cell_at(centre_.data());
-      if (last_entry_ && grid_.empty_distance(cell) > last_entry_->radius) {
+      if (last_entry_ && known_by_memo(cell, *last_entry_)) {
         note_radius(last_entry_->radius);
         if (last_entry_->sum < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
         return;
       }
+      used_plane_ = false;
       const int radius = evaluate_fast(pos);
       if (radius <= cap_ && grid_.empty_distance(cell) > radius) {
         last_entry_ = &memo_->entries[key];
-        *last_entry_ = {radius, sum_};
+        *last_entry_ = {radius, sum_, last_ring_offsets(radius)};
       }
       return;
     }
@@ -126,6 +128,42 @@ class NearestScan {
       key = key * base + static_cast<std::uint64_t>(std::min(above, cap_));
     }
     return key;
+  }
+
+  /// True when the memo entry of the centre's class gives its sum (mm.hpp): every cell within
+  /// the entry's radius holds a point, or every cell nearer than it does and so do the
+  /// translates of the class's chosen last-ring cells.
+  bool known_by_memo(std::int64_t cell, const NearestMemo::Entry& entry) {
+    const int empty = grid_.empty_distance(cell);
+    if (empty > entry.radius) return true;
+    if (empty < entry.radius) return false;
+    const int d = points_.dims();
+    for (std::size_t i = 0; i < entry.last_ring.size(); i += d) {
+      for (int axis = 0; axis < d; ++axis) {
+        int x = centre_[axis] + entry.last_ring[i + axis];
+        if (points_.wraps(axis))
+          x = (x % points_.ring(axis) + points_.ring(axis)) % points_.ring(axis);
+        ring_centre_[axis] = x;
+      }
+      if (!grid_.holds(grid_.cell_at(ring_centre_.data()))) return false;
+    }
+    return true;
+  }
+
+  /// The current centre's chosen points at distance `radius`, as coordinate offsets from it.
+  std::vector<int> last_ring_offsets(int radius) const {
+    std::vector<int> offsets;
+    auto add = [&](int p) {
+      for (int axis = 0; axis < points_.dims(); ++axis)
+        offsets.push_back(points_.coord(p, axis) - centre_[axis]);
+    };
+    if (used_plane_) {
+      for (std::size_t i = 0; i < plane_taken_; ++i) add(ring_[i]);
+      return offsets;
+    }
+    for (const int p : chosen_)
+      if (points_.distance_to(p, centre_) == radius) add(p);
+    return offsets;
   }
 
   /// Remembers the k-th distance of the current centre (the next search starts from it).
@@ -156,7 +194,12 @@ class NearestScan {
       std::nth_element(ring_.begin(), ring_.begin() + (take - 1), ring_.end());
     poll_.add(8LL * radius + 8);
     sum_ = plane_->sum(centre_.data(), k_, radius, std::span<const int>(ring_.data(), take));
-    if (sum_ < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
+    used_plane_ = true;
+    plane_taken_ = take;
+    if (sum_ < best_sum_) {
+      evaluate_exactly(pos);  // a new best: its set is needed
+      used_plane_ = false;    // chosen_ holds it
+    }
     return radius;
   }
 
@@ -274,7 +317,7 @@ class NearestScan {
   const AxisIndex& index_;
   detail::NearestGrid grid_;
   std::vector<std::vector<int>> centre_values_;
-  std::vector<int> centre_, ring_, previous_;
+  std::vector<int> centre_, ring_centre_, ring_, previous_;
   std::vector<std::vector<int>> tables_;  // [axis][centre pos * distinct values + value rank]
   int key_limit_ = 0;
   std::vector<std::int32_t> keys_;
@@ -290,6 +333,8 @@ class NearestScan {
   std::unique_ptr<detail::PlaneSums> plane_;
   std::vector<int> previous_centre_;
   int previous_radius_ = -1;
+  bool used_plane_ = false;      // the last exact sum came from plane_ (M in ring_)
+  std::size_t plane_taken_ = 0;  // |M| then
   std::uint64_t last_key_ = ~std::uint64_t{0};
   NearestMemo::Entry* last_entry_ = nullptr;
   TimeLimitPoll poll_;

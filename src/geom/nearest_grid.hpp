@@ -96,6 +96,8 @@ class NearestGrid {
       if (centre[axis] < lo_[axis] || centre[axis] >= lo_[axis] + len_[axis]) return false;
     return true;
   }
+  /// True when the cell holds a point.
+  bool holds(std::int64_t cell) const { return cell_[cell] >= 0; }
   /// The cell of a location inside the box.
   std::int64_t cell_at(const int* location) const {
     std::int64_t at = 0;

@@ -35,8 +35,14 @@
 //   is decided by o and the class alone, so the m lowest indices are translates too. Distances
 //   (ring-aware) between c + o and c + o' depend on o − o' only, so the pairwise sums are
 //   equal. ∎
-// A memo entry (k, class) → (r, S) is stored on the first such centre; a later centre of the
-// class is recognised by the distance transform of B's empty cells (> r). Every centre's sum is
+//   Also S(c') = S(c) when the cells within r − 1 of c' all hold points and so do the
+//   translates of c's chosen ring-r cells M: the ring-r cells of c' are the translates of c's
+//   in the same index order, M's translates are the first m of them and all hold points, so
+//   they are the m lowest-indexed points of the ring (blocked cells there only come later). ∎
+// A memo entry (k, class) → (r, S, M's offsets from c) is stored on the first such centre; a
+// later centre of the class is recognised by the distance transform of B's empty cells (> r,
+// or = r with M's translates holding points; an axis that wraps within C fixes c_a, so the
+// translate c' + o, wrapped, is M's cell for c'). Every centre's sum is
 // still exact, visited in the same order with the same strict-improvement rule, so the chosen
 // centre, set and sum are unchanged. `C` is the least radius at which the corner orthant of
 // Z^d holds k points (classes stay few); entries with r > C are not stored.
@@ -64,6 +70,9 @@ struct NearestMemo {
   struct Entry {
     int radius = 0;        ///< radius of the last ring taken
     std::int64_t sum = 0;  ///< pairwise sum of the k nearest
+    /// The chosen points of the last ring, as coordinate offsets from the centre (d per
+    /// point; wrapped on torus axes when used).
+    std::vector<int> last_ring;
   };
   std::vector<int> rings;                            ///< the axes the entries belong to
   std::unordered_map<std::uint64_t, Entry> entries;  ///< key: k and the centre's class
