@@ -59,7 +59,10 @@ class NearestScan {
     if (!points.any_wrap() && points.dims() <= 3 && (grid_.usable() || all_distinct(points)))
       stop_at_ = distinct_points_lower_bound(points.dims(), k);
     cap_ = class_cap(d, k);
-    if (grid_.usable() && d <= 3 && cap_ <= 60 && k < (1 << 26) && lexicographic_order(points)) {
+    // The memo pays when the exact evaluation is by rings or lines (k small against n); the
+    // scan's cost is dominated by its pass over the points anyway.
+    if (grid_.usable() && 8LL * k <= points.size() && d <= 3 && cap_ <= 60 && k < (1 << 26) &&
+        lexicographic_order(points)) {
       memo_ = memo ? memo : &own_memo_;
       if (memo_->rings != points.rings()) {
         memo_->rings = points.rings();
