@@ -55,14 +55,14 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
   auto mm_variant = [&]() -> Selection {
     switch (options_.centres) {
       case Centres::free:
-        return geom::gen_alg(points, k, time_limit);
+        return geom::gen_alg(points, k, time_limit, &nearest_memo_);
       case Centres::all:
         return geom::nearest_best_over_grid(points, k, all_positions(), options_.centre_order,
-                                            time_limit);
+                                            time_limit, &nearest_memo_);
       case Centres::intersections:
         break;
     }
-    return geom::manhattan_median(points, k, options_.centre_order, time_limit);
+    return geom::manhattan_median(points, k, options_.centre_order, time_limit, &nearest_memo_);
   };
   geom::Budget budget = options_.budget;
   budget.time_limit = time_limit;
@@ -70,7 +70,7 @@ geom::Selection CommAwareAllocator::choose(const geom::PointSet& points, int k, 
     case Method::mm:
       return mm_variant();
     case Method::genalg:
-      return geom::gen_alg(points, k, time_limit);
+      return geom::gen_alg(points, k, time_limit, &nearest_memo_);
     case Method::mm_inc:
       return geom::improve_by_swaps(points, mm_variant(), time_limit);
     case Method::mc1x1:

@@ -2,8 +2,10 @@
 #include "allocsim/geom/local_search.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "allocsim/geom/mm.hpp"
+#include "axis_index.hpp"
 
 namespace allocsim::geom {
 
@@ -14,11 +16,27 @@ Selection improve_by_swaps(const PointSet& points, Selection start, const TimeLi
   TimeLimitPoll poll(time_limit);
   std::vector<char> in(n, 0);
   for (const int p : start.indices) in[p] = 1;
-  // D(p) = Σ_{s chosen} d(p, s).
-  std::vector<std::int64_t> dsum(n, 0);
-  for (int p = 0; p < n; ++p) {
-    for (const int s : start.indices) dsum[p] += points.distance(p, s);
-    poll.add(k);
+  // D(p) = Σ_{s chosen} d(p, s) = Σ_axis f_axis(p's coordinate), f_axis(v) = Σ_s d_axis(v, s):
+  // one table per axis over its distinct values (exactly the same integers as summing per pair).
+  const detail::AxisIndex index(points);
+  std::vector<std::int64_t> dsum(n, 0), table;
+  std::vector<int> chosen_at;
+  for (int axis = 0; axis < points.dims(); ++axis) {
+    const auto& values = index.values[axis];
+    const int m = static_cast<int>(values.size());
+    chosen_at.assign(m, 0);
+    for (const int s : start.indices) ++chosen_at[index.rank[axis][s]];
+    table.assign(m, 0);
+    for (int w = 0; w < m; ++w) {
+      if (chosen_at[w] == 0) continue;
+      for (int v = 0; v < m; ++v)
+        table[v] += static_cast<std::int64_t>(chosen_at[w]) *
+                    points.axis_distance(axis, values[v], values[w]);
+      poll.add(m);
+    }
+    const auto& rank = index.rank[axis];
+    for (int p = 0; p < n; ++p) dsum[p] += table[rank[p]];
+    poll.add(n);
   }
   std::int64_t sum = 0;
   for (const int s : start.indices) sum += dsum[s];
@@ -36,11 +54,18 @@ Selection improve_by_swaps(const PointSet& points, Selection start, const TimeLi
   std::vector<int> chosen = start.indices, outside;
   std::int64_t steps = 0;
   while (true) {
+    // Only unchosen b with D(b) < max_a D(a) + diameter can give a positive gain
+    // (gain ≤ D(a) − D(b) + diameter): the others are skipped by the test below anyway.
+    std::int64_t max_in = 0;
+    for (const int a : chosen) max_in = std::max(max_in, dsum[a]);
     outside.clear();
-    for (int p = 0; p < n; ++p)
-      if (!in[p]) outside.push_back(p);
-    std::int64_t min_out = dsum[outside.front()];
-    for (const int b : outside) min_out = std::min(min_out, dsum[b]);
+    std::int64_t min_out = std::numeric_limits<std::int64_t>::max();
+    for (int p = 0; p < n; ++p) {
+      if (in[p]) continue;
+      min_out = std::min(min_out, dsum[p]);
+      if (dsum[p] < max_in + diameter) outside.push_back(p);
+    }
+    poll.add(n);
     std::int64_t best_gain = 0;
     int best_a = -1, best_b = -1;
     std::sort(chosen.begin(), chosen.end());

@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <memory>
+#include <optional>
 
 #include "axis_index.hpp"
-#include "grid_index.hpp"
+#include "nearest_grid.hpp"
+#include "plane_sums.hpp"
 
 namespace allocsim::geom {
 
@@ -14,19 +17,225 @@ namespace {
 
 using detail::AxisIndex;
 
+/// True when the indices list the points in lexicographic order of their coordinates, last
+/// axis most significant (e.g. free processors by node id, axis 0 fastest).
+bool lexicographic_order(const PointSet& points) {
+  const int n = points.size(), d = points.dims();
+  for (int i = 1; i < n; ++i) {
+    int axis = d - 1;
+    while (axis >= 0 && points.coord(i, axis) == points.coord(i - 1, axis)) --axis;
+    if (axis < 0 || points.coord(i, axis) < points.coord(i - 1, axis)) return false;
+  }
+  return true;
+}
+
+/// The class cap C of mm.hpp: the least r with C(r + d, d) ≥ k points of the corner orthant of
+/// Z^d within L1 distance r.
+int class_cap(int dims, int k) {
+  for (int r = 0;; ++r) {
+    std::int64_t count = 1;
+    for (int i = 1; i <= dims; ++i) count = count * (r + i) / i;
+    if (count >= k) return r;
+  }
+}
+
 /// Scans centres given as per-axis indices into per-axis centre value lists; for each, takes the
-/// k nearest points by counting and keeps the best pairwise sum.
+/// k nearest points and keeps the best pairwise sum (see mm.hpp, "Speed").
 class NearestScan {
  public:
+  /// `index` is the points' AxisIndex (kept by the caller for the scan's lifetime).
   NearestScan(const PointSet& points, int k, std::vector<std::vector<int>> centre_values,
-              const TimeLimit* time_limit)
+              const AxisIndex& index, const TimeLimit* time_limit, NearestMemo* memo)
       : points_(points),
         k_(k),
-        index_(points),
+        index_(index),
         grid_(points),
         centre_values_(std::move(centre_values)),
         poll_(time_limit) {
     const int d = points.dims();
+    centre_.resize(d);
+    ring_centre_.resize(d);
+    // Early stop (results unchanged: only a strictly lower sum replaces the best).
+    if (!points.any_wrap() && points.dims() <= 3 && (grid_.usable() || all_distinct(points)))
+      stop_at_ = distinct_points_lower_bound(points.dims(), k);
+    cap_ = class_cap(d, k);
+    // The memo pays when the exact evaluation is by rings or lines (k small against n); the
+    // scan's cost is dominated by its pass over the points anyway.
+    if (grid_.usable() && 8LL * k <= points.size() && d <= 3 && cap_ <= 60 && k < (1 << 26) &&
+        lexicographic_order(points)) {
+      memo_ = memo ? memo : &own_memo_;
+      if (memo_->rings != points.rings()) {
+        memo_->rings = points.rings();
+        memo_->entries.clear();
+      }
+      if (memo_->entries.size() >= NearestMemo::kCapacity) memo_->entries.clear();
+      grid_.build_empty_distance();
+      poll_.add(static_cast<std::int64_t>(points.size()) * d);
+    }
+    if (grid_.usable() && d == 2) {
+      const int lo[2] = {grid_.low(0), grid_.low(1)}, len[2] = {grid_.length(0), grid_.length(1)};
+      plane_ = std::make_unique<detail::PlaneSums>(points, lo, len);
+      previous_centre_.resize(d);
+    }
+  }
+
+  /// True when the best sum equals a proven lower bound: no later centre can replace it.
+  bool done() const { return best_sum_ <= stop_at_; }
+
+  const AxisIndex& index() const { return index_; }
+  /// True when the points are known to be distinct (they fit the occupancy grid).
+  bool distinct() const { return grid_.usable(); }
+
+  /// Evaluates the centre with per-axis positions `pos` (into centre_values); keeps it if its
+  /// sum is strictly lower than the best so far.
+  void evaluate(std::span<const int> pos) {
+    ++evaluated_;
+    poll_.add(1);
+    const int d = points_.dims();
+    for (int axis = 0; axis < d; ++axis) centre_[axis] = centre_values_[axis][pos[axis]];
+    if (memo_ && grid_.inside(centre_.data())) {
+      const std::uint64_t key = class_key();
+      if (key != last_key_) {
+        const auto found = memo_->entries.find(key);
+        last_entry_ = found == memo_->entries.end() ? nullptr : &found->second;
+        last_key_ = key;
+      }
+      const std::int64_t cell = grid_.cell_at(centre_.data());
+      if (last_entry_ && known_by_memo(cell, *last_entry_)) {
+        note_radius(last_entry_->radius);
+        if (last_entry_->sum < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
+        return;
+      }
+      used_plane_ = false;
+      const int radius = evaluate_fast(pos);
+      if (radius <= cap_ && grid_.empty_distance(cell) > radius) {
+        last_entry_ = &memo_->entries[key];
+        *last_entry_ = {radius, sum_, last_ring_offsets(radius)};
+      }
+      return;
+    }
+    evaluate_fast(pos);
+  }
+
+  Selection result() const { return Selection::heuristic(best_, best_sum_, evaluated_); }
+
+ private:
+  /// The centre's class of mm.hpp with k, packed: per axis (min(c − lo, C), min(hi − c, C)).
+  std::uint64_t class_key() const {
+    std::uint64_t key = static_cast<std::uint64_t>(k_);
+    const std::uint64_t base = static_cast<std::uint64_t>(cap_) + 1;
+    for (int axis = 0; axis < points_.dims(); ++axis) {
+      const int below = centre_[axis] - grid_.low(axis);
+      const int above = grid_.low(axis) + grid_.length(axis) - 1 - centre_[axis];
+      key = key * base + static_cast<std::uint64_t>(std::min(below, cap_));
+      key = key * base + static_cast<std::uint64_t>(std::min(above, cap_));
+    }
+    return key;
+  }
+
+  /// True when the memo entry of the centre's class gives its sum (mm.hpp): every cell within
+  /// the entry's radius holds a point, or every cell nearer than it does and so do the
+  /// translates of the class's chosen last-ring cells.
+  bool known_by_memo(std::int64_t cell, const NearestMemo::Entry& entry) {
+    const int empty = grid_.empty_distance(cell);
+    if (empty > entry.radius) return true;
+    if (empty < entry.radius) return false;
+    const int d = points_.dims();
+    for (std::size_t i = 0; i < entry.last_ring.size(); i += d) {
+      for (int axis = 0; axis < d; ++axis) {
+        int x = centre_[axis] + entry.last_ring[i + axis];
+        if (points_.wraps(axis))
+          x = (x % points_.ring(axis) + points_.ring(axis)) % points_.ring(axis);
+        ring_centre_[axis] = x;
+      }
+      if (!grid_.holds(grid_.cell_at(ring_centre_.data()))) return false;
+    }
+    return true;
+  }
+
+  /// The current centre's chosen points at distance `radius`, as coordinate offsets from it.
+  std::vector<int> last_ring_offsets(int radius) const {
+    std::vector<int> offsets;
+    auto add = [&](int p) {
+      for (int axis = 0; axis < points_.dims(); ++axis)
+        offsets.push_back(points_.coord(p, axis) - centre_[axis]);
+    };
+    if (used_plane_) {
+      for (std::size_t i = 0; i < plane_taken_; ++i) add(ring_[i]);
+      return offsets;
+    }
+    for (const int p : chosen_)
+      if (points_.distance_to(p, centre_) == radius) add(p);
+    return offsets;
+  }
+
+  /// Remembers the k-th distance of the current centre (the next search starts from it).
+  void note_radius(int radius) {
+    if (!plane_) return;
+    previous_radius_ = radius;
+    previous_centre_ = centre_;
+  }
+
+  /// Exact evaluation; in 2D with k small against n by line counts (plane_sums.hpp), and the
+  /// selection only for a new best. Sets sum_ and returns the k-th distance.
+  int evaluate_fast(std::span<const int> pos) {
+    // Large k against n: the scan (which skips re-scoring an unchanged set) is cheaper.
+    if (!plane_ || 8LL * k_ > points_.size()) return evaluate_exactly(pos);
+    int at_least = 0;
+    if (previous_radius_ >= 0) {
+      at_least = previous_radius_;
+      for (int axis = 0; axis < points_.dims(); ++axis)
+        at_least -= points_.axis_distance(axis, previous_centre_[axis], centre_[axis]);
+    }
+    int inside = 0;
+    const int radius = plane_->kth_distance(centre_.data(), k_, at_least, inside);
+    note_radius(radius);
+    ring_.clear();
+    grid_.ring(centre_.data(), radius, ring_);
+    const std::size_t take = static_cast<std::size_t>(k_ - inside);
+    if (ring_.size() > take)
+      std::nth_element(ring_.begin(), ring_.begin() + (take - 1), ring_.end());
+    poll_.add(8LL * radius + 8);
+    sum_ = plane_->sum(centre_.data(), k_, radius, std::span<const int>(ring_.data(), take));
+    used_plane_ = true;
+    plane_taken_ = take;
+    if (sum_ < best_sum_) {
+      evaluate_exactly(pos);  // a new best: its set is needed
+      used_plane_ = false;    // chosen_ holds it
+    }
+    return radius;
+  }
+
+  /// Exact evaluation, by rings when the grid is usable and k small against n (rings visit
+  /// about k / density cells), else by computing every distance; sets sum_ and returns the
+  /// distance of the k-th nearest point.
+  int evaluate_exactly(std::span<const int> pos) {
+    if (grid_.usable() && 8LL * k_ <= points_.size()) return evaluate_by_rings();
+    poll_.add(points_.size() + k_);
+    return evaluate_by_scan(pos);
+  }
+
+  /// Exact evaluation by rings; sets sum_ and returns the last ring's radius.
+  int evaluate_by_rings() {
+    poll_.add(k_);
+    const int radius = grid_.k_nearest(centre_.data(), k_, chosen_, ring_);
+    poll_.add(static_cast<std::int64_t>(chosen_.size()) + 2LL * points_.dims() * radius);
+    sum_ = grid_.pair_sum_near(centre_.data(), radius, chosen_, wide_scratch_);
+    keep_if_better();
+    return radius;
+  }
+
+  void keep_if_better() {
+    if (sum_ < best_sum_) {
+      best_sum_ = sum_;
+      best_ = chosen_;
+      std::sort(best_.begin(), best_.end());
+    }
+  }
+
+  void build_scan_tables() {
+    if (!keys_.empty()) return;
+    const int d = points_.dims();
     tables_.resize(d);
     key_limit_ = 0;
     for (int axis = 0; axis < d; ++axis) {
@@ -37,74 +246,31 @@ class NearestScan {
       int worst = 0;
       for (std::size_t c = 0; c < centres.size(); ++c) {
         for (std::size_t v = 0; v < vals.size(); ++v) {
-          table[c * vals.size() + v] = points.axis_distance(axis, centres[c], vals[v]);
+          table[c * vals.size() + v] = points_.axis_distance(axis, centres[c], vals[v]);
           worst = std::max(worst, table[c * vals.size() + v]);
         }
         poll_.add(static_cast<std::int64_t>(vals.size()));
       }
       key_limit_ += worst;
     }
-    keys_.resize(points.size());
-    // Early stop (results unchanged: only a strictly lower sum replaces the best).
-    if (!points.any_wrap() && points.dims() <= 3 && (grid_.usable() || all_distinct(points)))
-      stop_at_ = distinct_points_lower_bound(points.dims(), k);
+    keys_.resize(points_.size());
   }
 
-  /// True when the best sum equals a proven lower bound: no later centre can replace it.
-  bool done() const { return best_sum_ <= stop_at_; }
-
-  const AxisIndex& index() const { return index_; }
-
-  /// Evaluates the centre with per-axis positions `pos` (into centre_values); keeps it if its
-  /// sum is strictly lower than the best so far.
-  void evaluate(std::span<const int> pos) {
-    ++evaluated_;
-    // Rings visit about k / density positions, each costlier than a scanned point.
-    const bool by_rings = grid_.usable() && 8LL * k_ <= points_.size();
-    poll_.add(by_rings ? k_ : points_.size() + k_);
-    if (by_rings) {
-      select_by_rings(pos);
-    } else {
-      select_by_scan(pos);
-      // The scan lists the set in index order: the same set as the previous centre cannot be
-      // strictly better, so it is not scored again.
-      if (chosen_ == previous_) return;
-      previous_ = chosen_;
-    }
-    const std::int64_t sum = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
-    if (sum < best_sum_) {
-      best_sum_ = sum;
-      best_ = chosen_;
-      std::sort(best_.begin(), best_.end());
-    }
+  /// The k nearest by computing every point's distance (points not on a usable grid).
+  int evaluate_by_scan(std::span<const int> pos) {
+    const int radius = select_by_scan(pos);
+    // The scan lists the set in index order: the same set as the previous centre has the same
+    // sum and cannot be strictly better, so it is not scored again.
+    if (chosen_ == previous_) return radius;
+    previous_ = chosen_;
+    sum_ = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
+    keep_if_better();
+    return radius;
   }
 
-  /// The k nearest by visiting L1 rings of the occupancy grid around the centre: whole rings
-  /// while they fit, then the lowest indices of the last ring (the same rule as the scan).
-  void select_by_rings(std::span<const int> pos) {
-    const int d = points_.dims();
-    centre_.resize(d);
-    int limit = 0;
-    for (int axis = 0; axis < d; ++axis) {
-      centre_[axis] = centre_values_[axis][pos[axis]];
-      limit += index_.values[axis].back() - index_.values[axis].front() +
-               std::abs(centre_[axis] - index_.values[axis].front());
-    }
-    chosen_.clear();
-    for (int r = 0; static_cast<int>(chosen_.size()) < k_ && r <= limit; ++r) {
-      ring_.clear();
-      grid_.at_l1(centre_.data(), r, ring_);
-      poll_.add(2LL * d * r + 1);  // ~ the ring's positions visited
-      const std::size_t need = static_cast<std::size_t>(k_) - chosen_.size();
-      if (ring_.size() > need) {
-        std::sort(ring_.begin(), ring_.end());
-        ring_.resize(need);
-      }
-      chosen_.insert(chosen_.end(), ring_.begin(), ring_.end());
-    }
-  }
-
-  void select_by_scan(std::span<const int> pos) {
+  /// The k nearest by their distance keys (counting selection); returns the k-th distance.
+  int select_by_scan(std::span<const int> pos) {
+    build_scan_tables();
     const int n = points_.size(), d = points_.dims();
     const int* row0 = tables_[0].data() + pos[0] * index_.values[0].size();
     const std::int32_t* rank0 = index_.rank[0].data();
@@ -124,7 +290,9 @@ class NearestScan {
     }
     if (key_limit_ > 8 * n + 4096) {
       select_smallest_keys(keys_, k_, key_limit_, histogram_, chosen_);
-      return;
+      int radius = 0;
+      for (const int p : chosen_) radius = std::max<int>(radius, keys_[p]);
+      return radius;
     }
     // Counting selection (as select_smallest_keys): all keys below the threshold, then the
     // lowest indices at the threshold.
@@ -144,24 +312,34 @@ class NearestScan {
         --at_threshold;
       }
     }
+    return threshold;
   }
 
-  Selection result() const { return Selection::heuristic(best_, best_sum_, evaluated_); }
-
- private:
   const PointSet& points_;
   int k_;
-  AxisIndex index_;
-  detail::GridIndex grid_;
+  const AxisIndex& index_;
+  detail::NearestGrid grid_;
   std::vector<std::vector<int>> centre_values_;
-  std::vector<int> centre_, ring_, previous_;
+  std::vector<int> centre_, ring_centre_, ring_, previous_;
   std::vector<std::vector<int>> tables_;  // [axis][centre pos * distinct values + value rank]
   int key_limit_ = 0;
   std::vector<std::int32_t> keys_;
   std::vector<int> histogram_, chosen_, scratch_, best_;
+  std::vector<std::int64_t> wide_scratch_;
+  std::int64_t sum_ = 0;
   std::int64_t best_sum_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t evaluated_ = 0;
   std::int64_t stop_at_ = -1;
+  int cap_ = 0;
+  NearestMemo own_memo_;
+  NearestMemo* memo_ = nullptr;
+  std::unique_ptr<detail::PlaneSums> plane_;
+  std::vector<int> previous_centre_;
+  int previous_radius_ = -1;
+  bool used_plane_ = false;      // the last exact sum came from plane_ (M in ring_)
+  std::size_t plane_taken_ = 0;  // |M| then
+  std::uint64_t last_key_ = ~std::uint64_t{0};
+  NearestMemo::Entry* last_entry_ = nullptr;
   TimeLimitPoll poll_;
 };
 
@@ -186,7 +364,8 @@ void keep_first_appearances(std::vector<int>& values) {
 }
 
 Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>> axis_values,
-                    CentreOrder order, const TimeLimit* time_limit) {
+                    CentreOrder order, const TimeLimit* time_limit, NearestMemo* memo,
+                    const AxisIndex* built = nullptr) {
   const int d = points.dims();
   for (auto& vals : axis_values) {
     if (order == CentreOrder::premas) {
@@ -196,18 +375,23 @@ Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>>
       vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
     }
   }
-  NearestScan scan(points, k, axis_values, time_limit);
+  std::optional<AxisIndex> own;
+  if (!built) built = &own.emplace(points);
+  NearestScan scan(points, k, axis_values, *built, time_limit, memo);
   // The odometer's fastest axis comes first in `axes`.
   std::vector<int> axes(d);
   for (int i = 0; i < d; ++i) axes[i] = order == CentreOrder::premas ? d - 1 - i : i;
   std::vector<int> pos(d, 0);
-  while (true) {
-    scan.evaluate(pos);
-    if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
+  auto next = [&] {
     int i = 0;
     while (i < d && ++pos[axes[i]] == static_cast<int>(axis_values[axes[i]].size()))
       pos[axes[i++]] = 0;
-    if (i == d) break;
+    return i < d;
+  };
+  while (true) {
+    scan.evaluate(pos);
+    if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
+    if (!next()) break;
   }
   return scan.result();
 }
@@ -224,10 +408,11 @@ std::vector<std::vector<int>> coordinates_by_axis(const PointSet& points) {
 
 Selection nearest_best_over_grid(const PointSet& points, int k,
                                  const std::vector<std::vector<int>>& axis_values,
-                                 CentreOrder order, const TimeLimit* time_limit) {
+                                 CentreOrder order, const TimeLimit* time_limit,
+                                 NearestMemo* memo) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
-  return scan_grid(points, k, axis_values, order, time_limit);
+  return scan_grid(points, k, axis_values, order, time_limit, memo);
 }
 
 Selection manhattan_median(const PointSet& points, int k, const TimeLimit* time_limit) {
@@ -235,22 +420,23 @@ Selection manhattan_median(const PointSet& points, int k, const TimeLimit* time_
 }
 
 Selection manhattan_median(const PointSet& points, int k, CentreOrder order,
-                           const TimeLimit* time_limit) {
+                           const TimeLimit* time_limit, NearestMemo* memo) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
   if (order == CentreOrder::premas)
-    return scan_grid(points, k, coordinates_by_axis(points), order, time_limit);
+    return scan_grid(points, k, coordinates_by_axis(points), order, time_limit, memo);
   const AxisIndex index(points);
-  return scan_grid(points, k, index.values, order, time_limit);
+  return scan_grid(points, k, index.values, order, time_limit, memo, &index);
 }
 
-Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit) {
+Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit, NearestMemo* memo) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
   const AxisIndex index(points);
-  NearestScan scan(points, k, index.values, time_limit);
+  NearestScan scan(points, k, index.values, index, time_limit, memo);
   const int n = points.size(), d = points.dims();
-  // Skip centres that repeat an earlier point: sort indices by coordinates, keep the first.
+  // Skip centres that repeat an earlier point: sort indices by coordinates, keep the first
+  // (nothing to skip when the occupancy grid holds the points: they are distinct).
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
   auto coords_less = [&](int a, int b) {
@@ -259,9 +445,9 @@ Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit) {
         return points.coord(a, axis) < points.coord(b, axis);
     return a < b;
   };
-  std::sort(order.begin(), order.end(), coords_less);
+  if (!scan.distinct()) std::sort(order.begin(), order.end(), coords_less);
   std::vector<char> duplicate(n, 0);
-  for (int i = 1; i < n; ++i) {
+  for (int i = 1; i < n && !scan.distinct(); ++i) {
     bool same = true;
     for (int axis = 0; axis < d && same; ++axis)
       same = points.coord(order[i], axis) == points.coord(order[i - 1], axis);

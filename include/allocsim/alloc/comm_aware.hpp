@@ -114,6 +114,9 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
   std::vector<int> node_coords_;  // coordinates of every node, node-major (built once)
   std::int64_t fallbacks_ = 0;
   mutable SelectionCache cache_;  // a memo only: see SelectionCache for why it is exact
+  // MM's sums of centres in free neighbourhoods, kept between decisions (geom/mm.hpp proves
+  // that a stored sum equals a recomputed one).
+  mutable geom::NearestMemo nearest_memo_;
 };
 
 }  // namespace allocsim

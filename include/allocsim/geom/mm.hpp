@@ -16,10 +16,39 @@
 // Table 1 scans them: axis 0 (x) slowest, each axis's values in order of first appearance among
 // the points. Point centres (Gen-Alg): input order, duplicates skipped.
 //
-// Cost: O(centres · (n·d + k·d + Σ distinct values)); no per-centre sort (the k nearest are
-// found by counting over the small integer distance range, the pairwise sum from per-axis
-// histograms of the chosen points).
+// Speed (same answers as the plain scan, kept as geom::reference in mm_reference.hpp): when
+// the points are distinct and fill a good part of their bounding box, the k nearest of a centre
+// are found by visiting L1 rings of an occupancy grid, and their pairwise sum from per-axis
+// histograms over the 2r + 1 coordinates around the centre (r = the last ring's radius).
+// Most centres of a lightly used machine see only free positions up to that radius; their sum
+// is then known without a selection, from a memo (NearestMemo):
+//   Claim. Let every index order be lexicographic in the coordinates (last axis most
+//   significant; e.g. free processors listed by node id), let centres c and c' lie in the box
+//   B (bounding box of the points, whole ring on torus axes), have the same class — per axis
+//   (min(c_a − lo_a, C), min(hi_a − c_a, C)) — and let every cell of B within L1 distance r of
+//   either hold a point, where r ≤ C is the radius of c's last ring. Then S(c') = S(c).
+//   Proof. For offsets o with |o_a| ≤ C, whether c + o lies in B and whether its coordinate on a
+//   torus axis wraps (and where) depend only on the class (an axis with both terms below C
+//   fixes c_a itself). So the cells of B at each distance ≤ r are translates by c' − c, all
+//   holding points: both centres' rings up to r have equal counts, so both stop at radius r
+//   taking the same number m from ring r. The lexicographic order of c + o among ring points
+//   is decided by o and the class alone, so the m lowest indices are translates too. Distances
+//   (ring-aware) between c + o and c + o' depend on o − o' only, so the pairwise sums are
+//   equal. ∎
+//   Also S(c') = S(c) when the cells within r − 1 of c' all hold points and so do the
+//   translates of c's chosen ring-r cells M: the ring-r cells of c' are the translates of c's
+//   in the same index order, M's translates are the first m of them and all hold points, so
+//   they are the m lowest-indexed points of the ring (blocked cells there only come later). ∎
+// A memo entry (k, class) → (r, S, M's offsets from c) is stored on the first such centre; a
+// later centre of the class is recognised by the distance transform of B's empty cells (> r,
+// or = r with M's translates holding points; an axis that wraps within C fixes c_a, so the
+// translate c' + o, wrapped, is M's cell for c'). Every centre's sum is
+// still exact, visited in the same order with the same strict-improvement rule, so the chosen
+// centre, set and sum are unchanged. `C` is the least radius at which the corner orthant of
+// Z^d holds k points (classes stay few); entries with r > C are not stored.
+#include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "allocsim/geom/point_set.hpp"
@@ -33,20 +62,38 @@ enum class CentreOrder {
   premas,  ///< values in order of first appearance among the points, axis 0 slowest
 };
 
+/// Sums of MM's centres whose neighbourhood holds only points (see "Speed" above), kept
+/// between calls on points of the same axes (e.g. by an allocator between its decisions; a
+/// call on other axes empties it). Bound: at most kCapacity entries (emptied when full).
+struct NearestMemo {
+  static constexpr std::size_t kCapacity = std::size_t{1} << 16;
+  struct Entry {
+    int radius = 0;        ///< radius of the last ring taken
+    std::int64_t sum = 0;  ///< pairwise sum of the k nearest
+    /// The chosen points of the last ring, as coordinate offsets from the centre (d per
+    /// point; wrapped on torus axes when used).
+    std::vector<int> last_ring;
+  };
+  std::vector<int> rings;                            ///< the axes the entries belong to
+  std::unordered_map<std::uint64_t, Entry> entries;  ///< key: k and the centre's class
+};
+
 /// MM with the intersection centres (CentreOrder::sorted). Every solver here polls `time_limit`
 /// (when given) while it scans centres and lets its TimeoutError through.
 Selection manhattan_median(const PointSet& points, int k, const TimeLimit* time_limit = nullptr);
 /// MM with the intersection centres visited in the given order.
 Selection manhattan_median(const PointSet& points, int k, CentreOrder order,
-                           const TimeLimit* time_limit = nullptr);
+                           const TimeLimit* time_limit = nullptr, NearestMemo* memo = nullptr);
 /// Gen-Alg: MM with the input points as centres.
-Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit = nullptr);
+Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit = nullptr,
+                  NearestMemo* memo = nullptr);
 /// MM over the product grid of the given per-axis centre values (e.g. every machine position:
 /// the "improved versions" Bender et al. used for their Table 1).
 Selection nearest_best_over_grid(const PointSet& points, int k,
                                  const std::vector<std::vector<int>>& axis_values,
                                  CentreOrder order = CentreOrder::sorted,
-                                 const TimeLimit* time_limit = nullptr);
+                                 const TimeLimit* time_limit = nullptr,
+                                 NearestMemo* memo = nullptr);
 /// The k points nearest to `centre` in L1 (ties by lower index), ascending indices.
 std::vector<int> k_nearest(const PointSet& points, std::span<const int> centre, int k);
 

@@ -1,0 +1,176 @@
+// The fast MM / Gen-Alg / MM+Inc (rings, local pair sums, the memo of free neighbourhoods)
+// against the previous implementation kept as geom::reference: same chosen set, sum and
+// number of centres examined on thousands of random free sets of meshes and tori.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "allocsim/geom/local_search.hpp"
+#include "allocsim/geom/mm.hpp"
+#include "allocsim/geom/mm_reference.hpp"
+#include "allocsim/util/rng.hpp"
+
+namespace allocsim::geom {
+namespace {
+
+/// A machine of the given sides (torus axes wrap) and which of its positions are free.
+struct Machine {
+  std::vector<int> sides, rings;
+  std::vector<char> free;
+
+  int volume() const { return static_cast<int>(free.size()); }
+  std::vector<int> coords(int node) const {
+    std::vector<int> c(sides.size());
+    for (std::size_t axis = 0; axis < sides.size(); ++axis) {
+      c[axis] = node % sides[axis];
+      node /= sides[axis];
+    }
+    return c;
+  }
+  /// The free positions by node id (axis 0 fastest), or shuffled.
+  PointSet points(Rng* shuffle = nullptr) const {
+    std::vector<std::vector<int>> rows;
+    for (int node = 0; node < volume(); ++node)
+      if (free[node]) rows.push_back(coords(node));
+    if (shuffle)
+      for (std::size_t i = 0; i + 1 < rows.size(); ++i)
+        std::swap(rows[i], rows[shuffle->uniform_int(static_cast<std::int64_t>(i),
+                                                     static_cast<std::int64_t>(rows.size()) - 1)]);
+    return PointSet::from_rows(rows, rings);
+  }
+};
+
+/// A random machine: 1–3 axes, mesh or torus, with a few random busy boxes (a lightly used
+/// machine, so that many centres see only free positions) or uniformly random busy nodes.
+Machine random_machine(Rng& rng) {
+  Machine m;
+  const int dims = static_cast<int>(rng.uniform_int(1, 3));
+  const bool torus = rng.uniform_int(0, 1) == 1;
+  int volume = 1;
+  for (int axis = 0; axis < dims; ++axis) {
+    const int side = static_cast<int>(rng.uniform_int(1, dims == 1 ? 40 : dims == 2 ? 20 : 9));
+    m.sides.push_back(side);
+    m.rings.push_back(torus ? side : 0);
+    volume *= side;
+  }
+  m.free.assign(volume, 1);
+  if (rng.uniform_int(0, 2) == 0) {
+    const double busy = 0.9 * rng.uniform();
+    for (auto& f : m.free) f = rng.uniform() < busy ? 0 : 1;
+  } else {
+    const int boxes = static_cast<int>(rng.uniform_int(0, 4));
+    for (int b = 0; b < boxes; ++b) {
+      std::vector<int> lo(dims), len(dims);
+      for (int axis = 0; axis < dims; ++axis) {
+        lo[axis] = static_cast<int>(rng.uniform_int(0, m.sides[axis] - 1));
+        len[axis] = static_cast<int>(rng.uniform_int(1, std::max(1, m.sides[axis] / 2)));
+      }
+      for (int node = 0; node < volume; ++node) {
+        const auto c = m.coords(node);
+        bool in = true;
+        for (int axis = 0; axis < dims && in; ++axis) {
+          const int off = ((c[axis] - lo[axis]) % m.sides[axis] + m.sides[axis]) % m.sides[axis];
+          in = off < len[axis];
+        }
+        if (in) m.free[node] = 0;
+      }
+    }
+  }
+  return m;
+}
+
+void expect_same(const Selection& fast, const Selection& reference, const std::string& what) {
+  EXPECT_EQ(fast.indices, reference.indices) << what;
+  EXPECT_EQ(fast.sum, reference.sum) << what;
+  EXPECT_EQ(fast.nodes, reference.nodes) << what;
+}
+
+std::vector<std::vector<int>> all_positions(const Machine& m) {
+  std::vector<std::vector<int>> values(m.sides.size());
+  for (std::size_t axis = 0; axis < m.sides.size(); ++axis)
+    for (int c = 0; c < m.sides[axis]; ++c) values[axis].push_back(c);
+  return values;
+}
+
+TEST(FastNearest, SameAnswersAsTheReferenceOnRandomMachines) {
+  Rng rng(20261124);
+  int instances = 0;
+  while (instances < 1500) {
+    const Machine m = random_machine(rng);
+    Rng shuffle(static_cast<std::uint64_t>(instances) + 7);
+    const PointSet points = m.points(rng.uniform_int(0, 4) == 0 ? &shuffle : nullptr);
+    if (points.size() < 2) continue;
+    const int k = static_cast<int>(rng.uniform_int(1, points.size()));
+    const std::string what = "instance " + std::to_string(instances) + " k=" + std::to_string(k) +
+                             " n=" + std::to_string(points.size());
+    for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {
+      expect_same(manhattan_median(points, k, order), reference::manhattan_median(points, k, order),
+                  what + " mm");
+      expect_same(nearest_best_over_grid(points, k, all_positions(m), order),
+                  reference::nearest_best_over_grid(points, k, all_positions(m), order),
+                  what + " mm centers=all");
+    }
+    expect_same(gen_alg(points, k), reference::gen_alg(points, k), what + " genalg");
+    expect_same(mm_inc(points, k), improve_by_swaps(points, reference::manhattan_median(points, k)),
+                what + " mm-inc");
+    expect_same(
+        improve_by_swaps(points, manhattan_median(points, k, CentreOrder::premas)),
+        improve_by_swaps(points, reference::manhattan_median(points, k, CentreOrder::premas)),
+        what + " mm-inc ties=premas");
+    expect_same(improve_by_swaps(points, gen_alg(points, k)),
+                improve_by_swaps(points, reference::gen_alg(points, k)),
+                what + " mm-inc centers=free");
+    ++instances;
+    if (::testing::Test::HasFailure()) break;
+  }
+}
+
+/// A shared memo across a sequence of allocations and releases on one machine, as an
+/// allocator keeps it: every answer equals the reference's.
+TEST(FastNearest, MemoKeptBetweenCallsGivesTheSameAnswers) {
+  Rng rng(77);
+  int calls = 0;
+  std::size_t entries = 0;
+  for (int machine = 0; machine < 40; ++machine) {
+    Machine m = random_machine(rng);
+    std::fill(m.free.begin(), m.free.end(), 1);
+    NearestMemo memo_sorted, memo_premas, memo_free;
+    std::vector<std::vector<int>> running;  // node ids of each running job
+    for (int step = 0; step < 40; ++step) {
+      if (!running.empty() && rng.uniform_int(0, 2) == 0) {
+        const auto j = rng.uniform_int(0, static_cast<std::int64_t>(running.size()) - 1);
+        for (const int node : running[j]) m.free[node] = 1;
+        running.erase(running.begin() + j);
+        continue;
+      }
+      const PointSet points = m.points();
+      if (points.size() < 1) continue;
+      const int k = static_cast<int>(rng.uniform_int(1, std::min(points.size(), 40)));
+      const std::string what = "machine " + std::to_string(machine) + " step " +
+                               std::to_string(step) + " k=" + std::to_string(k);
+      const Selection sorted =
+          manhattan_median(points, k, CentreOrder::sorted, nullptr, &memo_sorted);
+      expect_same(sorted, reference::manhattan_median(points, k, CentreOrder::sorted), what);
+      expect_same(manhattan_median(points, k, CentreOrder::premas, nullptr, &memo_premas),
+                  reference::manhattan_median(points, k, CentreOrder::premas), what + " premas");
+      expect_same(gen_alg(points, k, nullptr, &memo_free), reference::gen_alg(points, k),
+                  what + " genalg");
+      ++calls;
+      entries += memo_sorted.entries.size();
+      if (::testing::Test::HasFailure()) return;
+      // Allocate the MM answer (free ids in order, so indices map to the i-th free node).
+      std::vector<int> ids;
+      for (int node = 0; node < m.volume(); ++node)
+        if (m.free[node]) ids.push_back(node);
+      std::vector<int> job;
+      for (const int i : sorted.indices) job.push_back(ids[i]), m.free[ids[i]] = 0;
+      running.push_back(job);
+    }
+  }
+  EXPECT_GT(calls, 500);
+  EXPECT_GT(entries, 0U);  // the memo was used
+}
+
+}  // namespace
+}  // namespace allocsim::geom
