@@ -175,11 +175,17 @@ done
   skip "node $HOST not idle after 180 s (state '${state}'): $(tail_of "$WORK/log/slurmd.log")"
 log "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $HOST idle with $CPUS CPUs"
 
+# Open MPI names its shared-memory segments after the host and the job id, and this private
+# cluster numbers its jobs from 1 again on every run: two runs at once (or a segment left by a
+# job killed at its time limit) would map each other's segments and crash in the shared-memory
+# transport. Each run keeps its segments in a folder of its own.
+mkdir -p "$WORK/shm"
 cat >"$WORK/env" <<EOF
 export SLURM_CONF=$SLURM_CONF
 # Open MPI as root, and all of its traffic on the loopback interface.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 export PMIX_MCA_ptl_tcp_if_include=lo
+export OMPI_MCA_btl_vader_backing_directory=$WORK/shm OMPI_MCA_osc_sm_backing_directory=$WORK/shm
 EOF
 exit 0
