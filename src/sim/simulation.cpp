@@ -157,6 +157,10 @@ void Simulation::set_rate(int job_index, double rate) {
   push_completion(job_index);
 }
 
+void Simulation::set_scheduler(std::unique_ptr<Scheduler> scheduler) {
+  scheduler_ = std::move(scheduler);
+}
+
 void Simulation::set_runtime_model(std::unique_ptr<RuntimeModel> model) {
   runtime_model_ = std::move(model);
   job_recorder_->set_runtime_model(runtime_model_.get());

@@ -78,6 +78,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   Rng& rng() { return rng_; }
   MachineView view() { return MachineView(topology_, busy_, free_count_, rng_, this); }
 
+  /// Replaces the scheduler built from the config (tests: reference implementations).
+  void set_scheduler(std::unique_ptr<Scheduler> scheduler);
   /// Replaces the runtime model built from the config (tests, models not in the table).
   void set_runtime_model(std::unique_ptr<RuntimeModel> model);
   /// Adds an observer (not owned; must outlive run()).
