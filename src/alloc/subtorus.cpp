@@ -1,6 +1,7 @@
 // Pure subtorus algorithms (Mao, Chen, Watson): preprocessing, EP and NEP partitions, conversion
 // of a semitorus into a torus shape. The allocator itself is in subtorus_allocator.cpp.
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -17,9 +18,8 @@ bool is_power_of_two(std::int64_t n) {
 }
 
 int log2_exact(std::int64_t n) {
-  int k = 0;
-  while ((std::int64_t{1} << k) < n) ++k;
-  return k;
+  // Smallest k with 2^k >= n, for n >= 1.
+  return static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1)));
 }
 
 /// Coordinates of `rank` in a box of `sides`, first dimension fastest.

@@ -31,6 +31,13 @@ Reservation Planner::reserve(int job_index) const {
   const int need = allocator_->nodes_needed(job);
   int free = context_->free_count();
   const auto& running = context_->running();
+  // Shape-constrained: one copy of machine and allocator, advanced release group by release
+  // group. It goes through exactly the states fits_after_releases(job, time) would rebuild for
+  // each group (the same releases in the same order), so the answer is the same; the cost is
+  // one replay instead of one per group.
+  std::optional<Replay> replay;
+  if (shaped_) replay.emplace(*this, nullptr);
+  std::size_t replayed = 0;
   for (std::size_t i = 0; i < releases_.size();) {
     context_->check_time_limit();
     // Every release at this time; advances at least once, whatever the times compare like.
@@ -40,7 +47,9 @@ Reservation Planner::reserve(int job_index) const {
       ++i;
     } while (i < releases_.size() && releases_[i].first == time);
     if (free < need) continue;
-    if (!shaped_ || fits_after_releases(job_index, time, nullptr)) return {time, free - need};
+    if (!shaped_) return {time, free - need};
+    for (; replayed < i; ++replayed) replay->release(releases_[replayed].second);
+    if (replay->fits(job_index)) return {time, free - need};
   }
   return {};  // cannot start even on an empty machine (the simulation drops such jobs)
 }
@@ -59,30 +68,42 @@ bool Planner::keeps_reservation(int head, const Reservation& reservation, int ca
   return fits_after_releases(head, reservation.start, &allocation);
 }
 
-bool Planner::fits_after_releases(int job, double until, const Allocation* extra) const {
-  std::vector<char> busy = context_->busy();
-  int free = context_->free_count();
-  std::unique_ptr<Allocator> allocator = allocator_->clone();
-  if (extra) {
-    for (NodeId node : extra->nodes) busy[node] = 1;
-    free -= static_cast<int>(extra->nodes.size());
-    allocator->commit(*extra);
-  }
-  const auto& running = context_->running();
-  for (const auto& [time, index] : releases_) {
-    if (time > until) break;
-    context_->check_time_limit();
-    const Allocation& released = running[index].allocation;
-    for (NodeId node : released.nodes) busy[node] = 0;
-    free += static_cast<int>(released.nodes.size());
-    allocator->release(released);
-  }
+Planner::Replay::Replay(const Planner& planner, const Allocation* extra)
+    : planner_(&planner),
+      busy_(planner.context_->busy()),
+      free_(planner.context_->free_count()),
+      allocator_(planner.allocator_->clone()) {
+  if (!extra) return;
+  for (NodeId node : extra->nodes) busy_[node] = 1;
+  free_ -= static_cast<int>(extra->nodes.size());
+  allocator_->commit(*extra);
+}
+
+void Planner::Replay::release(int running_index) {
+  const Allocation& released = planner_->context_->running()[running_index].allocation;
+  for (NodeId node : released.nodes) busy_[node] = 0;
+  free_ += static_cast<int>(released.nodes.size());
+  allocator_->release(released);
+}
+
+bool Planner::Replay::fits(int job) const {
+  const Job& wanted = (*planner_->jobs_)[job];
+  if (free_ < allocator_->nodes_needed(wanted)) return false;
   // Planning must not consume the simulation's generator: allocators that draw see a scratch
   // generator with a fixed seed, so every look-ahead of one pass draws alike.
   Rng scratch(kPlanningSeed);
-  const MachineView view(context_->topology(), busy, free, scratch, context_);
-  if (free < allocator->nodes_needed((*jobs_)[job])) return false;
-  return allocator->allocate((*jobs_)[job], view).has_value();
+  const MachineView view(planner_->context_->topology(), busy_, free_, scratch, planner_->context_);
+  return allocator_->allocate(wanted, view).has_value();
+}
+
+bool Planner::fits_after_releases(int job, double until, const Allocation* extra) const {
+  Replay replay(*this, extra);
+  for (const auto& [time, index] : releases_) {
+    if (time > until) break;
+    context_->check_time_limit();
+    replay.release(index);
+  }
+  return replay.fits(job);
 }
 
 }  // namespace allocsim

@@ -2,8 +2,8 @@
 // conservative backfilling, and the Cplant simulator's queue (Leung et al.).
 #include <algorithm>
 #include <cmath>
-#include <map>
 
+#include "allocsim/sched/conservative.hpp"
 #include "allocsim/sched/planner.hpp"
 #include "allocsim/sched/scheduler.hpp"
 
@@ -11,22 +11,8 @@ namespace allocsim {
 
 namespace {
 
-/// Queue orders: fifo (arrival), smallfirst/largefirst (processors), shortfirst/longfirst
-/// (estimate). Ties keep arrival order (job index = arrival rank).
-std::vector<int> ordered_queue(const SchedulerContext& context, const std::string& order) {
-  std::vector<int> queue = context.waiting();
-  const auto& jobs = context.jobs();
-  auto by = [&](auto key) {
-    std::stable_sort(queue.begin(), queue.end(),
-                     [&](int a, int b) { return key(jobs[a]) < key(jobs[b]); });
-  };
-  if (order == "smallfirst") by([](const Job& j) { return j.procs; });
-  if (order == "largefirst") by([](const Job& j) { return -j.procs; });
-  if (order == "shortfirst") by([](const Job& j) { return j.estimate; });
-  if (order == "longfirst") by([](const Job& j) { return -j.estimate; });
-  if (order == "cplant") by([](const Job& j) { return std::make_pair(j.procs, j.estimate); });
-  return queue;
-}
+/// Jobs looked at between two polls of the time limit in the backfilling loop.
+constexpr std::size_t kPollEvery = 64;
 
 /// Starts queue jobs in order while they fit; returns the position of the first that does not.
 std::size_t start_in_order(SchedulerContext& context, const std::vector<int>& queue) {
@@ -66,95 +52,57 @@ class EasyScheduler final : public Scheduler {
     Reservation reservation = planner.reserve(head);
     const auto& jobs = context.jobs();
     const double now = context.now();
+    const Allocator& allocator = context.allocator();
+    const bool shaped = allocator.contiguous_only();
+    // Allocators with a request key (shape-constrained ones): what happened to each key since
+    // the last start. An identical request (same key, machine and allocator unchanged until the
+    // next start) gets the same answer (request_key's contract), and the replay verdict of
+    // keeps_reservation depends on the allocation only; so a later job with a known key is
+    // answered from the memo: a refusal is noted (the simulation counts it as if asked), an
+    // allocation that did not keep the reservation is skipped (asking has no side effect then).
+    // The schedule and every count stay exactly as without the memo.
+    enum class Verdict : char { refused, breaks_reservation };
+    std::vector<std::pair<std::uint64_t, Verdict>> memo;
+    auto memo_of = [&](std::uint64_t key) -> const Verdict* {
+      for (const auto& entry : memo)
+        if (entry.first == key) return &entry.second;
+      return nullptr;
+    };
     for (std::size_t i = head_position + 1; i < queue.size() && context.free_count() > 0; ++i) {
-      context.check_time_limit();
+      // A clock read costs more than a memo answer: poll every kPollEvery jobs (long queues).
+      if ((i - head_position) % kPollEvery == 0) context.check_time_limit();
       if (!planner.may_keep_reservation(reservation, queue[i])) continue;  // skip the allocator
-      auto allocation = context.try_allocate(queue[i]);
-      if (!allocation || !planner.keeps_reservation(head, reservation, queue[i], *allocation))
-        continue;
       const Job& job = jobs[queue[i]];
+      // keeps_reservation() answers true without a replay for a job gone before the head starts.
+      const bool outlasts = !(now + job.estimate <= reservation.start);
+      std::optional<std::uint64_t> key;
+      if (shaped) key = allocator.request_key(job);
+      if (key) {
+        if (const Verdict* verdict = memo_of(*key)) {
+          if (*verdict == Verdict::refused) {
+            context.note_refusal(queue[i]);
+            continue;
+          }
+          if (outlasts) continue;
+        }
+      }
+      auto allocation = context.try_allocate(queue[i]);
+      if (!allocation) {
+        if (key) memo.emplace_back(*key, Verdict::refused);
+        continue;
+      }
+      if (!planner.keeps_reservation(head, reservation, queue[i], *allocation)) {
+        if (key && !memo_of(*key)) memo.emplace_back(*key, Verdict::breaks_reservation);
+        continue;
+      }
       if (now + job.estimate > reservation.start)
         reservation.spare_nodes -= static_cast<int>(allocation->nodes.size());
       context.start(queue[i], std::move(*allocation));
+      memo.clear();
     }
   }
 
  private:
-  std::string order_;
-};
-
-/// Conservative backfilling: every waiting job, in queue order, holds a reservation in a
-/// free-node profile built from the running jobs' estimates; a job starts now only when its
-/// reservation is now, so no earlier reservation is ever delayed. The profile counts nodes;
-/// with shape-constrained allocators a job whose reservation is now but which the allocator
-/// cannot place keeps waiting (its nodes stay reserved from now on, so later jobs cannot take
-/// them).
-class ConservativeScheduler final : public Scheduler {
- public:
-  explicit ConservativeScheduler(std::string order) : order_(std::move(order)) {}
-  void schedule(SchedulerContext& context) override {
-    const std::vector<int> queue = ordered_queue(context, order_);
-    const double now = context.now();
-    // Step function: free nodes from each breakpoint until the next.
-    std::map<double, int> profile;
-    profile[now] = context.free_count();
-    {
-      std::vector<std::pair<double, int>> releases;
-      for (const RunningJob& r : context.running())  // no usable estimate (NaN): ends now
-        releases.emplace_back(std::isnan(r.estimated_end) ? now : std::max(r.estimated_end, now),
-                              static_cast<int>(r.allocation.nodes.size()));
-      std::sort(releases.begin(), releases.end());
-      int free = context.free_count();
-      for (const auto& [time, nodes] : releases) profile[time] = (free += nodes);
-    }
-    for (int job_index : queue) {
-      context.check_time_limit();
-      const Job& job = context.jobs()[job_index];
-      const int need =
-          context.allocator().nodes_needed(job);  // <= machine: the simulation drops others
-      // A NaN estimate counts as 0 (a NaN key would break the profile's ordering).
-      const double duration = std::isnan(job.estimate) ? 0.0 : std::max(job.estimate, 0.0);
-      const double start = earliest_slot(context, profile, need, duration);
-      if (start == now) {
-        if (auto allocation = context.try_allocate(job_index)) {
-          const int used = static_cast<int>(allocation->nodes.size());
-          context.start(job_index, std::move(*allocation));
-          occupy(profile, now, now + duration, used);
-          continue;
-        }
-      }
-      occupy(profile, start, start + duration, need);
-    }
-  }
-
- private:
-  /// Earliest breakpoint t with at least `need` free nodes throughout [t, t + duration).
-  static double earliest_slot(const SchedulerContext& context, const std::map<double, int>& profile,
-                              int need, double duration) {
-    for (auto candidate = profile.begin(); candidate != profile.end(); ++candidate) {
-      context.check_time_limit();
-      bool fits = true;
-      for (auto it = candidate;
-           it != profile.end() && (it == candidate || it->first < candidate->first + duration);
-           ++it)
-        if (it->second < need) {
-          fits = false;
-          break;
-        }
-      if (fits) return candidate->first;
-    }
-    return profile.rbegin()->first;  // the last breakpoint frees every node
-  }
-
-  /// Subtracts `nodes` from the profile over [from, to) (adding breakpoints as needed).
-  static void occupy(std::map<double, int>& profile, double from, double to, int nodes) {
-    auto value_at = [&](double t) { return std::prev(profile.upper_bound(t))->second; };
-    if (!profile.count(to)) profile[to] = value_at(to);
-    if (!profile.count(from)) profile[from] = value_at(from);
-    for (auto it = profile.find(from); it != profile.end() && it->first < to; ++it)
-      it->second -= nodes;
-  }
-
   std::string order_;
 };
 
@@ -198,7 +146,7 @@ std::vector<RegistryEntry<SchedulerFactory>> scheduler_entries() {
        "conservative backfilling: every waiting job holds a reservation",
        {order_param()},
        [](const Params& p) -> std::unique_ptr<Scheduler> {
-         return std::make_unique<ConservativeScheduler>(p.text("order"));
+         return make_conservative_scheduler(p.text("order"));
        }},
       {"cplant",
        "Cplant queue: sorted by processors then requested time; start all that fit",
@@ -210,6 +158,21 @@ std::vector<RegistryEntry<SchedulerFactory>> scheduler_entries() {
 }
 
 }  // namespace
+
+std::vector<int> ordered_queue(const SchedulerContext& context, const std::string& order) {
+  std::vector<int> queue = context.waiting();
+  const auto& jobs = context.jobs();
+  auto by = [&](auto key) {
+    std::stable_sort(queue.begin(), queue.end(),
+                     [&](int a, int b) { return key(jobs[a]) < key(jobs[b]); });
+  };
+  if (order == "smallfirst") by([](const Job& j) { return j.procs; });
+  if (order == "largefirst") by([](const Job& j) { return -j.procs; });
+  if (order == "shortfirst") by([](const Job& j) { return j.estimate; });
+  if (order == "longfirst") by([](const Job& j) { return -j.estimate; });
+  if (order == "cplant") by([](const Job& j) { return std::make_pair(j.procs, j.estimate); });
+  return queue;
+}
 
 const SchedulerRegistry& scheduler_registry() {
   static const SchedulerRegistry registry("scheduler", scheduler_entries());

@@ -85,11 +85,19 @@ std::optional<Allocation> Simulation::try_allocate(int job_index) {
   const Job& job = workload_.jobs[job_index];
   if (free_count_ < allocator_->nodes_needed(job)) return std::nullopt;
   auto allocation = allocator_->allocate(job, view());
-  if (!allocation && !fragmentation_seen_[job_index]) {
-    fragmentation_seen_[job_index] = 1;  // enough nodes free, but not in the required shape
-    ++external_fragmentation_;
-  }
+  if (!allocation) count_fragmentation(job_index);
   return allocation;
+}
+
+void Simulation::note_refusal(int job_index) {
+  if (free_count_ >= allocator_->nodes_needed(workload_.jobs[job_index]))
+    count_fragmentation(job_index);
+}
+
+void Simulation::count_fragmentation(int job_index) {
+  if (fragmentation_seen_[job_index]) return;
+  fragmentation_seen_[job_index] = 1;  // enough nodes free, but not in the required shape
+  ++external_fragmentation_;
 }
 
 void Simulation::start(int job_index, Allocation allocation) {
@@ -147,6 +155,10 @@ void Simulation::set_rate(int job_index, double rate) {
   progress.end = now_ + progress.remaining / rate;
   ++progress.version;
   push_completion(job_index);
+}
+
+void Simulation::set_scheduler(std::unique_ptr<Scheduler> scheduler) {
+  scheduler_ = std::move(scheduler);
 }
 
 void Simulation::set_runtime_model(std::unique_ptr<RuntimeModel> model) {

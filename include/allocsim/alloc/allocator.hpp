@@ -12,6 +12,7 @@
 //
 // The registry (src/alloc/registry.cpp) is one table: each family appends its rows (name, help,
 // parameters, factory) from its own file; make_allocator() resolves `name:key=value,...`.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -95,6 +96,14 @@ class Allocator {
   virtual const std::vector<int>* linear_ranks() const { return nullptr; }
   /// A deep copy with the same state (for backfilling look-ahead and decision experiments).
   virtual std::unique_ptr<Allocator> clone() const = 0;
+  /// Optional request key: when set, allocate() draws nothing from the generator and its answer
+  /// (the Allocation itself) depends on the job only through this key, so two jobs with the
+  /// same key get the same answer on an unchanged machine and allocator state. Schedulers use
+  /// it to ask once per key and state (e.g. the subtorus allocator: log2 of the request).
+  /// nodes_needed() must depend on the job only through the key too.
+  virtual std::optional<std::uint64_t> request_key(const Job& /*job*/) const {
+    return std::nullopt;
+  }
 };
 
 /// Builds an allocator for a machine; throws InputError when the machine is not supported.

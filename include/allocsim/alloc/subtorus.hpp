@@ -10,6 +10,7 @@
 // p free nodes) on `flat:N` with the same node count N (flat:384 for JLab 2x2x2x6x8, flat:1024
 // for a QCDOC crate 2x2x2x4x4x8), fed with the same power-of-two-rounded job sizes. Nothing is
 // built for it here.
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -115,6 +116,11 @@ class SubtorusAllocator : public CloneableAllocator<SubtorusAllocator> {
   void release(const Allocation& allocation) override;
   int nodes_needed(const Job& job) const override;
   bool contiguous_only() const override { return true; }
+  /// The answer depends on the job only through k = ceil(log2 procs); nothing is drawn.
+  std::optional<std::uint64_t> request_key(const Job& job) const override {
+    // ceil_log2(procs), inline: the EASY loop asks it for every queued job of every pass.
+    return job.procs <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(job.procs - 1));
+  }
 
   /// Available semitori, sorted by origin node id.
   std::vector<Semitorus> available() const;

@@ -45,6 +45,11 @@ class SchedulerContext : public TimeLimit {
   int nodes_needed(int job_index) const { return allocator().nodes_needed(jobs()[job_index]); }
   /// Asks the allocator where `job_index` would go now (nothing is committed).
   virtual std::optional<Allocation> try_allocate(int job_index) = 0;
+  /// The scheduler knows, without asking, that try_allocate(job_index) would refuse now (an
+  /// identical request, same allocator request_key, was refused on the unchanged machine):
+  /// does whatever a refused try_allocate does besides answering (the simulation counts
+  /// external fragmentation). The default asks.
+  virtual void note_refusal(int job_index) { try_allocate(job_index); }
   /// Commits `allocation` and starts the job now (removes it from the waiting list).
   virtual void start(int job_index, Allocation allocation) = 0;
   /// Throws TimeoutError when the run's wall-clock budget is spent (checked in every loop that

@@ -40,6 +40,23 @@ class Planner {
   /// job whose release is <= `until` released; then asks whether `job` fits.
   bool fits_after_releases(int job, double until, const Allocation* extra) const;
 
+  /// A copy of the machine's busy map and the allocator (optionally with one extra allocation
+  /// committed) to which running jobs' releases are applied one by one.
+  class Replay {
+   public:
+    Replay(const Planner& planner, const Allocation* extra);
+    /// Applies the release of running job `running_index` (index into running()).
+    void release(int running_index);
+    /// Whether the allocator places `job` on the replayed state (a scratch generator).
+    bool fits(int job) const;
+
+   private:
+    const Planner* planner_;
+    std::vector<char> busy_;
+    int free_;
+    std::unique_ptr<Allocator> allocator_;
+  };
+
   const SchedulerContext* context_;
   // Fixed during one pass; held here so the backfilling loop does not ask the context.
   const std::vector<Job>* jobs_;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "allocsim/sched/context.hpp"
 #include "allocsim/util/registry.hpp"
@@ -17,6 +18,10 @@ class Scheduler {
   /// One scheduling pass at context.now(): start every job that should start now.
   virtual void schedule(SchedulerContext& context) = 0;
 };
+
+/// The waiting jobs in a queue order: fifo (arrival), smallfirst/largefirst (processors),
+/// shortfirst/longfirst (estimate), cplant (processors, then estimate). Ties keep arrival order.
+std::vector<int> ordered_queue(const SchedulerContext& context, const std::string& order);
 
 using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(const Params&)>;
 using SchedulerRegistry = Registry<SchedulerFactory>;

@@ -59,6 +59,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   /// Asks the allocator for `job_index` now; counts external fragmentation when it refuses
   /// although enough nodes are free.
   std::optional<Allocation> try_allocate(int job_index) override;
+  /// What a refused try_allocate counts (external fragmentation), without asking.
+  void note_refusal(int job_index) override;
   /// Commits `allocation`, starts the job now (removes it from the waiting list), tells the
   /// observers and lets the runtime model re-rate.
   void start(int job_index, Allocation allocation) override;
@@ -76,6 +78,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   Rng& rng() { return rng_; }
   MachineView view() { return MachineView(topology_, busy_, free_count_, rng_, this); }
 
+  /// Replaces the scheduler built from the config (tests: reference implementations).
+  void set_scheduler(std::unique_ptr<Scheduler> scheduler);
   /// Replaces the runtime model built from the config (tests, models not in the table).
   void set_runtime_model(std::unique_ptr<RuntimeModel> model);
   /// Adds an observer (not owned; must outlive run()).
@@ -95,6 +99,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   using Completion = std::tuple<double, std::int64_t, int, std::uint32_t>;
 
   void finish(int job_index);
+  /// Counts the job once for external fragmentation (enough nodes free, wrong shape).
+  void count_fragmentation(int job_index);
   /// Pops stale end events; true when a valid one is left on top.
   bool has_completion();
   /// Completions at now_ with the re-ratings they cause (event order steps 1 and 2).
