@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "allocsim/geom/mm.hpp"
-#include "allocsim/geom/mm_reference.hpp"
 #include "allocsim/util/heap.hpp"
 #include "allocsim/util/rng.hpp"
+#include "geom/mm_reference.hpp"
 
 namespace {
 

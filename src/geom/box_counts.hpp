@@ -46,17 +46,10 @@ class BoxCounts {
     prefix_stride_.assign(d_, 1);
     std::int64_t cells = 1, prefix_cells = 1;
     for (int axis = 0; axis < d_; ++axis) {
-      if (points.wraps(axis)) {
-        ring_[axis] = ext_[axis] = points.ring(axis);
-      } else {
-        int lo = points.coord(0, axis), hi = lo;
-        for (int i = 1; i < n; ++i) {
-          lo = std::min(lo, points.coord(i, axis));
-          hi = std::max(hi, points.coord(i, axis));
-        }
-        lo_[axis] = lo;
-        ext_[axis] = hi - lo + 1;
-      }
+      const PointSet::AxisWindow window = points.axis_window(axis);
+      lo_[axis] = window.low;
+      ext_[axis] = window.length;
+      if (points.wraps(axis)) ring_[axis] = window.length;
       cell_stride_[axis] = cells;
       prefix_stride_[axis] = prefix_cells;
       cells *= ext_[axis];

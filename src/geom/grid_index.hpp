@@ -22,18 +22,9 @@ class GridIndex {
     stride_.assign(d_, 1);
     std::int64_t volume = 1;
     for (int axis = 0; axis < d_; ++axis) {
-      if (points.wraps(axis)) {
-        lo_[axis] = 0;
-        len_[axis] = points.ring(axis);
-      } else {
-        int lo = points.coord(0, axis), hi = lo;
-        for (int i = 1; i < n; ++i) {
-          lo = std::min(lo, points.coord(i, axis));
-          hi = std::max(hi, points.coord(i, axis));
-        }
-        lo_[axis] = lo;
-        len_[axis] = hi - lo + 1;
-      }
+      const PointSet::AxisWindow window = points.axis_window(axis);
+      lo_[axis] = window.low;
+      len_[axis] = window.length;
       stride_[axis] = static_cast<int>(volume);
       volume *= len_[axis];
       if (volume > 8LL * n + 256) return;

@@ -37,6 +37,16 @@ void PointSet::add(std::span<const int> point) {
   coords_.insert(coords_.end(), point.begin(), point.end());
 }
 
+PointSet::AxisWindow PointSet::axis_window(int axis) const {
+  if (wraps(axis)) return {0, ring(axis)};
+  int lo = coord(0, axis), hi = lo;
+  for (int i = 1; i < size(); ++i) {
+    lo = std::min(lo, coord(i, axis));
+    hi = std::max(hi, coord(i, axis));
+  }
+  return {lo, hi - lo + 1};
+}
+
 void PointSet::add_rows(std::span<const int> coords) {
   if (dims_ == 0 || coords.size() % static_cast<std::size_t>(dims_) != 0)
     throw InputError(std::to_string(coords.size()) + " coordinates are not whole points of a " +

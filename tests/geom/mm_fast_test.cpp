@@ -8,8 +8,8 @@
 
 #include "allocsim/geom/local_search.hpp"
 #include "allocsim/geom/mm.hpp"
-#include "allocsim/geom/mm_reference.hpp"
 #include "allocsim/util/rng.hpp"
+#include "geom/mm_reference.hpp"
 
 namespace allocsim::geom {
 namespace {

@@ -16,9 +16,9 @@
 // Table 1 scans them: axis 0 (x) slowest, each axis's values in order of first appearance among
 // the points. Point centres (Gen-Alg): input order, duplicates skipped.
 //
-// Speed (same answers as the plain scan, kept as geom::reference in mm_reference.hpp): when
-// the points are distinct and fill a good part of their bounding box, the k nearest of a centre
-// are found by visiting L1 rings of an occupancy grid, and their pairwise sum from per-axis
+// Speed (same answers as the plain scan, kept as geom::reference in tests/geom/mm_reference.hpp):
+// when the points are distinct and fill a good part of their bounding box, the k nearest of a
+// centre are found by visiting L1 rings of an occupancy grid, and their pairwise sum from per-axis
 // histograms over the 2r + 1 coordinates around the centre (r = the last ring's radius).
 // Most centres of a lightly used machine see only free positions up to that radius; their sum
 // is then known without a selection, from a memo (NearestMemo):

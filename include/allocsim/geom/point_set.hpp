@@ -40,6 +40,14 @@ class PointSet {
   bool any_wrap() const;
   const std::vector<int>& rings() const { return rings_; }
 
+  /// The positions a grid over the points needs on `axis`: the whole ring on a wrapped axis,
+  /// else the smallest interval holding every coordinate. Requires size() > 0.
+  struct AxisWindow {
+    int low = 0;
+    int length = 0;
+  };
+  AxisWindow axis_window(int axis) const;
+
   /// Distance along `axis` between coordinates a and b (ring-aware).
   int axis_distance(int axis, int a, int b) const {
     const int d = a > b ? a - b : b - a;

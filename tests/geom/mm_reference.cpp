@@ -1,13 +1,13 @@
 // The previous MM and Gen-Alg implementation, kept unchanged as the reference of the tests and
 // benches (see mm_reference.hpp).
-#include "allocsim/geom/mm_reference.hpp"
+#include "geom/mm_reference.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
 
-#include "axis_index.hpp"
-#include "grid_index.hpp"
+#include "../../src/geom/axis_index.hpp"
+#include "../../src/geom/grid_index.hpp"
 
 namespace allocsim::geom::reference {
 
