@@ -132,7 +132,7 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
         << "\n";
 
   // Live file: the carried-over outcomes of the leading members (read back from the journal).
-  live_ = std::make_unique<ResultWriter>(path_, info, expansion);
+  live_ = std::make_unique<ResultWriter>(path_, info, expansion, members_);
   append_ready();
   live_->flush();
   last_flush_ = seconds_now();
