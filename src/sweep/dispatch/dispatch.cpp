@@ -13,9 +13,22 @@ void worker_loop(WorkerChannel& channel,
   channel.send({WorkerEvent::Kind::hello, worker, {}, {}, 0});
   std::deque<WorkerCommand> queue;
   std::chrono::microseconds wait{0};
+  auto last_poll = Clock::now();
   while (true) {
-    // Take every command that has arrived; wait only when there is nothing to do.
+    // Take every command that has arrived; wait only when there is nothing to do. With tasks
+    // queued, look for more at most every kWorkerPollPeriod: a look costs an MPI probe (a
+    // sched_yield under --oversubscribe), a large share of a tiny config.
     bool stop = false;
+    if (!queue.empty()) {
+      const auto now = Clock::now();
+      if (now - last_poll < kWorkerPollPeriod) {
+        const WorkerCommand command = std::move(queue.front());
+        queue.pop_front();
+        channel.send({WorkerEvent::Kind::result, worker, run(command), {}, 0});
+        continue;
+      }
+      last_poll = now;
+    }
     while (auto command = channel.receive(queue.empty() ? wait : std::chrono::microseconds{0})) {
       if (command->kind == WorkerCommand::Kind::stop) {
         stop = true;

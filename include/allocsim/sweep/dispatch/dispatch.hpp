@@ -72,6 +72,10 @@ class WorkerChannel {
   virtual std::optional<WorkerCommand> receive(std::chrono::microseconds wait) = 0;
 };
 
+/// How often a worker with tasks queued looks for new commands (a stop waits at most this
+/// long plus the config running; the master keeps far more work than this queued per worker).
+inline constexpr std::chrono::microseconds kWorkerPollPeriod{1000};
+
 /// Runs commands until told to stop: hello, then result after result, then bye.
 /// On stop, tasks queued but not started are dropped.
 void worker_loop(WorkerChannel& channel,
