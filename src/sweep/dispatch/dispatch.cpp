@@ -81,8 +81,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
       dirty.push_back(w);
     }
   };
-  auto deliver = [&](const ConfigOutcome& outcome, const std::string& encoded,
-                     std::uint64_t checksum) {
+  auto deliver = [&](ConfigOutcome& outcome, const std::string& encoded, std::uint64_t checksum) {
     if (callbacks.on_encoded_outcome)
       callbacks.on_encoded_outcome(outcome, encoded, checksum);
     else

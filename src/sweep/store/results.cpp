@@ -337,6 +337,7 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
     summary_.column_data(column++).f.push_back(outcome.result.summary.*c.member);
   summary_.set_rows(summary_.rows() + 1);
 
+  if (outcome.result.jobs.empty() && outcome.result.decisions.empty()) return;
   const std::string hex = id_hex(entry.id);
   if (!outcome.result.jobs.empty() && !file_.exists("/jobs/" + hex))
     write_job_tables(file_, hex, outcome.result.jobs);

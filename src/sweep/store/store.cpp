@@ -157,7 +157,7 @@ void ResultStore::note(std::size_t position, std::uint64_t offset, ConfigStatus 
   if (status != ConfigStatus::done) ++failed_;
 }
 
-void ResultStore::record(const ConfigOutcome& outcome, const std::string& encoded,
+void ResultStore::record(ConfigOutcome outcome, const std::string& encoded,
                          std::uint64_t checksum) {
   const std::int64_t found = position(outcome.index);
   if (found < 0) return;  // not ours (cannot happen with a consistent expansion)
@@ -171,7 +171,7 @@ void ResultStore::record(const ConfigOutcome& outcome, const std::string& encode
     auto previous = held_.find(m);
     if (previous != held_.end()) held_.erase(previous);
     if (held_bytes_ < kHeldBytes) {
-      held_.emplace(m, outcome);
+      held_.emplace(m, std::move(outcome));
       held_bytes_ += bytes.size();
     }
   }

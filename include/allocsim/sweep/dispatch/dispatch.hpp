@@ -94,8 +94,8 @@ struct DispatchOptions {
 struct DispatchCallbacks {
   std::function<void(const ConfigOutcome&)> on_outcome;  ///< every result, as it arrives
   /// Same, with the outcome's encoding when the transport has it (empty otherwise); when set,
-  /// it is called instead of on_outcome.
-  std::function<void(const ConfigOutcome&, const std::string& encoded, std::uint64_t checksum)>
+  /// it is called instead of on_outcome, and may move from the outcome.
+  std::function<void(ConfigOutcome&, const std::string& encoded, std::uint64_t checksum)>
       on_encoded_outcome;
   /// The payload of the task for an index (what a worker needs to run it); unset = none.
   std::function<std::string(std::int64_t)> payload;

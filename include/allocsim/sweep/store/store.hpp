@@ -53,8 +53,7 @@ class ResultStore {
 
   /// Journals the outcome (with its encode_outcome() bytes when given, else encoded here); its
   /// rows reach the live file in index order.
-  void record(const ConfigOutcome& outcome, const std::string& encoded = {},
-              std::uint64_t checksum = 0);
+  void record(ConfigOutcome outcome, const std::string& encoded = {}, std::uint64_t checksum = 0);
   /// Writes the journal frames queued since the last tick, appends the rows now in order, and
   /// flushes the live file every two seconds.
   void tick();
