@@ -81,7 +81,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
       dirty.push_back(w);
     }
   };
-  auto deliver = [&](ConfigOutcome& outcome, const std::string& encoded, std::uint64_t checksum) {
+  auto deliver = [&](ConfigOutcome& outcome, std::string& encoded, std::uint64_t checksum) {
     if (callbacks.on_encoded_outcome)
       callbacks.on_encoded_outcome(outcome, encoded, checksum);
     else
@@ -197,7 +197,8 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         ++gone;
         state.gone = state.abandoned = any_abandoned = true;
         refill_all = true;
-        deliver(outcome, {}, 0);
+        std::string none;
+        deliver(outcome, none, 0);
       }
     }
     if (callbacks.tick) callbacks.tick();

@@ -344,16 +344,17 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   int stop_signal = 0;
   DispatchCallbacks callbacks;
   std::int64_t results = 0;
-  callbacks.on_encoded_outcome = [&](ConfigOutcome& outcome, const std::string& encoded,
+  callbacks.on_encoded_outcome = [&](ConfigOutcome& outcome, std::string& encoded,
                                      std::uint64_t checksum) {
     ++results;
     // The master's expansion names the config (a watchdog outcome does not).
     const std::uint64_t id = p.expansion.configs.at(static_cast<std::size_t>(outcome.index)).id;
     if (outcome.config_id == id) {
-      store->record(std::move(outcome), encoded, checksum);
+      store->record(outcome, std::move(encoded), checksum);
     } else {
-      outcome.config_id = id;
-      store->record(std::move(outcome), {});
+      ConfigOutcome named = encoded.empty() ? std::move(outcome) : decode_outcome(encoded);
+      named.config_id = id;
+      store->record(named);
     }
     progress.update(store->finished(), store->failed());
   };

@@ -201,7 +201,12 @@ Table Table::select(const std::vector<std::size_t>& rows) const {
 }
 
 void Table::clear_rows() {
-  for (auto& column : data_) column = Column{};
+  for (auto& column : data_) {  // the capacity stays for the next rows
+    column.u.clear();
+    column.i.clear();
+    column.f.clear();
+    column.s.clear();
+  }
   rows_ = 0;
 }
 

@@ -146,6 +146,28 @@ std::string encode_outcome(const ConfigOutcome& outcome) {
   return out;
 }
 
+namespace {
+/// Reads the head fields (see decode_outcome_head) into `outcome`.
+void read_head(Reader& in, ConfigOutcome& outcome) {
+  outcome.config_id = in.u64();
+  outcome.index = static_cast<std::int64_t>(in.u64());
+  const std::uint64_t status = in.u64();
+  if (status > static_cast<std::uint64_t>(ConfigStatus::timed_out))
+    throw InputError("bad outcome encoding: status " + std::to_string(status));
+  outcome.status = static_cast<ConfigStatus>(status);
+  outcome.error = in.text();
+  outcome.wall_seconds = std::bit_cast<double>(in.u64());
+  outcome.rank = static_cast<int>(static_cast<std::int64_t>(in.u64()));
+}
+}  // namespace
+
+ConfigOutcome decode_outcome_head(const std::string& bytes) {
+  Reader in{bytes};
+  ConfigOutcome outcome;
+  read_head(in, outcome);
+  return outcome;
+}
+
 ConfigOutcome decode_outcome(const std::string& bytes) {
   Reader in{bytes};
   auto real = [&] { return std::bit_cast<double>(in.u64()); };
@@ -156,15 +178,7 @@ ConfigOutcome decode_outcome(const std::string& bytes) {
     return static_cast<std::size_t>(n);
   };
   ConfigOutcome outcome;
-  outcome.config_id = in.u64();
-  outcome.index = static_cast<std::int64_t>(in.u64());
-  const std::uint64_t status = in.u64();
-  if (status > static_cast<std::uint64_t>(ConfigStatus::timed_out))
-    throw InputError("bad outcome encoding: status " + std::to_string(status));
-  outcome.status = static_cast<ConfigStatus>(status);
-  outcome.error = in.text();
-  outcome.wall_seconds = real();
-  outcome.rank = static_cast<int>(static_cast<std::int64_t>(in.u64()));
+  read_head(in, outcome);
   if (in.u64() != summary_columns().size())
     throw InputError("bad outcome encoding: written with another set of summary metrics");
   RunResult& result = outcome.result;

@@ -92,6 +92,7 @@ class Table {
   std::string display(std::size_t row, std::size_t column) const;
   /// A table with the same columns and the given rows in that order.
   Table select(const std::vector<std::size_t>& rows) const;
+  /// Drops the rows (keeping the columns' capacity for the next ones).
   void clear_rows();
 
   /// Raw column storage (for the HDF5 writer/reader).

@@ -31,6 +31,9 @@ struct ConfigOutcome {
 /// decode_outcome throws InputError on bytes it cannot read.
 std::string encode_outcome(const ConfigOutcome& outcome);
 ConfigOutcome decode_outcome(const std::string& bytes);
+/// The head of an encoded outcome: config_id, index, status, error, wall_seconds and rank
+/// (the result left empty), read without decoding the rest.
+ConfigOutcome decode_outcome_head(const std::string& bytes);
 /// The Boost binary archive encoding of journals written by earlier versions (frames of type
 /// 2), still read by --resume.
 std::string encode_outcome_boost(const ConfigOutcome& outcome);

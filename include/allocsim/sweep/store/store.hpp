@@ -53,7 +53,8 @@ class ResultStore {
 
   /// Journals the outcome (with its encode_outcome() bytes when given, else encoded here); its
   /// rows reach the live file in index order.
-  void record(ConfigOutcome outcome, const std::string& encoded = {}, std::uint64_t checksum = 0);
+  /// (`outcome` may hold only its head fields when `encoded` is given.)
+  void record(const ConfigOutcome& outcome, std::string encoded = {}, std::uint64_t checksum = 0);
   /// Writes the journal frames queued since the last tick, appends the rows now in order, and
   /// flushes the live file every two seconds.
   void tick();
@@ -86,11 +87,13 @@ class ResultStore {
   std::string path_;
   OutputLock lock_;  ///< first taken, last released
   const Expansion* expansion_;
-  std::vector<std::int64_t> members_;          ///< expansion indices, ascending
-  std::vector<std::int32_t> position_of_;      ///< expansion index -> member position or -1
-  std::vector<Recorded> recorded_;             ///< per member position
-  std::size_t written_ = 0;                    ///< members whose rows are in the live file
-  std::map<std::size_t, ConfigOutcome> held_;  ///< outcomes waiting for their turn
+  std::vector<std::int64_t> members_;      ///< expansion indices, ascending
+  std::vector<std::int32_t> position_of_;  ///< expansion index -> member position or -1
+  std::vector<Recorded> recorded_;         ///< per member position
+  std::size_t written_ = 0;                ///< members whose rows are in the live file
+  /// Outcomes waiting for their turn (encoded: a third of the memory of decoded ones), by
+  /// member position, and their bytes.
+  std::map<std::size_t, std::string> held_;
   std::size_t held_bytes_ = 0;
   std::vector<std::int64_t> todo_;
   std::int64_t finished_ = 0, failed_ = 0, resumed_ = 0;
