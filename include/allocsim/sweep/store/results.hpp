@@ -11,7 +11,8 @@
 // Text columns are stored as codes with their labels in attributes (h5.hpp), so h5py reads
 // every string of the file as `str`; format 1 files (text in string members, node ids as
 // interval-set text) are still read, and rewritten in format 2 by --resume and merge.
-// Only the master writes it; rows are buffered and appended, and the file flushed, often.
+// Only the master writes it: every /configs row when the file is created (a pending config),
+// then per result its outcome columns and /summary row, buffered; the file is flushed often.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,15 +1,16 @@
 #pragma once
 // Crash-safe result storage of one sweep. Every outcome goes first to the
 // journal (`<file>.journal`; the frames of one dispatch iteration in one write()), then into the
-// live HDF5 file, whose /configs and /summary rows are appended in expansion order: an outcome
-// waits (in memory up to kHeldBytes, else as its journal offset, read back through the open
-// journal) until every member before it has finished, so the file's content does not depend on
-// the arrival order, the rank count or the batching. Rows are appended kAppendRows at a time and
-// the file flushed every two seconds. Finishing appends the remaining rows (pending for configs
-// that did not run) and the final attributes: no rewrite, no file opened per config. When every
-// config finished, the journal is removed. `--resume` rebuilds the state from the journal, or
-// from a finished file when there is no journal, so a SIGKILL at any moment loses only the
-// configs in flight.
+// live HDF5 file. The file is created with every member's /configs row (pending; ResultWriter);
+// outcomes fill their rows' outcome columns and append their /summary rows in expansion order:
+// an outcome waits (encoded, in memory up to kHeldBytes, else as its journal offset, read back
+// through the open journal) until every member before it has finished, so the file's content
+// does not depend on the arrival order, the rank count or the batching. Rows are written
+// kAppendRows at a time and the file flushed every two seconds. Finishing writes the remaining
+// outcomes (members that did not run stay pending) and the final attributes: no rewrite, no file
+// opened per config. When every config finished, the journal is removed. `--resume` rebuilds the
+// state from the journal, or from a finished file when there is no journal, so a SIGKILL at any
+// moment loses only the configs in flight.
 #include <cstdint>
 #include <iosfwd>
 #include <map>
