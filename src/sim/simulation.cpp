@@ -19,18 +19,18 @@
 
 namespace allocsim {
 
-namespace {
-/// The run's machine, refused before it is built when it is too large.
-Topology machine_of(const RunConfig& config) {
+Topology machine_topology(const RunConfig& config) {
   check_machine_size(config.machine);
   return Topology::parse(config.machine);
 }
-}  // namespace
 
 Simulation::Simulation(const RunConfig& config, Workload workload)
+    : Simulation(config, std::move(workload), machine_topology(config)) {}
+
+Simulation::Simulation(const RunConfig& config, Workload workload, Topology machine)
     : config_(config),
       workload_(std::move(workload)),
-      topology_(machine_of(config)),
+      topology_(std::move(machine)),
       rng_(config.seed) {
   allocator_ = make_allocator(config.alloc, topology_);
   {
@@ -292,27 +292,41 @@ RunResult Simulation::summarize() {
 
 // ---- Whole-run helpers ----
 
+Workload synthetic_workload(const RunConfig& config, const SyntheticSpec& spec) {
+  Rng rng(mix_seed(config.workload_seed, stable_hash("synthetic")));
+  return spec.generate(rng);
+}
+
 Workload load_workload(const RunConfig& config, const std::string& trace_dir) {
-  if (config.trace.rfind("synthetic:", 0) == 0 || config.trace == "synthetic") {
-    Rng rng(mix_seed(config.workload_seed, stable_hash("synthetic")));
-    return generate_synthetic(config.trace, rng);
-  }
+  if (config.trace.rfind("synthetic:", 0) == 0 || config.trace == "synthetic")
+    return synthetic_workload(config, SyntheticSpec(config.trace));
   ReadOptions options;
   options.strict = config.strict;
   options.estimate_factor = config.estimate_factor;
   return read_trace(resolve_trace_path(config.trace, trace_dir), options);
 }
 
-Workload transform_workload(const RunConfig& config, const Workload& base) {
+namespace {
+Workload transformed(const RunConfig& config, const Workload& base, int nodes) {
   Workload workload = base;
+  if (config.transforms.empty()) return workload;  // nothing draws from the generator
   Rng rng(mix_seed(config.workload_seed, stable_hash("transforms")));
-  TransformContext context{machine_of(config).node_count(), &rng};
+  TransformContext context{nodes, &rng};
   for (const auto& spec : config.transforms) apply_transform(workload, spec, context);
   return workload;
 }
+}  // namespace
+
+Workload transform_workload(const RunConfig& config, const Workload& base) {
+  return transformed(config, base, machine_topology(config).node_count());
+}
 
 RunResult simulate(const RunConfig& config, const Workload& base) {
-  Simulation simulation(config, transform_workload(config, base));
+  return simulate(config, base, machine_topology(config));
+}
+
+RunResult simulate(const RunConfig& config, const Workload& base, const Topology& machine) {
+  Simulation simulation(config, transformed(config, base, machine.node_count()), machine);
   return simulation.run();
 }
 

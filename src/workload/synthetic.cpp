@@ -169,7 +169,19 @@ void validate_synthetic_spec(const std::string& spec) {
 }
 
 Workload generate_synthetic(const std::string& spec, Rng& rng) {
-  const SyntheticPlan plan = plan_synthetic(spec);
+  return SyntheticSpec(spec).generate(rng);
+}
+
+struct SyntheticSpec::Plan : SyntheticPlan {};
+
+SyntheticSpec::SyntheticSpec(const std::string& spec)
+    : plan_(std::make_unique<const Plan>(Plan{plan_synthetic(spec)})) {}
+SyntheticSpec::~SyntheticSpec() = default;
+SyntheticSpec::SyntheticSpec(SyntheticSpec&&) noexcept = default;
+SyntheticSpec& SyntheticSpec::operator=(SyntheticSpec&&) noexcept = default;
+
+Workload SyntheticSpec::generate(Rng& rng) const {
+  const SyntheticPlan& plan = *plan_;
   const std::int64_t count = plan.count;
   const Distribution& arrival = plan.arrival;
   const Distribution& runtime = plan.runtime;

@@ -115,7 +115,7 @@ def journal_frames(path):
         kind, length = struct.unpack_from("<IQ", data, offset + 4)
         if offset + 24 + length > len(data):
             break
-        count += kind == 2
+        count += kind in (2, 3)  # outcome frames (2: earlier versions' encoding)
         offset += 24 + length
     return count
 

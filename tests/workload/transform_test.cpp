@@ -93,3 +93,27 @@ TEST(Synthetic, IsSeededAndHonoursDistributions) {
   Rng d(5);
   EXPECT_THROW(generate_synthetic("synthetic:jobs=5,size=normal:3", d), InputError);
 }
+
+TEST(Synthetic, ParsedSpecGeneratesWhatGenerateSyntheticDoes) {
+  for (const std::string spec :
+       {"synthetic:jobs=40,arrival=exp:10,runtime=exp:100,size=uniform:1,64",
+        "synthetic:jobs=30,size=pow2:1,64,estimate=2", "synthetic:jobs=20,size=sides:8",
+        "synthetic:jobs=10,arrival=uniform:1,5,runtime=const:7,size=const:3"}) {
+    const SyntheticSpec parsed(spec);
+    for (std::uint64_t seed : {1u, 2u, 99u}) {
+      Rng a(seed), b(seed);
+      const Workload expected = generate_synthetic(spec, a), got = parsed.generate(b);
+      EXPECT_EQ(got.source, expected.source);
+      ASSERT_EQ(got.jobs.size(), expected.jobs.size()) << spec;
+      for (std::size_t j = 0; j < got.jobs.size(); ++j) {
+        EXPECT_EQ(got.jobs[j].submit, expected.jobs[j].submit) << spec;
+        EXPECT_EQ(got.jobs[j].runtime, expected.jobs[j].runtime) << spec;
+        EXPECT_EQ(got.jobs[j].estimate, expected.jobs[j].estimate) << spec;
+        EXPECT_EQ(got.jobs[j].procs, expected.jobs[j].procs) << spec;
+        EXPECT_EQ(got.jobs[j].shape_a, expected.jobs[j].shape_a) << spec;
+      }
+      EXPECT_EQ(a.next(), b.next()) << "same draws";
+    }
+  }
+  EXPECT_THROW(SyntheticSpec("synthetic:jobs=-1"), InputError);
+}

@@ -26,6 +26,7 @@
 #include "allocsim/sim/config.hpp"
 #include "allocsim/sim/observer.hpp"
 #include "allocsim/sim/runtime_model.hpp"
+#include "allocsim/workload/transform.hpp"
 
 namespace allocsim {
 
@@ -40,6 +41,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   /// Builds machine, allocator, scheduler and runtime model from `config` for `workload`
   /// (already transformed). Throws InputError on bad specs or an unsupported machine.
   Simulation(const RunConfig& config, Workload workload);
+  /// The same on an already built machine: `machine` must be machine_topology(config).
+  Simulation(const RunConfig& config, Workload workload, Topology machine);
   ~Simulation() override;
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -145,5 +148,13 @@ Workload transform_workload(const RunConfig& config, const Workload& base);
 RunResult simulate(const RunConfig& config, const std::string& trace_dir);
 /// Same, from a cached base workload (not yet transformed).
 RunResult simulate(const RunConfig& config, const Workload& base);
+/// Same, on an already built machine (`machine` must be machine_topology(config)): a sweep
+/// worker builds each machine once.
+RunResult simulate(const RunConfig& config, const Workload& base, const Topology& machine);
+/// The config's machine, refused (InputError) when too large: what a Simulation runs on.
+Topology machine_topology(const RunConfig& config);
+/// load_workload of a synthetic trace from its already parsed spec (`spec` must be
+/// SyntheticSpec(config.trace)): the same workload, without parsing the spec again.
+Workload synthetic_workload(const RunConfig& config, const SyntheticSpec& spec);
 
 }  // namespace allocsim

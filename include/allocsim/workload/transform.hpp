@@ -3,6 +3,7 @@
 // generator, each an entry of an explicit registry table.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "allocsim/util/registry.hpp"
@@ -55,6 +56,22 @@ ParamSpec allow_large_param();
 /// sides up to 46340); more than kMaxJobsWithoutOverride jobs need `allow_large=1`. Throws
 /// InputError naming the parameter and its valid range.
 Workload generate_synthetic(const std::string& spec, Rng& rng);
+/// A synthetic spec parsed and checked once, then generated for any number of seeds: what
+/// generate_synthetic(spec, rng) returns, without parsing the spec at every call (a sweep
+/// worker generates one workload per replicate from the same spec).
+class SyntheticSpec {
+ public:
+  /// Throws InputError as generate_synthetic does.
+  explicit SyntheticSpec(const std::string& spec);
+  ~SyntheticSpec();
+  SyntheticSpec(SyntheticSpec&&) noexcept;
+  SyntheticSpec& operator=(SyntheticSpec&&) noexcept;
+  Workload generate(Rng& rng) const;
+
+ private:
+  struct Plan;
+  std::unique_ptr<const Plan> plan_;
+};
 /// Checks a synthetic spec in full (parameters, distributions, size guard) without generating
 /// it: what generate_synthetic would throw, cheaply, e.g. when an experiment is validated.
 void validate_synthetic_spec(const std::string& spec);

@@ -13,9 +13,22 @@ void worker_loop(WorkerChannel& channel,
   channel.send({WorkerEvent::Kind::hello, worker, {}, {}, 0});
   std::deque<WorkerCommand> queue;
   std::chrono::microseconds wait{0};
+  auto last_poll = Clock::now();
   while (true) {
-    // Take every command that has arrived; wait only when there is nothing to do.
+    // Take every command that has arrived; wait only when there is nothing to do. With tasks
+    // queued, look for more at most every kWorkerPollPeriod: a look costs an MPI probe (a
+    // sched_yield under --oversubscribe), a large share of a tiny config.
     bool stop = false;
+    if (!queue.empty()) {
+      const auto now = Clock::now();
+      if (now - last_poll < kWorkerPollPeriod) {
+        const WorkerCommand command = std::move(queue.front());
+        queue.pop_front();
+        channel.send({WorkerEvent::Kind::result, worker, run(command), {}, 0});
+        continue;
+      }
+      last_poll = now;
+    }
     while (auto command = channel.receive(queue.empty() ? wait : std::chrono::microseconds{0})) {
       if (command->kind == WorkerCommand::Kind::stop) {
         stop = true;
@@ -68,8 +81,7 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
       dirty.push_back(w);
     }
   };
-  auto deliver = [&](const ConfigOutcome& outcome, const std::string& encoded,
-                     std::uint64_t checksum) {
+  auto deliver = [&](ConfigOutcome& outcome, std::string& encoded, std::uint64_t checksum) {
     if (callbacks.on_encoded_outcome)
       callbacks.on_encoded_outcome(outcome, encoded, checksum);
     else
@@ -185,7 +197,8 @@ DispatchEnd dispatch(Transport& transport, std::deque<std::int64_t> order,
         ++gone;
         state.gone = state.abandoned = any_abandoned = true;
         refill_all = true;
-        deliver(outcome, {}, 0);
+        std::string none;
+        deliver(outcome, none, 0);
       }
     }
     if (callbacks.tick) callbacks.tick();

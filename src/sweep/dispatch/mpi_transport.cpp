@@ -125,7 +125,7 @@ std::optional<WorkerEvent> MpiTransport::poll() {
           WorkerEvent& result = received_.emplace_back();
           result.kind = WorkerEvent::Kind::result;
           result.worker = event.worker;
-          result.outcome = decode_outcome(bytes);
+          result.outcome = decode_outcome_head(bytes);  // the store decodes the rest
           result.encoded = std::move(bytes);
           result.checksum = static_cast<std::uint64_t>(checksum);
         }

@@ -2,6 +2,8 @@
 #include "allocsim/sweep/dispatch/runner.hpp"
 
 #include <chrono>
+#include <map>
+#include <memory>
 
 #include "allocsim/metrics/records.hpp"
 #include "allocsim/sim/simulation.hpp"
@@ -11,8 +13,22 @@
 
 namespace allocsim::sweep {
 
+namespace {
+bool is_synthetic(const std::string& trace) {
+  return trace.rfind("synthetic", 0) == 0;
+}
+}  // namespace
+
 LoadFn core_load() {
-  return [](const RunConfig& config, const std::string& trace_dir) {
+  // Each synthetic spec is parsed once (a sweep's replicates differ only in the seed).
+  auto specs = std::make_shared<std::map<std::string, SyntheticSpec>>();
+  return [specs](const RunConfig& config, const std::string& trace_dir) {
+    if (config.trace.rfind("synthetic:", 0) == 0 || config.trace == "synthetic") {
+      auto found = specs->find(config.trace);
+      if (found == specs->end())
+        found = specs->emplace(config.trace, SyntheticSpec(config.trace)).first;
+      return synthetic_workload(config, found->second);
+    }
     RunConfig untransformed = config;
     untransformed.transforms.clear();
     return load_workload(untransformed, trace_dir);
@@ -20,7 +36,14 @@ LoadFn core_load() {
 }
 
 SimulateFn core_simulate() {
-  return [](const RunConfig& config, const Workload& base) { return simulate(config, base); };
+  // Each machine is parsed and checked once.
+  auto machines = std::make_shared<std::map<std::string, Topology>>();
+  return [machines](const RunConfig& config, const Workload& base) {
+    auto found = machines->find(config.machine);
+    if (found == machines->end())
+      found = machines->emplace(config.machine, machine_topology(config)).first;
+    return simulate(config, base, found->second);
+  };
 }
 
 ConfigRunner::ConfigRunner(const std::vector<ConfigEntry>& configs, std::string base_dir,
@@ -33,15 +56,18 @@ ConfigRunner::ConfigRunner(const std::vector<ConfigEntry>& configs, std::string 
 
 const ConfigRunner::Cached& ConfigRunner::base_workload(const RunConfig& config) {
   // What load_workload() reads depends on: the source and the reader options, and for
-  // synthetic workloads the workload seed (transforms are applied later, per config).
-  const bool synthetic = config.trace.rfind("synthetic", 0) == 0;
-  std::string key = config.trace;
-  for (const std::string& part :
-       {std::to_string(config.strict), std::to_string(config.estimate_factor),
-        synthetic ? std::to_string(config.workload_seed) : std::string()}) {
-    key += '\n';
-    key += part;
-  }
+  // synthetic workloads the workload seed (transforms are applied later, per config). The
+  // options go into the key as their bytes (no number formatting per config).
+  const bool synthetic = is_synthetic(config.trace);
+  std::string& key = key_;
+  key.assign(config.trace);
+  auto append = [&](const auto& value) {
+    key.append(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  key += '\n';
+  append(config.strict);
+  append(config.estimate_factor);
+  if (synthetic) append(config.workload_seed);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   Cached cached;
@@ -51,6 +77,15 @@ const ConfigRunner::Cached& ConfigRunner::base_workload(const RunConfig& config)
     cached.workload = std::make_shared<const Workload>(load_(resolved, trace_dir_));
   } catch (const std::exception& error) {
     cached.error = error.what();
+  }
+  if (synthetic) {
+    // A synthetic workload is cheap to generate again and each replicate has its own seed:
+    // keep only the latest few (a worker's memory would otherwise grow with every replicate).
+    synthetic_keys_.push_back(key);
+    if (synthetic_keys_.size() > kSyntheticKept) {
+      cache_.erase(synthetic_keys_.front());
+      synthetic_keys_.pop_front();
+    }
   }
   return cache_.emplace(key, std::move(cached)).first->second;
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "allocsim/sweep/experiment/experiment.hpp"
+#include "h5_types.hpp"
 
 namespace allocsim::sweep::h5 {
 
@@ -29,7 +30,7 @@ void check(herr_t status, const std::string& what) {
   if (status < 0) throw std::runtime_error("HDF5: cannot " + what);
 }
 
-namespace {
+namespace detail {
 
 Id checked(hid_t id, Id::Closer closer, const std::string& what) {
   if (id < 0) throw std::runtime_error("HDF5: cannot " + what);
@@ -47,7 +48,7 @@ Id string_type() {
 /// types stored in files, otherwise the native ones used in memory. A text column is a uint32
 /// code, or a variable-length string where `strings[c]` (a format 1 table being read).
 Id compound_type(const std::vector<ColumnDef>& columns, bool file,
-                 const std::vector<bool>& strings = {}) {
+                 const std::vector<bool>& strings) {
   Id type = checked(H5Tcreate(H5T_COMPOUND, 8 * std::max<std::size_t>(columns.size(), 1)), H5Tclose,
                     "create a compound type");
   Id text = string_type();
@@ -75,6 +76,14 @@ Id compound_type(const std::vector<ColumnDef>& columns, bool file,
   }
   return type;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::checked;
+using detail::compound_type;
+using detail::string_type;
 
 void disable_error_printing() {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
@@ -192,7 +201,12 @@ Table Table::select(const std::vector<std::size_t>& rows) const {
 }
 
 void Table::clear_rows() {
-  for (auto& column : data_) column = Column{};
+  for (auto& column : data_) {  // the capacity stays for the next rows
+    column.u.clear();
+    column.i.clear();
+    column.f.clear();
+    column.s.clear();
+  }
   rows_ = 0;
 }
 
@@ -407,76 +421,6 @@ void File::create_table(const std::string& path, const std::vector<ColumnDef>& c
       codes[c].pages = 1;
       set_text_array_attr(path, labels_attr_name(columns[c].name, 0), {});
     }
-}
-
-void File::append_table(const std::string& path, const Table& rows) {
-  if (rows.rows() == 0) return;
-  Id dataset = checked(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "open " + path);
-  const auto& columns = rows.columns();
-  auto& codes = codes_of(path, columns);
-  std::vector<bool> strings(columns.size(), false);
-  std::vector<std::vector<std::uint32_t>> row_codes(columns.size());
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    strings[c] = columns[c].type == ColumnType::text && !codes[c].coded;
-    if (!codes[c].coded) continue;
-    for (const auto& value : rows.column_data(c).s) {
-      auto found = codes[c].code.find(value);
-      if (found == codes[c].code.end()) {
-        codes[c].labels.push_back(value);
-        found = codes[c]
-                    .code
-                    .emplace(codes[c].labels.back(),
-                             static_cast<std::uint32_t>(codes[c].labels.size() - 1))
-                    .first;
-      }
-      row_codes[c].push_back(found->second);
-    }
-    if (codes[c].labels.size() > std::numeric_limits<std::uint32_t>::max())
-      throw std::runtime_error("HDF5: column '" + columns[c].name + "' of " + path +
-                               " has more than 2^32 distinct values");
-    // Labels first: an interrupted append leaves unused labels, never codes without labels.
-    store_labels(path, columns[c].name, codes[c]);
-  }
-  Id mem_type = compound_type(columns, false, strings);
-  // Row-major buffer of 8-byte slots; format 1 strings point into the table's storage.
-  std::vector<unsigned char> buffer(rows.rows() * columns.size() * 8);
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    const auto& data = rows.column_data(c);
-    for (std::size_t r = 0; r < rows.rows(); ++r) {
-      unsigned char* slot = buffer.data() + (r * columns.size() + c) * 8;
-      switch (columns[c].type) {
-        case ColumnType::u64:
-          std::memcpy(slot, &data.u[r], 8);
-          break;
-        case ColumnType::i64:
-          std::memcpy(slot, &data.i[r], 8);
-          break;
-        case ColumnType::f64:
-          std::memcpy(slot, &data.f[r], 8);
-          break;
-        case ColumnType::text: {
-          if (strings[c]) {
-            const char* p = data.s[r].c_str();
-            std::memcpy(slot, &p, sizeof p);
-          } else {
-            std::memcpy(slot, &row_codes[c][r], sizeof(std::uint32_t));
-          }
-        }
-      }
-    }
-  }
-  Id file_space = checked(H5Dget_space(dataset.get()), H5Sclose, "get the space of " + path);
-  hsize_t current[1];
-  H5Sget_simple_extent_dims(file_space.get(), current, nullptr);
-  const hsize_t count[1] = {rows.rows()}, new_size[1] = {current[0] + rows.rows()};
-  check(H5Dset_extent(dataset.get(), new_size), "extend " + path);
-  file_space = checked(H5Dget_space(dataset.get()), H5Sclose, "get the space of " + path);
-  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, current, nullptr, count, nullptr),
-        "select rows of " + path);
-  Id mem_space = checked(H5Screate_simple(1, count, nullptr), H5Sclose, "create a dataspace");
-  check(H5Dwrite(dataset.get(), mem_type.get(), mem_space.get(), file_space.get(), H5P_DEFAULT,
-                 buffer.data()),
-        "write rows of " + path);
 }
 
 Table File::read_table(const std::string& path) const {

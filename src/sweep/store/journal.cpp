@@ -19,7 +19,15 @@ namespace allocsim::sweep {
 
 namespace {
 constexpr char kMagic[4] = {'A', 'S', 'J', '1'};
-constexpr std::uint32_t kHeaderFrame = 1, kOutcomeFrame = 2;
+/// Outcome frames: type 3 holds encode_outcome() bytes; type 2, written by earlier versions,
+/// the Boost archive (still read).
+constexpr std::uint32_t kHeaderFrame = 1, kBoostOutcomeFrame = 2, kOutcomeFrame = 3;
+bool is_outcome_frame(std::uint32_t type) {
+  return type == kOutcomeFrame || type == kBoostOutcomeFrame;
+}
+ConfigOutcome decode_frame(std::uint32_t type, const std::string& payload) {
+  return type == kBoostOutcomeFrame ? decode_outcome_boost(payload) : decode_outcome(payload);
+}
 constexpr std::size_t kFrameHead = 4 + 4 + 8 + 8;
 constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 36;
 
@@ -151,7 +159,7 @@ ConfigOutcome read_frame_at(int fd, const std::string& path, std::uint64_t offse
   std::string payload(get_le(head + 8, 8), '\0');
   if (!read_exactly(fd, payload.data(), payload.size(), offset + kFrameHead))
     throw InputError("journal '" + path + "' is truncated at offset " + std::to_string(offset));
-  return decode_outcome(payload);
+  return decode_frame(static_cast<std::uint32_t>(get_le(head + 4, 4)), payload);
 }
 }  // namespace
 
@@ -239,7 +247,7 @@ FrameCheck check_frame(const char* data, std::uint64_t size, std::uint32_t& type
   if (std::memcmp(data, kMagic, 4) != 0) return FrameCheck::corrupt;
   type = static_cast<std::uint32_t>(get_le(data + 4, 4));
   const std::uint64_t payload_bytes = get_le(data + 8, 8), checksum = get_le(data + 16, 8);
-  if (payload_bytes > kMaxPayload || (type != kHeaderFrame && type != kOutcomeFrame))
+  if (payload_bytes > kMaxPayload || (type != kHeaderFrame && !is_outcome_frame(type)))
     return FrameCheck::corrupt;
   // A frame longer than the rest of the file is the torn last write of a kill.
   if (kFrameHead + payload_bytes > size) return FrameCheck::torn;
@@ -269,9 +277,9 @@ JournalContents scan_journal(const std::string& path) {
         contents.has_header = true;
         contents.header = JournalHeader::decode(payload);
         accepted = true;
-      } else if (type == kOutcomeFrame && contents.has_header) {
+      } else if (is_outcome_frame(type) && contents.has_header) {
         try {
-          const ConfigOutcome outcome = decode_outcome(payload);
+          const ConfigOutcome outcome = decode_frame(type, payload);
           contents.frames.push_back({offset, outcome.config_id, outcome.index, outcome.status});
           accepted = true;
         } catch (const std::exception&) {
@@ -293,7 +301,7 @@ JournalContents scan_journal(const std::string& path) {
     std::uint64_t length = 0;
     if (check_frame(data.data() + at, data.size() - at, type, payload, length) ==
             FrameCheck::intact &&
-        type == kOutcomeFrame) {
+        is_outcome_frame(type)) {
       ++contents.frames_after_damage;
       at = all.find(magic, at + length);
     } else {

@@ -233,142 +233,6 @@ std::vector<ColumnDef> summary_table_columns() {
   return columns;
 }
 
-std::vector<ColumnDef> job_table_columns() {
-  std::vector<ColumnDef> columns = {
-      {"job_id", ColumnType::i64, "", "0-based job number among the trace's job lines"}};
-  for (const auto& c : job_columns())
-    columns.push_back({c.name, ColumnType::f64, c.unit, c.description});
-  columns.push_back({"node_interval_offset", ColumnType::u64, "",
-                     "row of the job's first node interval in /job_nodes/<id>"});
-  columns.push_back({"node_interval_count", ColumnType::u64, "intervals",
-                     "number of intervals of consecutive node ids the job ran on"});
-  return columns;
-}
-
-std::vector<ColumnDef> job_node_columns() {
-  return {{"first", ColumnType::i64, "", "first node id of an interval of allocated nodes"},
-          {"last", ColumnType::i64, "", "last node id of the interval (inclusive)"}};
-}
-
-namespace {
-
-/// [first, last] pairs of an interval set "0-3 8 10-11" (node_interval_set's notation).
-std::vector<std::pair<std::int64_t, std::int64_t>> parse_node_intervals(const std::string& text) {
-  std::vector<std::pair<std::int64_t, std::int64_t>> out;
-  std::size_t pos = 0;
-  auto number = [&](std::int64_t& value) {
-    const auto result = std::from_chars(text.data() + pos, text.data() + text.size(), value);
-    if (result.ec != std::errc())
-      throw std::logic_error("bad node interval set '" + text + "' at offset " +
-                             std::to_string(pos));
-    pos = static_cast<std::size_t>(result.ptr - text.data());
-  };
-  while (pos < text.size()) {
-    if (text[pos] == ' ') {
-      ++pos;
-      continue;
-    }
-    std::int64_t first = 0, last = 0;
-    number(first);
-    last = first;
-    if (pos < text.size() && text[pos] == '-') {
-      ++pos;
-      number(last);
-    }
-    out.emplace_back(first, last);
-  }
-  return out;
-}
-
-std::string node_interval_text(const Table& nodes, std::uint64_t offset, std::uint64_t count,
-                               const std::string& object) {
-  if (offset + count > nodes.rows())
-    throw InputError(object + " points past the end of its node intervals (" +
-                     std::to_string(offset + count) + " > " + std::to_string(nodes.rows()) + ")");
-  std::string out;
-  for (std::uint64_t i = offset; i < offset + count; ++i) {
-    if (!out.empty()) out += ' ';
-    const std::int64_t first = nodes.i64(i, 0), last = nodes.i64(i, 1);
-    out += std::to_string(first);
-    if (last != first) out += '-' + std::to_string(last);
-  }
-  return out;
-}
-
-}  // namespace
-
-void write_job_tables(h5::File& file, const std::string& hex, const std::vector<JobRecord>& jobs) {
-  Table table(job_table_columns()), nodes(job_node_columns());
-  for (const auto& record : jobs) {
-    std::vector<Table::Cell> cells = {record.job_id};
-    for (const auto& column : job_columns()) cells.emplace_back(record.*column.member);
-    const auto intervals = parse_node_intervals(record.allocated_nodes);
-    cells.emplace_back(static_cast<std::uint64_t>(nodes.rows()));
-    cells.emplace_back(static_cast<std::uint64_t>(intervals.size()));
-    for (const auto& [first, last] : intervals) nodes.add_row({first, last});
-    table.add_row(std::move(cells));
-  }
-  auto chunk = [](std::size_t rows) {
-    return std::min<std::size_t>(std::max<std::size_t>(rows, 1), kJobChunkRowsMax);
-  };
-  file.create_table("/jobs/" + hex, table.columns(), chunk(table.rows()), true);
-  file.append_table("/jobs/" + hex, table);
-  file.create_table("/job_nodes/" + hex, nodes.columns(), chunk(nodes.rows()), true);
-  file.append_table("/job_nodes/" + hex, nodes);
-}
-
-std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& hex) {
-  std::vector<JobRecord> records;
-  const Table jobs = file.read_table("/jobs/" + hex);
-  const int job_id = jobs.find("job_id"), text = jobs.find("allocated_nodes"),
-            offset = jobs.find("node_interval_offset"), count = jobs.find("node_interval_count");
-  Table nodes;
-  if (offset >= 0 && count >= 0) {
-    nodes = file.read_table("/job_nodes/" + hex);
-    if (nodes.find("first") != 0 || nodes.find("last") != 1 ||
-        nodes.columns()[0].type != ColumnType::i64 || nodes.columns()[1].type != ColumnType::i64)
-      throw InputError("'" + file.path() + "' is damaged: /job_nodes/" + hex +
-                       " has no valid columns first, last");
-  }
-  for (std::size_t j = 0; j < jobs.rows(); ++j) {
-    JobRecord record;
-    if (job_id >= 0) record.job_id = jobs.i64(j, job_id);
-    if (text >= 0)  // format 1
-      record.allocated_nodes = jobs.text(j, text);
-    else if (offset >= 0 && count >= 0)
-      record.allocated_nodes = node_interval_text(nodes, jobs.u64(j, offset), jobs.u64(j, count),
-                                                  "'" + file.path() + "' /jobs/" + hex);
-    for (const auto& c : job_columns()) {
-      const int jc = jobs.find(c.name);
-      if (jc >= 0) record.*c.member = jobs.number(j, jc);
-    }
-    records.push_back(std::move(record));
-  }
-  return records;
-}
-
-void copy_config_tables(const h5::File& from, h5::File& to, std::uint64_t config_id) {
-  const std::string hex = id_hex(config_id);
-  if (from.exists("/jobs/" + hex)) {
-    if (from.has_string_members("/jobs/" + hex)) {
-      write_job_tables(to, hex, read_job_tables(from, hex));
-    } else {
-      to.copy_from(from, "/jobs/" + hex, "/jobs/" + hex);
-      if (from.exists("/job_nodes/" + hex))
-        to.copy_from(from, "/job_nodes/" + hex, "/job_nodes/" + hex);
-    }
-  }
-  const std::string decisions = "/decisions/" + hex;
-  if (!from.exists(decisions)) return;
-  if (from.has_string_members(decisions)) {
-    const Table table = from.read_table(decisions);
-    to.create_table(decisions, table.columns(), kDecisionChunkRows, false);
-    to.append_table(decisions, table);
-  } else {
-    to.copy_from(from, decisions, decisions);
-  }
-}
-
 namespace {
 std::vector<ColumnDef> decision_columns() {
   return {{"decision", ColumnType::text, "", "decision allocator"},
@@ -381,36 +245,53 @@ std::vector<ColumnDef> decision_columns() {
 }
 }  // namespace
 
+namespace {
+/// The /configs columns that hold a config's outcome; the others are the config's own.
+constexpr const char* kOutcomeColumns[] = {"status", "error", "wall_seconds", "rank",
+                                           "diagnostics"};
+}  // namespace
+
 ResultWriter::ResultWriter(const std::string& path, const FileInfo& info,
-                           const Expansion& expansion)
+                           const Expansion& expansion, const std::vector<std::int64_t>& rows)
     : file_(path, h5::File::Mode::create),
       expansion_(&expansion),
       numeric_variable_(numeric_variables(expansion)),
-      configs_(config_columns(expansion)),
+      config_columns_(config_columns(expansion)),
       summary_(summary_table_columns()) {
+  std::vector<ColumnDef> outcome_columns;
+  for (const char* name : kOutcomeColumns)
+    for (const auto& c : config_columns_)
+      if (c.name == name) outcome_columns.push_back(c);
+  outcomes_ = Table(std::move(outcome_columns));
   write_info(file_, info);
-  file_.create_table("/configs", configs_.columns(), kConfigChunkRows, false);
+  file_.create_table("/configs", config_columns_, kConfigChunkRows, false);
   file_.create_table("/summary", summary_.columns(), kConfigChunkRows, false);
+  // Every row now, pending, in large appends: a result then writes only its outcome columns.
+  row_ids_.reserve(rows.size());
+  Table pending(config_columns_);
+  for (const std::int64_t index : rows) {
+    const ConfigEntry& entry = expansion.configs.at(static_cast<std::size_t>(index));
+    row_ids_.push_back(entry.id);
+    pending.add_row(config_row(entry));
+    if (pending.rows() >= kPrefillRows) {
+      file_.append_table("/configs", pending);
+      pending.clear_rows();
+    }
+  }
+  file_.append_table("/configs", pending);
   file_.flush();
 }
 
-void ResultWriter::add_pending(const ConfigEntry& entry) {
-  ConfigOutcome outcome;
-  outcome.config_id = entry.id;
-  outcome.index = entry.index;
-  add(entry, outcome);
-}
-
-void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
+std::vector<Table::Cell> ResultWriter::config_row(const ConfigEntry& entry) const {
   const RunConfig& c = entry.config;
   std::vector<Table::Cell> row = {
       entry.id,
       entry.index,
       static_cast<std::int64_t>(entry.replicate),
-      std::string(status_name(outcome.status)),
-      outcome.error,
-      outcome.wall_seconds,
-      static_cast<std::int64_t>(outcome.rank),
+      std::string(status_name(ConfigStatus::pending)),
+      std::string(),    // error
+      0.0,              // wall_seconds
+      std::int64_t{0},  // rank
   };
   for (const auto& field : config_fields()) row.push_back(visit_field(c, field, CellOf{}));
   for (std::size_t v = 0; v < numeric_variable_.size(); ++v) {
@@ -425,15 +306,38 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
   }
   row.emplace_back(entry.label);
   row.emplace_back(entry.canonical);
-  row.emplace_back(diagnostics_text(outcome.result.diagnostics));
-  configs_.add_row(std::move(row));
+  row.emplace_back(std::string());  // diagnostics
+  return row;
+}
+
+void ResultWriter::add_pending(const ConfigEntry& entry) {
+  ConfigOutcome outcome;
+  outcome.config_id = entry.id;
+  outcome.index = entry.index;
+  add(entry, outcome);
+}
+
+void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
+  if (written_rows_ + outcomes_.rows() >= row_ids_.size() ||
+      row_ids_[written_rows_ + outcomes_.rows()] != entry.id)
+    throw std::logic_error("ResultWriter::add: config " + id_hex(entry.id) +
+                           " is not the next row of /configs");
+  // The outcome columns, in kOutcomeColumns order, straight into the buffer.
+  outcomes_.column_data(0).s.emplace_back(status_name(outcome.status));
+  outcomes_.column_data(1).s.push_back(outcome.error);
+  outcomes_.column_data(2).f.push_back(outcome.wall_seconds);
+  outcomes_.column_data(3).i.push_back(outcome.rank);
+  outcomes_.column_data(4).s.push_back(diagnostics_text(outcome.result.diagnostics));
+  outcomes_.set_rows(outcomes_.rows() + 1);
   if (outcome.status != ConfigStatus::done) return;
 
-  std::vector<Table::Cell> summary = {entry.id};
-  for (const auto& column : summary_columns())
-    summary.emplace_back(outcome.result.summary.*column.member);
-  summary_.add_row(std::move(summary));
+  summary_.column_data(0).u.push_back(entry.id);
+  std::size_t column = 1;
+  for (const auto& c : summary_columns())
+    summary_.column_data(column++).f.push_back(outcome.result.summary.*c.member);
+  summary_.set_rows(summary_.rows() + 1);
 
+  if (outcome.result.jobs.empty() && outcome.result.decisions.empty()) return;
   const std::string hex = id_hex(entry.id);
   if (!outcome.result.jobs.empty() && !file_.exists("/jobs/" + hex))
     write_job_tables(file_, hex, outcome.result.jobs);
@@ -447,9 +351,10 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
 }
 
 void ResultWriter::append() {
-  if (configs_.rows() > 0) file_.append_table("/configs", configs_);
+  file_.write_rows("/configs", config_columns_, written_rows_, outcomes_);
+  written_rows_ += outcomes_.rows();
   if (summary_.rows() > 0) file_.append_table("/summary", summary_);
-  configs_.clear_rows();
+  outcomes_.clear_rows();
   summary_.clear_rows();
 }
 

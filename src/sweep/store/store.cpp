@@ -132,7 +132,7 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
         << "\n";
 
   // Live file: the carried-over outcomes of the leading members (read back from the journal).
-  live_ = std::make_unique<ResultWriter>(path_, info, expansion);
+  live_ = std::make_unique<ResultWriter>(path_, info, expansion, members_);
   append_ready();
   live_->flush();
   last_flush_ = seconds_now();
@@ -157,22 +157,25 @@ void ResultStore::note(std::size_t position, std::uint64_t offset, ConfigStatus 
   if (status != ConfigStatus::done) ++failed_;
 }
 
-void ResultStore::record(const ConfigOutcome& outcome, const std::string& encoded,
+void ResultStore::record(const ConfigOutcome& outcome, std::string encoded,
                          std::uint64_t checksum) {
   const std::int64_t found = position(outcome.index);
   if (found < 0) return;  // not ours (cannot happen with a consistent expansion)
   const auto m = static_cast<std::size_t>(found);
   if (expansion_->configs[static_cast<std::size_t>(outcome.index)].id != outcome.config_id) return;
-  const std::string own = encoded.empty() ? encode_outcome(outcome) : std::string();
-  const std::string& bytes = encoded.empty() ? own : encoded;
-  note(m, journal_->append_encoded(bytes, encoded.empty() ? 0 : checksum), outcome.status);
+  const bool given = !encoded.empty();
+  if (!given) encoded = encode_outcome(outcome);
+  note(m, journal_->append_encoded(encoded, given ? checksum : 0), outcome.status);
   if (m >= written_) {
     // Kept for its turn in the file while memory allows (else read back from the journal).
     auto previous = held_.find(m);
-    if (previous != held_.end()) held_.erase(previous);
+    if (previous != held_.end()) {
+      held_bytes_ -= previous->second.size();
+      held_.erase(previous);
+    }
     if (held_bytes_ < kHeldBytes) {
-      held_.emplace(m, outcome);
-      held_bytes_ += bytes.size();
+      held_bytes_ += encoded.size();
+      held_.emplace(m, std::move(encoded));
     }
   }
 }
@@ -183,7 +186,8 @@ void ResultStore::append_row(std::size_t m) {
   if (slot.offset == kNone) {
     live_->add_pending(entry);
   } else if (auto it = held_.find(m); it != held_.end()) {
-    live_->add(entry, it->second);
+    live_->add(entry, decode_outcome(it->second));
+    held_bytes_ -= it->second.size();
     held_.erase(it);
   } else {
     live_->add(entry, journal_->read(slot.offset));
@@ -193,7 +197,6 @@ void ResultStore::append_row(std::size_t m) {
 
 void ResultStore::append_ready() {
   while (written_ < members_.size() && recorded_[written_].offset != kNone) append_row(written_++);
-  if (held_.empty()) held_bytes_ = 0;
 }
 
 void ResultStore::tick() {
@@ -225,6 +228,7 @@ FileInfo ResultStore::finish(FileInfo info) {
   // The rest in index order: finished members after a gap, and a pending row per gap.
   while (written_ < members_.size()) append_row(written_++);
   held_.clear();
+  held_bytes_ = 0;
   live_->set_info(info);
   live_->close();
   live_.reset();

@@ -7,6 +7,8 @@
 #include <set>
 #include <thread>
 
+#include "allocsim/metrics/records.hpp"
+#include "allocsim/sim/simulation.hpp"
 #include "allocsim/sweep/dispatch/dispatch.hpp"
 #include "allocsim/sweep/dispatch/progress.hpp"
 #include "allocsim/sweep/dispatch/runner.hpp"
@@ -156,6 +158,44 @@ TEST(ConfigRunner, CachesWorkloadsAndRecordsFailuresAndTimeouts) {
   EXPECT_EQ(e.error, "cannot read it");
   EXPECT_EQ(runner.run(4, 4).error, "cannot read it");
   EXPECT_EQ(loads, 4);  // the failed read is cached too
+}
+
+TEST(ConfigRunner, KeepsOnlyTheLatestSyntheticWorkloads) {
+  // Every replicate has its own workload seed: a worker keeps a few, not one per replicate.
+  std::vector<ConfigEntry> configs = entries(std::vector<std::string>(20, "synthetic:jobs=5"));
+  for (std::size_t i = 0; i < configs.size(); ++i) configs[i].config.workload_seed = i % 10;
+  int loads = 0;
+  LoadFn load = [&](const RunConfig&, const std::string&) {
+    ++loads;
+    return Workload{};
+  };
+  ConfigRunner runner(configs, "/nowhere", "", load,
+                      [](const RunConfig&, const Workload&) { return RunResult{}; });
+  for (std::int64_t i = 0; i < 10; ++i) EXPECT_EQ(runner.run(i, 1).status, ConfigStatus::done);
+  EXPECT_EQ(loads, 10);
+  EXPECT_EQ(runner.run(19, 1).status, ConfigStatus::done);  // seed 9: still kept
+  EXPECT_EQ(loads, 10);
+  EXPECT_EQ(runner.run(10, 1).status, ConfigStatus::done);  // seed 0: dropped, made again
+  EXPECT_EQ(loads, 11);
+}
+
+TEST(ConfigRunner, CoreLoadAndSimulateGiveTheCoreResults) {
+  // The worker's caches (parsed synthetic specs, built machines) change no result.
+  std::vector<ConfigEntry> configs =
+      entries({"synthetic:jobs=30,size=uniform:1,16", "synthetic:jobs=30,size=uniform:1,16",
+               "synthetic:jobs=30,size=uniform:1,16"});
+  configs[1].config.workload_seed = 7;
+  configs[2].config.alloc = "random";
+  for (auto& entry : configs) entry.config.machine = "mesh:8x8";
+  configs[2].config.transforms = {"runtime_scale:factor=2"};
+  ConfigRunner runner(configs, "/nowhere", "");
+  for (std::int64_t i = 0; i < 3; ++i) {
+    const ConfigOutcome got = runner.run(i, 1);
+    ASSERT_EQ(got.status, ConfigStatus::done) << got.error;
+    const RunResult expected = simulate(configs[static_cast<std::size_t>(i)].config, "");
+    for (const auto& c : summary_columns())
+      EXPECT_EQ(got.result.summary.*c.member, expected.summary.*c.member) << c.name;
+  }
 }
 
 TEST(Progress, LineFormat) {

@@ -100,7 +100,7 @@ TEST(ConfigFields, EveryFieldRoundTripsTomlH5AndSerialization) {
   Expansion one = x;
   one.configs = {entry};
   {
-    ResultWriter writer(path, FileInfo{}, one);
+    ResultWriter writer(path, FileInfo{}, one, {0});
     writer.add_pending(entry);
     writer.close();
   }

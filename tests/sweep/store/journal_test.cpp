@@ -2,12 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <bit>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "allocsim/metrics/records.hpp"
 #include "allocsim/sweep/store/journal.hpp"
 #include "allocsim/util/error.hpp"
+#include "allocsim/util/rng.hpp"
 #include "sweep/temp_dir.hpp"
 
 namespace allocsim::sweep {
@@ -46,7 +49,9 @@ void expect_same(const ConfigOutcome& a, const ConfigOutcome& b) {
   EXPECT_EQ(a.wall_seconds, b.wall_seconds);
   EXPECT_EQ(a.rank, b.rank);
   for (const auto& c : summary_columns())
-    EXPECT_EQ(a.result.summary.*c.member, b.result.summary.*c.member) << c.name;
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(a.result.summary.*c.member),  // NaN too
+              std::bit_cast<std::uint64_t>(b.result.summary.*c.member))
+        << c.name;
   ASSERT_EQ(a.result.jobs.size(), b.result.jobs.size());
   for (std::size_t j = 0; j < a.result.jobs.size(); ++j) {
     EXPECT_EQ(a.result.jobs[j].job_id, b.result.jobs[j].job_id);
@@ -64,6 +69,52 @@ void expect_same(const ConfigOutcome& a, const ConfigOutcome& b) {
 TEST(Outcome, EncodeDecodeRoundTrip) {
   const ConfigOutcome o = sample(42, ConfigStatus::done, 3);
   expect_same(decode_outcome(encode_outcome(o)), o);
+}
+
+TEST(Outcome, EncodingKeepsEveryBitAndRejectsDamagedBytes) {
+  ConfigOutcome o = sample(43, ConfigStatus::timed_out, 2);
+  o.rank = -1;
+  o.index = -7;
+  o.wall_seconds = -0.0;
+  o.result.summary.mean_wait = std::nan("");
+  o.result.jobs[1].allocated_nodes = "0-3 8";
+  const std::string bytes = encode_outcome(o);
+  const ConfigOutcome back = decode_outcome(bytes);
+  expect_same(back, o);
+  EXPECT_TRUE(std::signbit(back.wall_seconds));
+  EXPECT_TRUE(std::isnan(back.result.summary.mean_wait));
+  EXPECT_EQ(back.result.jobs[1].allocated_nodes, "0-3 8");
+  EXPECT_EQ(back.result.diagnostics.entries.at("dropped: runtime < 0").first_lines,
+            o.result.diagnostics.entries.at("dropped: runtime < 0").first_lines);
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 7)
+    EXPECT_THROW(decode_outcome(bytes.substr(0, cut)), InputError) << cut;
+  EXPECT_THROW(decode_outcome(bytes + "x"), InputError);
+  // The Boost archive of journals written by earlier versions.
+  expect_same(decode_outcome_boost(encode_outcome_boost(o)), o);
+}
+
+TEST(Journal, FramesOfEarlierVersionsAreRead) {
+  // Type 2 frames hold the Boost archive (journals written before type 3).
+  const TempDir temp_path("allocsim_journal_test");
+  const std::string path = temp_path("boost.journal");
+  { JournalWriter::create(path, JournalHeader{"exp", 7, 1, ""}); }
+  const std::uint64_t offset = fs::file_size(path);
+  const std::string payload = encode_outcome_boost(sample(5, ConfigStatus::done, 1));
+  std::string frame = "ASJ1";
+  auto put = [&](std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) frame.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  };
+  put(2, 4);
+  put(payload.size(), 8);
+  put(stable_hash(payload), 8);
+  frame += payload;
+  std::ofstream(path, std::ios::binary | std::ios::app) << frame;
+  const JournalContents contents = scan_journal(path);
+  EXPECT_FALSE(contents.corrupt);
+  ASSERT_EQ(contents.frames.size(), 1u);
+  EXPECT_EQ(contents.frames[0].offset, offset);
+  EXPECT_EQ(contents.frames[0].config_id, 5u);
+  expect_same(read_journal_outcome(path, offset), sample(5, ConfigStatus::done, 1));
 }
 
 TEST(Outcome, StatusNames) {

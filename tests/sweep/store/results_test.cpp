@@ -114,7 +114,7 @@ TEST(ResultWriter, WritesConfigsSummaryJobsAndReadsThemBack) {
   const Expansion x = three_configs();
   const std::string path = temp_path("writer.h5");
   {
-    ResultWriter writer(path, info_for(x), x);
+    ResultWriter writer(path, info_for(x), x, {2, 0, 1});
     writer.add(x.configs[2], outcome(x.configs[2], ConfigStatus::done));
     writer.add(x.configs[0], outcome(x.configs[0], ConfigStatus::failed));
     writer.add_pending(x.configs[1]);

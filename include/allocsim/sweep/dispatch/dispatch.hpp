@@ -32,7 +32,9 @@ struct WorkerEvent {
   Kind kind = Kind::hello;
   int worker = 0;  ///< 0-based worker number of the transport
   ConfigOutcome outcome;
-  std::string encoded;         ///< the outcome's encode_outcome() bytes when the transport had them
+  /// The outcome's encode_outcome() bytes when the transport had them; then `outcome` holds
+  /// only the head fields (decode_outcome_head) and the bytes the whole outcome.
+  std::string encoded;
   std::uint64_t checksum = 0;  ///< stable_hash(encoded), computed by the worker
 };
 
@@ -72,6 +74,10 @@ class WorkerChannel {
   virtual std::optional<WorkerCommand> receive(std::chrono::microseconds wait) = 0;
 };
 
+/// How often a worker with tasks queued looks for new commands (a stop waits at most this
+/// long plus the config running; the master keeps far more work than this queued per worker).
+inline constexpr std::chrono::microseconds kWorkerPollPeriod{1000};
+
 /// Runs commands until told to stop: hello, then result after result, then bye.
 /// On stop, tasks queued but not started are dropped.
 void worker_loop(WorkerChannel& channel,
@@ -89,9 +95,10 @@ struct DispatchOptions {
 
 struct DispatchCallbacks {
   std::function<void(const ConfigOutcome&)> on_outcome;  ///< every result, as it arrives
-  /// Same, with the outcome's encoding when the transport has it (empty otherwise); when set,
-  /// it is called instead of on_outcome.
-  std::function<void(const ConfigOutcome&, const std::string& encoded, std::uint64_t checksum)>
+  /// Same, with the outcome's encoding when the transport has it (empty otherwise; else the
+  /// outcome holds only its head fields, see WorkerEvent); when set, it is called instead of
+  /// on_outcome, and may move from the outcome and the bytes.
+  std::function<void(ConfigOutcome&, std::string& encoded, std::uint64_t checksum)>
       on_encoded_outcome;
   /// The payload of the task for an index (what a worker needs to run it); unset = none.
   std::function<std::string(std::int64_t)> payload;

@@ -1,7 +1,9 @@
 #pragma once
-// Runs one config of a sweep on a worker: each trace is read once and
-// cached (transforms are applied per config by simulate()), the wall time is measured, and an
+// Runs one config of a sweep on a worker: each trace file is read once and
+// cached (transforms are applied per config by simulate()), each synthetic spec parsed once and
+// its latest workloads kept, each machine built once; the wall time is measured, and an
 // exception marks the config failed (TimeoutError: timed_out) instead of stopping the sweep.
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -19,7 +21,8 @@ using LoadFn = std::function<Workload(const RunConfig& config, const std::string
 /// Simulates a config on its cached base workload.
 using SimulateFn = std::function<RunResult(const RunConfig& config, const Workload& base)>;
 
-/// The core's load_workload (transforms cleared) and simulate(config, base).
+/// The core's load_workload (transforms cleared; each synthetic spec parsed once) and
+/// simulate(config, base) (each machine built once).
 LoadFn core_load();
 SimulateFn core_simulate();
 
@@ -47,11 +50,16 @@ class ConfigRunner {
   };
   const Cached& base_workload(const RunConfig& config);
 
+  /// Synthetic base workloads kept (the latest; trace files are kept for the whole run).
+  static constexpr std::size_t kSyntheticKept = 8;
+
   const std::vector<ConfigEntry>* configs_;
   std::string base_dir_, trace_dir_;
   LoadFn load_;
   SimulateFn simulate_;
   std::map<std::string, Cached> cache_;
+  std::deque<std::string> synthetic_keys_;  ///< keys of the synthetic entries, oldest first
+  std::string key_;                         ///< buffer of base_workload's cache key
 };
 
 }  // namespace allocsim::sweep

@@ -92,6 +92,7 @@ class Table {
   std::string display(std::size_t row, std::size_t column) const;
   /// A table with the same columns and the given rows in that order.
   Table select(const std::vector<std::size_t>& rows) const;
+  /// Drops the rows (keeping the columns' capacity for the next ones).
   void clear_rows();
 
   /// Raw column storage (for the HDF5 writer/reader).
@@ -147,6 +148,11 @@ class File {
   /// Appends rows to a table dataset created by create_table (same columns in order); new
   /// values of text columns get the next codes and are added to the label attributes.
   void append_table(const std::string& path, const Table& rows);
+  /// Rewrites some columns of existing rows: `part` holds columns of the table (by name; the
+  /// table's columns are `columns`, in order) for its rows first_row, first_row + 1, ...; the
+  /// other columns of those rows keep their values. Text values are coded as by append_table.
+  void write_rows(const std::string& path, const std::vector<ColumnDef>& columns,
+                  std::size_t first_row, const Table& part);
   /// Reads a whole table dataset (numeric members widened to 64 bits, text columns decoded),
   /// with the columns' units and descriptions when the dataset has them.
   Table read_table(const std::string& path) const;
@@ -163,6 +169,10 @@ class File {
     std::size_t pages = 0;   ///< label attributes written (page 0 may be empty)
   };
   std::vector<TextCodes>& codes_of(const std::string& path, const std::vector<ColumnDef>& columns);
+  /// Codes the text cells of `rows` (codes[c] for column c; new labels are stored) and packs
+  /// the rows into `buffer`; returns the buffer's memory type.
+  Id pack(const std::string& path, const Table& rows, const std::vector<TextCodes*>& codes,
+          std::vector<unsigned char>& buffer);
   std::vector<std::string> read_labels(const std::string& path, const std::string& column,
                                        std::size_t* pages = nullptr) const;
   void store_labels(const std::string& path, const std::string& column, TextCodes& codes);

@@ -7,7 +7,8 @@
 // replays it and rebuilds the HDF5 file; a clean finish removes it.
 //
 // Frame: magic "ASJ1" (4 bytes), type (u32), payload length (u64), FNV-1a of payload (u64),
-// payload. Type 1 = header (key=value lines), type 2 = outcome (encode_outcome()).
+// payload. Type 1 = header (key=value lines), type 3 = outcome (encode_outcome()); type 2 =
+// outcome as a Boost archive (journals of earlier versions, still read).
 #include <cstdint>
 #include <map>
 #include <string>

@@ -27,10 +27,18 @@ struct ConfigOutcome {
   RunResult result;  ///< summary (and jobs / decisions) when done
 };
 
-/// Binary encoding (Boost binary archive without header) of an outcome, and back.
+/// Binary encoding of an outcome (MPI result messages, journal frames of type 3), and back;
+/// decode_outcome throws InputError on bytes it cannot read.
 std::string encode_outcome(const ConfigOutcome& outcome);
 ConfigOutcome decode_outcome(const std::string& bytes);
-/// The same encoding of a RunConfig (every field of config_fields()), and back.
+/// The head of an encoded outcome: config_id, index, status, error, wall_seconds and rank
+/// (the result left empty), read without decoding the rest.
+ConfigOutcome decode_outcome_head(const std::string& bytes);
+/// The Boost binary archive encoding of journals written by earlier versions (frames of type
+/// 2), still read by --resume.
+std::string encode_outcome_boost(const ConfigOutcome& outcome);
+ConfigOutcome decode_outcome_boost(const std::string& bytes);
+/// The hand-made encoding of a RunConfig (every field of config_fields()), and back.
 std::string encode_config(const RunConfig& config);
 RunConfig decode_config(const std::string& bytes);
 

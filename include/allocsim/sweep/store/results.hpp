@@ -11,7 +11,8 @@
 // Text columns are stored as codes with their labels in attributes (h5.hpp), so h5py reads
 // every string of the file as `str`; format 1 files (text in string members, node ids as
 // interval-set text) are still read, and rewritten in format 2 by --resume and merge.
-// Only the master writes it; rows are buffered and appended, and the file flushed, often.
+// Only the master writes it: every /configs row when the file is created (a pending config),
+// then per result its outcome columns and /summary row, buffered; the file is flushed often.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -81,28 +82,47 @@ std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& 
 /// Copies a config's /jobs, /job_nodes and /decisions tables into `to`, rewriting format 1
 /// tables in the current format.
 void copy_config_tables(const h5::File& from, h5::File& to, std::uint64_t config_id);
-/// Writes a result file: create, add outcomes as they come, flush, close.
+/// Writes a result file: create (with every /configs row), add outcomes row after row, flush,
+/// close. The config's own /configs columns (fields, variables, label, canonical text) are
+/// written when the file is created, in appends of kPrefillRows rows, with the outcome columns
+/// (status, error, wall_seconds, rank, diagnostics) of a pending config; add() then writes only
+/// the outcome columns over its row (HDF5 partial compound writes, buffered: one write per
+/// append()) and its /summary row. Readers see the same columns and values as when whole rows
+/// were appended per result.
 class ResultWriter {
  public:
-  ResultWriter(const std::string& path, const FileInfo& info, const Expansion& expansion);
+  /// Creates `path` with /configs rows for the configs `rows` (expansion indices, row order).
+  ResultWriter(const std::string& path, const FileInfo& info, const Expansion& expansion,
+               const std::vector<std::int64_t>& rows);
 
-  /// Buffers the /configs (and /summary) row; writes /jobs and /decisions at once.
+  /// The outcome of the next row's config (rows are filled in order; another config throws
+  /// std::logic_error); buffers its outcome columns and /summary row, writes /jobs and
+  /// /decisions at once.
   void add(const ConfigEntry& entry, const ConfigOutcome& outcome);
-  /// A /configs row for a config without outcome (status pending).
+  /// The next row stays pending (its outcome columns are rewritten as such).
   void add_pending(const ConfigEntry& entry);
-  /// Appends the buffered rows (one HDF5 append per table).
+  /// Writes the buffered outcome columns and /summary rows (one HDF5 write per table).
   void append();
   /// Appends buffered rows and flushes the file to disk.
   void flush();
   void set_info(const FileInfo& info);
   void close();
-  std::size_t buffered() const { return configs_.rows(); }
+  std::size_t buffered() const { return outcomes_.rows(); }
+
+  /// Rows per /configs append when the file is created.
+  static constexpr std::size_t kPrefillRows = 16384;
 
  private:
+  std::vector<h5::Table::Cell> config_row(const ConfigEntry& entry) const;
+
   h5::File file_;
   const Expansion* expansion_;
   std::vector<bool> numeric_variable_;
-  h5::Table configs_, summary_;
+  std::vector<h5::ColumnDef> config_columns_;
+  std::vector<std::uint64_t> row_ids_;  ///< config id of each /configs row
+  std::size_t written_rows_ = 0;        ///< rows whose outcome columns are written
+  h5::Table outcomes_;                  ///< outcome columns of the rows after written_rows_
+  h5::Table summary_;
 };
 
 /// /configs and /summary of a result file, read whole after verify_result_file() (a damaged

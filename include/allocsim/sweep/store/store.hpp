@@ -1,15 +1,16 @@
 #pragma once
 // Crash-safe result storage of one sweep. Every outcome goes first to the
 // journal (`<file>.journal`; the frames of one dispatch iteration in one write()), then into the
-// live HDF5 file, whose /configs and /summary rows are appended in expansion order: an outcome
-// waits (in memory up to kHeldBytes, else as its journal offset, read back through the open
-// journal) until every member before it has finished, so the file's content does not depend on
-// the arrival order, the rank count or the batching. Rows are appended kAppendRows at a time and
-// the file flushed every two seconds. Finishing appends the remaining rows (pending for configs
-// that did not run) and the final attributes: no rewrite, no file opened per config. When every
-// config finished, the journal is removed. `--resume` rebuilds the state from the journal, or
-// from a finished file when there is no journal, so a SIGKILL at any moment loses only the
-// configs in flight.
+// live HDF5 file. The file is created with every member's /configs row (pending; ResultWriter);
+// outcomes fill their rows' outcome columns and append their /summary rows in expansion order:
+// an outcome waits (encoded, in memory up to kHeldBytes, else as its journal offset, read back
+// through the open journal) until every member before it has finished, so the file's content
+// does not depend on the arrival order, the rank count or the batching. Rows are written
+// kAppendRows at a time and the file flushed every two seconds. Finishing writes the remaining
+// outcomes (members that did not run stay pending) and the final attributes: no rewrite, no file
+// opened per config. When every config finished, the journal is removed. `--resume` rebuilds the
+// state from the journal, or from a finished file when there is no journal, so a SIGKILL at any
+// moment loses only the configs in flight.
 #include <cstdint>
 #include <iosfwd>
 #include <map>
@@ -53,8 +54,8 @@ class ResultStore {
 
   /// Journals the outcome (with its encode_outcome() bytes when given, else encoded here); its
   /// rows reach the live file in index order.
-  void record(const ConfigOutcome& outcome, const std::string& encoded = {},
-              std::uint64_t checksum = 0);
+  /// (`outcome` may hold only its head fields when `encoded` is given.)
+  void record(const ConfigOutcome& outcome, std::string encoded = {}, std::uint64_t checksum = 0);
   /// Writes the journal frames queued since the last tick, appends the rows now in order, and
   /// flushes the live file every two seconds.
   void tick();
@@ -87,11 +88,13 @@ class ResultStore {
   std::string path_;
   OutputLock lock_;  ///< first taken, last released
   const Expansion* expansion_;
-  std::vector<std::int64_t> members_;          ///< expansion indices, ascending
-  std::vector<std::int32_t> position_of_;      ///< expansion index -> member position or -1
-  std::vector<Recorded> recorded_;             ///< per member position
-  std::size_t written_ = 0;                    ///< members whose rows are in the live file
-  std::map<std::size_t, ConfigOutcome> held_;  ///< outcomes waiting for their turn
+  std::vector<std::int64_t> members_;      ///< expansion indices, ascending
+  std::vector<std::int32_t> position_of_;  ///< expansion index -> member position or -1
+  std::vector<Recorded> recorded_;         ///< per member position
+  std::size_t written_ = 0;                ///< members whose rows are in the live file
+  /// Outcomes waiting for their turn (encoded: a third of the memory of decoded ones), by
+  /// member position, and their bytes.
+  std::map<std::size_t, std::string> held_;
   std::size_t held_bytes_ = 0;
   std::vector<std::int64_t> todo_;
   std::int64_t finished_ = 0, failed_ = 0, resumed_ = 0;
