@@ -31,8 +31,31 @@
 // repeats the set of the first such candidate (translated) when the input is in machine order,
 // so its sum cannot be strictly lower and it is skipped. Proofs in mc.cpp (CountedShellScan);
 // per job O(grid cells + centres · shells · 2^d).
+//
+// On a persistent free grid (mc1x1_on_grid; free_grid.hpp): an allocator keeps the free nodes as
+// one bit word per axis-0 line, brought up to date from the busy map between decisions (only
+// changed nodes touched), so nothing of size N is rebuilt per call. The candidates are the free
+// nodes in node order, which is the order of the free list (node ids ascending, axis 0 fastest),
+// and a node's rank in that list is its point index: so node ids may stand for indices in every
+// tie rule above (first centre, partial shell by index, L1 then index), and the answer (node
+// ids) maps to the point-set answer by that rank. C(s) is Σ over the lines within L∞ distance s
+// on axes 1 … d−1 of popcount(line & window), the window being the axis-0 positions within s
+// (two ranges across the seam of a ring, the whole ring once 2s+1 ≥ L): exactly the points of
+// the box grown by s, so the same counts as BoxCounts. The least-cost test needs the ball of
+// radius R0 − 1 full: E(0) = the free nodes, E(r) = E(r−1) eroded by ±1 on one axis after the
+// other, each pass ANDing the previous pass's result with its shifts by ±1 (bitwise on axis 0,
+// neighbouring lines on the others; out of the mesh counts as busy, and E(r)
+// is empty when 2r+1 exceeds a ring, where a ball repeats positions). By induction a node is in
+// E(r) iff every position at L∞ distance ≤ r exists, is distinct and is free, since the ball of
+// radius r is the union of the radius-(r−1) balls around the ball of radius 1; that is
+// C(r) = (2r+1)^d. So the centres of least cost are the nodes of E(R0−1) with C(R0) ≥ k, tested in
+// node order; the rest (bound from a hint, pruned scan, full-pattern skip, early stop) is
+// CountedShellScan's with the same proofs, since they hold for any centre order that is the
+// candidate order and any hint centre.
+#include <span>
 #include <vector>
 
+#include "allocsim/geom/free_grid.hpp"
 #include "allocsim/geom/point_set.hpp"
 
 namespace allocsim::geom {
@@ -54,6 +77,14 @@ Selection mc1x1(const PointSet& points, int k, ShellTies ties,
 Selection mc1x1_over_grid(const PointSet& points, int k,
                           const std::vector<std::vector<int>>& axis_values,
                           ShellTies ties = ShellTies::first, const TimeLimit* time_limit = nullptr);
+/// MC1x1 with the free nodes of `grid` as points and centres (in node order), the given tie
+/// rules: Selection::indices are node ids, ascending; the same answer as mc1x1 on the free nodes'
+/// coordinates listed by node id, with each index i there being the i-th free node here.
+/// Requires grid.usable().
+Selection mc1x1_on_grid(const FreeGrid& grid, int k, ShellTies ties,
+                        const TimeLimit* time_limit = nullptr);
+/// Sum of pairwise (ring-aware) L1 distances of the given nodes of `grid`'s machine.
+std::int64_t grid_pairwise_sum(const FreeGrid& grid, std::span<const int> nodes);
 /// MC with shell 0 of the given shape (one side per axis; missing axes are 1).
 Selection mc_shaped(const PointSet& points, int k, std::vector<int> shape,
                     const TimeLimit* time_limit = nullptr);
