@@ -3,7 +3,6 @@
 #include "allocsim/alloc/comm_aware.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <span>
 
 #include "allocsim/geom/exact.hpp"
@@ -203,9 +202,8 @@ std::optional<Allocation> CommAwareAllocator::allocate_on_grid(int k,
     const int x_side = free_grid_.side(0);
     int row = 0, before = 0;
     for (int& index : selection.indices) {
-      for (; row < index / x_side; ++row) before += std::popcount(free_grid_.line(row));
-      const std::uint64_t below = (std::uint64_t{1} << (index % x_side)) - 1;
-      index = before + std::popcount(free_grid_.line(row) & below);
+      for (; row < index / x_side; ++row) before += free_grid_.line_free(row);
+      index = before + (index % x_side == 0 ? 0 : free_grid_.count_in(row, 0, index % x_side - 1));
     }
     answer = &cache_.store(key, false, std::move(selection), std::move(nodes));
   }

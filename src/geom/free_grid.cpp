@@ -23,6 +23,7 @@ FreeGrid::FreeGrid(std::vector<int> sides, std::vector<int> rings)
     if (lines * sides_[0] > (std::int64_t{1} << 30)) return;
   }
   lines_.assign(static_cast<std::size_t>(lines), 0);
+  running_.assign(static_cast<std::size_t>(lines) * (sides_[0] + 1), 0);
   node_count_ = static_cast<int>(lines * sides_[0]);
   busy_.assign(static_cast<std::size_t>(node_count_), 1);
   usable_ = true;
@@ -38,6 +39,8 @@ bool FreeGrid::sync(std::span<const char> busy) {
     const bool now_busy = busy[node] != 0;
     if (now_busy == (busy_[node] != 0)) return;
     busy_[node] = now_busy ? 1 : 0;
+    if (dirty_.empty() || dirty_.back() != static_cast<int>(node / x_side))
+      dirty_.push_back(static_cast<int>(node / x_side));
     const std::uint64_t bit = std::uint64_t{1} << (node % x_side);
     if (now_busy) {
       lines_[node / x_side] &= ~bit;
@@ -57,6 +60,13 @@ bool FreeGrid::sync(std::span<const char> busy) {
     for (std::size_t node = at; node < at + 8; ++node) update(node);
   }
   for (; at < n; ++at) update(at);
+  for (const int row : dirty_) {  // a line may be listed twice (harmless)
+    std::uint8_t* running = running_.data() + static_cast<std::size_t>(row) * (x_side + 1);
+    const std::uint64_t line = lines_[row];
+    for (int x = 0; x < x_side; ++x)
+      running[x + 1] = static_cast<std::uint8_t>(running[x] + ((line >> x) & 1u));
+  }
+  dirty_.clear();
   return changed;
 }
 

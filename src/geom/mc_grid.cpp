@@ -1,5 +1,5 @@
 // MC1x1 on a persistent free grid (geom/free_grid.hpp): the same answers as mc1x1 on the free
-// processors' points, from masked popcounts of axis-0 lines. Proofs in mc.hpp.
+// processors' points, from the running counts of axis-0 lines. Proofs in mc.hpp.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -160,24 +160,49 @@ class GridShellScan {
     }
   }
 
+  /// The axis-0 positions within s of x as one or two ranges [lo, hi] (two across a seam).
+  int axis0_ranges(int x, int s, std::array<int, 4>& r) const {
+    const int ring = grid_.ring(0);
+    if (ring <= 0) {
+      r[0] = std::max(0, x - s), r[1] = std::min(x_side_ - 1, x + s);
+      return 1;
+    }
+    if (2 * s + 1 >= ring) {
+      r[0] = 0, r[1] = ring - 1;
+      return 1;
+    }
+    const int start = ((x - s) % ring + ring) % ring, end = start + 2 * s;
+    if (end < ring) {
+      r[0] = start, r[1] = end;
+      return 1;
+    }
+    r[0] = start, r[1] = ring - 1, r[2] = 0, r[3] = end - ring;
+    return 2;
+  }
+
   /// C(s): the free nodes at L∞ distance ≤ s from c.
   std::int64_t count(const Coords& c, int s) const {
-    const std::uint64_t mask = axis0_mask(c[0], s);
-    const auto& lines = grid_.lines();
-    if (d_ == 2) {
-      int first = 0, rows = 0;
-      axis_span(1, c[1], s, first, rows);
-      const int ring = grid_.ring(1);
+    std::array<int, 4> r{};
+    const int ranges = axis0_ranges(c[0], s, r);
+    auto line_count = [&](int row) {
+      int total = grid_.count_in(row, r[0], r[1]);
+      if (ranges == 2) total += grid_.count_in(row, r[2], r[3]);
+      return total;
+    };
+    if (d_ == 2 || d_ == 3) {  // the common machines without the general odometer
+      int first_y = 0, rows_y = 0, first_z = 0, rows_z = 1;
+      axis_span(1, c[1], s, first_y, rows_y);
+      if (d_ == 3) axis_span(2, c[2], s, first_z, rows_z);
+      const int plane = d_ == 3 ? grid_.line_stride(2) : 0;
       std::int64_t total = 0;
-      for (int j = 0; j < rows; ++j) {
-        int y = first + j;
-        if (ring > 0) y = y < 0 ? y + ring : y >= ring ? y - ring : y;
-        total += std::popcount(lines[y] & mask);
+      for (int j = 0; j < rows_z; ++j) {
+        const int base = d_ == 3 ? wrap(2, first_z + j) * plane : 0;
+        for (int i = 0; i < rows_y; ++i) total += line_count(base + wrap(1, first_y + i));
       }
       return total;
     }
     std::int64_t total = 0;
-    for_each_line(c, s, [&](int row, int, int) { total += std::popcount(lines[row] & mask); });
+    for_each_line(c, s, [&](int row, int, int) { total += line_count(row); });
     return total;
   }
 
@@ -243,14 +268,21 @@ class GridShellScan {
     }
   }
 
-  /// CountedShellScan::evaluate of mc.cpp for a one-position shell 0 (same pruning proofs).
+  /// CountedShellScan::evaluate of mc.cpp for a one-position shell 0, with the stronger probe
+  /// bound of mc.hpp.
   void evaluate(const Coords& c) {
     ++evaluated_;
     std::int64_t cost = 0, before = 0, inside = 0;
-    if (probe_ > 0) {  // shells 0 … probe_ hold at most C(probe_) points each
+    if (probe_ > 0) {  // a lower bound on the cost from C(probe_) alone (mc.hpp)
       inside = count(c, probe_);
       poll_.add(1);
-      if (loses((probe_ + 1) * std::max<std::int64_t>(0, k_ - inside))) return;
+      std::int64_t bound = 0;
+      for (int s = 0;; ++s) {
+        const std::int64_t most = s <= probe_ ? std::min(ball(s), inside) : ball(s);
+        if (most >= k_) break;
+        bound += k_ - most;
+      }
+      if (loses(bound)) return;
     }
     int shell = 0;
     while (true) {

@@ -39,12 +39,22 @@ class FreeGrid {
   /// Stride of axis a (≥ 1) in line numbers.
   int line_stride(int axis) const { return line_stride_[axis]; }
   int free_count() const { return free_count_; }
+  /// Free nodes of line `row` at axis-0 positions lo … hi (0 ≤ lo ≤ hi < side(0)): two lookups
+  /// in the line's running counts (kept for the lines a sync changed).
+  int count_in(int row, int lo, int hi) const {
+    const std::uint8_t* running = running_.data() + static_cast<std::size_t>(row) * (sides_[0] + 1);
+    return running[hi + 1] - running[lo];
+  }
+  /// Free nodes of line `row`.
+  int line_free(int row) const { return count_in(row, 0, sides_[0] - 1); }
   bool is_free(int node) const { return (lines_[node / sides_[0]] >> (node % sides_[0])) & 1u; }
 
  private:
   std::vector<int> sides_, rings_, line_stride_;
   std::vector<std::uint64_t> lines_;
-  std::vector<char> busy_;  // the busy map of the last sync
+  std::vector<std::uint8_t> running_;  // per line: free nodes below each position (side(0)+1)
+  std::vector<int> dirty_;             // lines changed during a sync
+  std::vector<char> busy_;             // the busy map of the last sync
   int node_count_ = 0;
   int free_count_ = 0;
   bool usable_ = false;

@@ -39,9 +39,9 @@
 // and a node's rank in that list is its point index: so node ids may stand for indices in every
 // tie rule above (first centre, partial shell by index, L1 then index), and the answer (node
 // ids) maps to the point-set answer by that rank. C(s) is Σ over the lines within L∞ distance s
-// on axes 1 … d−1 of popcount(line & window), the window being the axis-0 positions within s
-// (two ranges across the seam of a ring, the whole ring once 2s+1 ≥ L): exactly the points of
-// the box grown by s, so the same counts as BoxCounts. The least-cost test needs the ball of
+// on axes 1 … d−1 of the line's free nodes in the axis-0 window (two ranges across the seam of a
+// ring, the whole ring once 2s+1 ≥ L), two lookups in the line's running counts each: exactly
+// the points of the box grown by s, as BoxCounts counts them. The least-cost test needs the ball of
 // radius R0 − 1 full: E(0) = the free nodes, E(r) = E(r−1) eroded by ±1 on one axis after the
 // other, each pass ANDing the previous pass's result with its shifts by ±1 (bitwise on axis 0,
 // neighbouring lines on the others; out of the mesh counts as busy, and E(r)
@@ -51,7 +51,10 @@
 // C(r) = (2r+1)^d. So the centres of least cost are the nodes of E(R0−1) with C(R0) ≥ k, tested in
 // node order; the rest (bound from a hint, pruned scan, full-pattern skip, early stop) is
 // CountedShellScan's with the same proofs, since they hold for any centre order that is the
-// candidate order and any hint centre.
+// candidate order and any hint centre. The probe there is strengthened: C(s) ≤ (2s+1)^d
+// (distinct positions) and C(s) ≤ C(p) for s ≤ p, so cost = Σ_s max(0, k − C(s)) ≥
+// Σ_s max(0, k − m(s)) with m(s) = min((2s+1)^d, C(p)) for s ≤ p and (2s+1)^d beyond, a bound
+// at least (p+1)·(k − C(p)); a centre whose bound already loses would lose with its cost.
 #include <span>
 #include <vector>
 
