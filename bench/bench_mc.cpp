@@ -159,8 +159,9 @@ double run_seconds(const RunConfig& config, const Workload& transformed, bool ol
 
 /// Old (first implementation) against new on the small machines, same process.
 void print_comparison() {
-  std::printf("mc1x1 first implementation (old) vs today's (new), EASY, synthetic 1-64, load 0.8:"
-              " CPU us/job, median of 5, runs alternating\n");
+  std::printf(
+      "mc1x1 first implementation (old) vs today's (new), EASY, synthetic 1-64, load 0.8:"
+      " CPU us/job, median of 5, runs alternating\n");
   std::printf("%-16s %-16s %10s %10s %8s\n", "machine", "allocator", "old", "new", "old/new");
   for (const int m : {2, 3}) {
     for (const char* alloc : {"mc1x1", "mc1x1:ties=sum"}) {

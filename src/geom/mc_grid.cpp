@@ -74,8 +74,16 @@ class GridShellScan {
     // No centre of the least cost: the hint's cost U bounds the answer's; the scan starts from
     // a best of cost U that any centre of cost U still replaces (cost U + 1 under `first`, an
     // infinite sum under `sum`), and meets the hint in order, so the bound changes nothing.
+    // Any centre's cost bounds it: the least of the hint's and of the first node of the last
+    // non-empty stage of the erosions (balls full on the first axes only), which is often lower.
     if (hint >= 0) {
-      const std::int64_t bound = cost_of(coords_of(hint));
+      std::int64_t bound = cost_of(coords_of(hint));
+      int probe = probe_;
+      if (stage_hint_ >= 0 && stage_hint_ != hint) {
+        const std::int64_t other = cost_of(coords_of(stage_hint_));
+        if (other < bound) bound = other, probe = probe_;
+      }
+      probe_ = probe;
       cost_ = first_wins_ ? bound + 1 : bound;
     }
     for (int row = 0; row < lines; ++row)
@@ -222,6 +230,7 @@ class GridShellScan {
       if (ring0 > 0) left |= v >> (ring0 - 1), right |= v << (ring0 - 1);
       to[row] = v & left & right & x_full_;
     }
+    note_stage(to);
     std::uint64_t any = 0;
     for (int axis = 1; axis < d_; ++axis) {  // then each further axis: neighbouring lines
       const int stride = grid_.line_stride(axis), side = grid_.side(axis);
@@ -241,12 +250,22 @@ class GridShellScan {
         scratch_[row] = e;
       }
       to.swap(scratch_);
+      note_stage(to);
     }
     for (int row = 0; row < lines; ++row) any |= to[row];
     poll_.add(lines);
     if (any == 0) return false;
     eroded_ = r;
     return true;
+  }
+
+  /// stage_hint_ = the first node of `stage` when it has any.
+  void note_stage(const std::vector<std::uint64_t>& stage) {
+    for (std::size_t row = 0; row < stage.size(); ++row)
+      if (stage[row] != 0) {
+        stage_hint_ = static_cast<int>(row) * x_side_ + std::countr_zero(stage[row]);
+        return;
+      }
   }
 
   bool loses(std::int64_t c) const { return first_wins_ ? c >= cost_ : c > cost_; }
@@ -284,9 +303,10 @@ class GridShellScan {
       }
       if (loses(bound)) return;
     }
+    const std::int64_t probed = inside;
     int shell = 0;
     while (true) {
-      inside = count(c, shell);
+      inside = probe_ > 0 && shell == probe_ ? probed : count(c, shell);
       poll_.add(1);
       if (inside >= k_) break;
       cost += k_ - inside;
@@ -373,6 +393,7 @@ class GridShellScan {
   std::int64_t least_cost_ = 0, least_sum_ = -1;
   int least_radius_ = 0;  // R0 = min{r : (2r+1)^d ≥ k}
   int eroded_ = 0;        // the radius of the last non-empty erosion
+  int stage_hint_ = -1;   // first node of the last non-empty erosion stage (axis pass)
   std::int64_t cost_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t sum_ = std::numeric_limits<std::int64_t>::max();
   std::vector<int> set_, chosen_;
