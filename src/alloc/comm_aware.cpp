@@ -29,7 +29,7 @@ CommAwareAllocator::CommAwareAllocator(const Options& options, const Topology& t
     topology.coords(node,
                     std::span<int>(node_coords_.data() + static_cast<std::size_t>(node) * dims,
                                    static_cast<std::size_t>(dims)));
-  if (options_.method == Method::mc1x1 && options_.centres == Centres::free)
+  if (options_.method == Method::mc1x1 && options_.centres != Centres::intersections)
     free_grid_ = geom::FreeGrid(sides_, rings_);
 }
 
@@ -194,8 +194,8 @@ std::optional<Allocation> CommAwareAllocator::allocate_on_grid(int k,
   const SelectionCache::Key key{k, 0, 0};
   const SelectionCache::Answer* answer = cache_.find(key);
   if (!answer) {
-    geom::Selection selection =
-        geom::mc1x1_on_grid(free_grid_, k, options_.shell_ties, machine.time_limit());
+    geom::Selection selection = geom::mc1x1_on_grid(
+        free_grid_, k, options_.shell_ties, machine.time_limit(), options_.centres == Centres::all);
     // The solver answers with node ids; the Selection keeps positions in the free list, as
     // the other solvers' (a node's position = free nodes before it, by lines of bits).
     std::vector<NodeId> nodes(selection.indices.begin(), selection.indices.end());

@@ -24,8 +24,10 @@ std::uint64_t bit_range(int lo, int hi) {
 /// The MC1x1 scan over the free nodes of a FreeGrid, centres in node order (mc.hpp).
 class GridShellScan {
  public:
-  GridShellScan(const FreeGrid& grid, int k, ShellTies ties, TimeLimitPoll& poll)
+  GridShellScan(const FreeGrid& grid, int k, ShellTies ties, bool all_positions,
+                TimeLimitPoll& poll)
       : grid_(grid),
+        all_positions_(all_positions),
         d_(grid.dims()),
         x_side_(grid.side(0)),
         k_(k),
@@ -86,9 +88,11 @@ class GridShellScan {
       probe_ = probe;
       cost_ = first_wins_ ? bound + 1 : bound;
     }
-    for (int row = 0; row < lines; ++row)
-      for (std::uint64_t bits = grid_.line(row); bits != 0; bits &= bits - 1)
+    for (int row = 0; row < lines; ++row) {
+      const std::uint64_t centres = all_positions_ ? x_full_ : grid_.line(row);
+      for (std::uint64_t bits = centres; bits != 0; bits &= bits - 1)
         evaluate(coords_of(row * x_side_ + std::countr_zero(bits)));
+    }
     return result();
   }
 
@@ -386,6 +390,7 @@ class GridShellScan {
   }
 
   const FreeGrid& grid_;
+  bool all_positions_;  // centres: every position (else the free nodes)
   int d_, x_side_, k_;
   bool first_wins_;
   TimeLimitPoll& poll_;
@@ -423,7 +428,8 @@ std::int64_t grid_pairwise_sum(const FreeGrid& grid, std::span<const int> nodes)
   return pairwise_sum(points, all);
 }
 
-Selection mc1x1_on_grid(const FreeGrid& grid, int k, ShellTies ties, const TimeLimit* time_limit) {
+Selection mc1x1_on_grid(const FreeGrid& grid, int k, ShellTies ties, const TimeLimit* time_limit,
+                        bool all_positions) {
   TimeLimitPoll poll(time_limit);
   poll.check();
   if (k <= 0) return {};
@@ -435,7 +441,7 @@ Selection mc1x1_on_grid(const FreeGrid& grid, int k, ShellTies ties, const TimeL
     all.sum = grid_pairwise_sum(grid, all.indices);
     return all;
   }
-  GridShellScan scan(grid, k, ties, poll);
+  GridShellScan scan(grid, k, ties, all_positions, poll);
   return scan.run();
 }
 

@@ -1,7 +1,7 @@
-// MC1x1 on a persistent free grid (mc1x1_on_grid) against the point-set solver and the first
-// implementation (mc_reference.hpp): random machines (1–4 axes, meshes, tori, mixed) whose busy
-// map changes by allocations, releases and random flips between questions, so every answer
-// comes from a grid brought up to date incrementally.
+// MC1x1 on a persistent free grid (mc1x1_on_grid, centres free or every position) against the
+// point-set solvers and the first implementation (mc_reference.hpp): random machines (1–4 axes,
+// meshes, tori, mixed) whose busy map changes by allocations, releases and random flips between
+// questions, so every answer comes from a grid brought up to date incrementally.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -100,6 +100,15 @@ TEST(MCGrid, SameAnswersAlongRandomBusyMapChanges) {
       const Selection old = reference::mc1x1(points, k, ties);
       ASSERT_EQ(on_grid.indices, as_nodes(old, ids)) << what;
       ASSERT_EQ(on_grid.sum, old.sum) << what;
+      std::vector<std::vector<int>> positions(machine.sides.size());
+      for (std::size_t axis = 0; axis < positions.size(); ++axis)
+        for (int c = 0; c < machine.sides[axis]; ++c) positions[axis].push_back(c);
+      const Selection all = mc1x1_on_grid(grid, k, ties, nullptr, true);
+      const Selection over_grid = mc1x1_over_grid(points, k, positions, ties);
+      ASSERT_EQ(all.indices, as_nodes(over_grid, ids)) << what << " all";
+      ASSERT_EQ(all.sum, over_grid.sum) << what << " all";
+      const Selection old_grid = reference::mc1x1_over_grid(points, k, positions, ties);
+      ASSERT_EQ(all.indices, as_nodes(old_grid, ids)) << what << " all";
       ++questions;
       jobs.push_back(on_grid.indices);  // the job takes its nodes
       for (const int node : on_grid.indices) busy[node] = 1;

@@ -127,9 +127,10 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
   // MM's sums of centres in free neighbourhoods, kept between decisions (geom/mm.hpp proves
   // that a stored sum equals a recomputed one).
   mutable geom::NearestMemo nearest_memo_;
-  // mc1x1 over the free processors on machines whose axis 0 has at most 64 positions: the free
-  // nodes as a bit grid brought up to date from the busy map at each question (geom/mc.hpp,
-  // mc1x1_on_grid), instead of a point set rebuilt per question. Not usable otherwise.
+  // mc1x1 (centres: the free processors or every position) on machines whose axis 0 has at most 64
+  // positions: the free nodes as a bit grid brought up to date from the busy map at each question
+  // (geom/mc.hpp, mc1x1_on_grid), instead of a point set rebuilt per question. Not usable
+  // otherwise.
   mutable geom::FreeGrid free_grid_;
 };
 

@@ -51,10 +51,14 @@
 // C(r) = (2r+1)^d. So the centres of least cost are the nodes of E(R0−1) with C(R0) ≥ k, tested in
 // node order; the rest (bound from a hint, pruned scan, full-pattern skip, early stop) is
 // CountedShellScan's with the same proofs, since they hold for any centre order that is the
-// candidate order and any hint centre. The probe there is strengthened: C(s) ≤ (2s+1)^d
-// (distinct positions) and C(s) ≤ C(p) for s ≤ p, so cost = Σ_s max(0, k − C(s)) ≥
-// Σ_s max(0, k − m(s)) with m(s) = min((2s+1)^d, C(p)) for s ≤ p and (2s+1)^d beyond, a bound
-// at least (p+1)·(k − C(p)); a centre whose bound already loses would lose with its cost.
+// candidate order and any hint centre. With every position a centre (mc1x1_over_grid over the
+// whole machine, node order) the centres of least cost are the same nodes (a full ball of
+// radius R0 − 1 ≥ 0, or C(0) ≥ 1 when R0 = 0, holds the centre, so it is free), and only the
+// pruned scan also visits busy positions (C(0) = 0 there; never a full pattern). The probe there is
+// strengthened: C(s) ≤ (2s+1)^d (distinct positions) and C(s) ≤ C(p) for s ≤ p, so cost = Σ_s
+// max(0, k − C(s)) ≥ Σ_s max(0, k − m(s)) with m(s) = min((2s+1)^d, C(p)) for s ≤ p and (2s+1)^d
+// beyond, a bound at least (p+1)·(k − C(p)); a centre whose bound already loses would lose with its
+// cost.
 #include <span>
 #include <vector>
 
@@ -83,9 +87,10 @@ Selection mc1x1_over_grid(const PointSet& points, int k,
 /// MC1x1 with the free nodes of `grid` as points and centres (in node order), the given tie
 /// rules: Selection::indices are node ids, ascending; the same answer as mc1x1 on the free nodes'
 /// coordinates listed by node id, with each index i there being the i-th free node here.
-/// Requires grid.usable().
+/// With `all_positions`, every position is a centre (node order), as mc1x1_over_grid with every
+/// machine position. Requires grid.usable().
 Selection mc1x1_on_grid(const FreeGrid& grid, int k, ShellTies ties,
-                        const TimeLimit* time_limit = nullptr);
+                        const TimeLimit* time_limit = nullptr, bool all_positions = false);
 /// Sum of pairwise (ring-aware) L1 distances of the given nodes of `grid`'s machine.
 std::int64_t grid_pairwise_sum(const FreeGrid& grid, std::span<const int> nodes);
 /// MC with shell 0 of the given shape (one side per axis; missing axes are 1).
