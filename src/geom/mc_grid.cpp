@@ -35,10 +35,13 @@ class GridShellScan {
         poll_(poll) {
     x_full_ = bit_range(0, x_side_ - 1);
     least_cost_ = least_shell_cost(d_, k);
-    bool wraps = false;
-    for (int axis = 0; axis < d_; ++axis) wraps = wraps || grid.ring(axis) > 0;
-    if (!wraps && d_ <= 3) least_sum_ = distinct_points_lower_bound(d_, k);
     while (ball(least_radius_) < k_) ++least_radius_;
+    // The early stop's sum bound: on meshes, and on tori whose rings hold 4·R0 positions (the
+    // sets of least cost are then mesh sets: mc.hpp).
+    bool mesh_like = true;
+    for (int axis = 0; axis < d_; ++axis)
+      if (grid.ring(axis) > 0 && 4 * least_radius_ > grid.ring(axis)) mesh_like = false;
+    if (mesh_like && d_ <= 3) least_sum_ = distinct_points_lower_bound(d_, k);
   }
 
   Selection run() {

@@ -54,8 +54,13 @@
 // candidate order and any hint centre. With every position a centre (mc1x1_over_grid over the
 // whole machine, node order) the centres of least cost are the same nodes (a full ball of
 // radius R0 − 1 ≥ 0, or C(0) ≥ 1 when R0 = 0, holds the centre, so it is free), and only the
-// pruned scan also visits busy positions (C(0) = 0 there; never a full pattern). The probe there is
-// strengthened: C(s) ≤ (2s+1)^d (distinct positions) and C(s) ≤ C(p) for s ≤ p, so cost = Σ_s
+// pruned scan also visits busy positions (C(0) = 0 there; never a full pattern). The early stop
+// under `sum` also holds on tori whose every ring has L ≥ 4·R0 (d ≤ 3): only centres of least
+// cost can be the best when it stops, and such a centre's points lie in its ball of radius R0,
+// where two coordinates differ by at most 2·R0 ≤ L/2 per ring axis, so ring distances are line
+// distances of the unwrapped ball: the set is isometric to k distinct mesh points, whose sum is at
+// least distinct_points_lower_bound; a later centre never has a strictly lower sum. The probe there
+// is strengthened: C(s) ≤ (2s+1)^d (distinct positions) and C(s) ≤ C(p) for s ≤ p, so cost = Σ_s
 // max(0, k − C(s)) ≥ Σ_s max(0, k − m(s)) with m(s) = min((2s+1)^d, C(p)) for s ≤ p and (2s+1)^d
 // beyond, a bound at least (p+1)·(k − C(p)); a centre whose bound already loses would lose with its
 // cost.
