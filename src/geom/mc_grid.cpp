@@ -93,8 +93,12 @@ class GridShellScan {
     }
     for (int row = 0; row < lines; ++row) {
       const std::uint64_t centres = all_positions_ ? x_full_ : grid_.line(row);
-      for (std::uint64_t bits = centres; bits != 0; bits &= bits - 1)
-        evaluate(coords_of(row * x_side_ + std::countr_zero(bits)));
+      if (centres == 0) continue;
+      Coords c = coords_of(row * x_side_);  // the line's coordinates once; x per centre
+      for (std::uint64_t bits = centres; bits != 0; bits &= bits - 1) {
+        c[0] = std::countr_zero(bits);
+        evaluate(c);
+      }
     }
     return result();
   }
@@ -123,7 +127,7 @@ class GridShellScan {
     const int ring = grid_.ring(0);
     if (ring <= 0) return bit_range(std::max(0, x - s), std::min(x_side_ - 1, x + s));
     if (2 * s + 1 >= ring) return x_full_;
-    const int start = ((x - s) % ring + ring) % ring, end = start + 2 * s;
+    const int start = x - s < 0 ? x - s + ring : x - s, end = start + 2 * s;  // 2s < ring
     if (end < ring) return bit_range(start, end);
     return bit_range(start, ring - 1) | bit_range(0, end - ring);
   }
@@ -186,7 +190,7 @@ class GridShellScan {
       r[0] = 0, r[1] = ring - 1;
       return 1;
     }
-    const int start = ((x - s) % ring + ring) % ring, end = start + 2 * s;
+    const int start = x - s < 0 ? x - s + ring : x - s, end = start + 2 * s;  // 2s < ring
     if (end < ring) {
       r[0] = start, r[1] = end;
       return 1;
@@ -243,8 +247,12 @@ class GridShellScan {
       const int stride = grid_.line_stride(axis), side = grid_.side(axis);
       const bool ring = grid_.ring(axis) > 0;
       scratch_.resize(to.size());
-      for (int row = 0; row < lines; ++row) {
-        const int coord = (row / stride) % side;
+      int coord = 0, within = 0;  // (row / stride) % side, kept without divisions
+      for (int row = 0; row < lines; ++row, ++within) {
+        if (within == stride) {
+          within = 0;
+          if (++coord == side) coord = 0;
+        }
         std::uint64_t e = to[row];
         if (coord > 0)
           e &= to[row - stride];
