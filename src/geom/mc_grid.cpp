@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <vector>
 
 #include "allocsim/geom/mc.hpp"
@@ -339,10 +340,7 @@ class GridShellScan {
       has_winner_ = true;
       return;
     }
-    if (full_pattern(c, shell, inside)) {
-      if (seen_full_) return;
-      seen_full_ = true;
-    }
+    if (pattern_of(c, shell) && !seen_.insert(pattern_).second) return;  // a repeat (mc.hpp)
     list(c, shell, k_ - before);
     const std::int64_t sum = chosen_sum();
     if (cost < cost_ || sum < sum_) {
@@ -352,15 +350,18 @@ class GridShellScan {
     }
   }
 
-  /// The grown ball is entirely free, inside the grid and crosses no ring seam.
-  bool full_pattern(const Coords& c, int shell, std::int64_t inside) const {
-    std::int64_t volume = 1;
-    for (int axis = 0; axis < d_; ++axis) {
-      const int ring = grid_.ring(axis);
-      if (ring > 0 && (c[axis] - shell < 0 || c[axis] + shell >= ring)) return false;
-      volume *= 2 * shell + 1;
-    }
-    return inside == volume;
+  /// pattern_ = the shell and the free positions of the ball of radius `shell` around c, relative
+  /// to c (one word per line, in for_each_line's order), when the ball lies inside the grid
+  /// without crossing a seam; false otherwise.
+  bool pattern_of(const Coords& c, int shell) {
+    for (int axis = 0; axis < d_; ++axis)
+      if (c[axis] - shell < 0 || c[axis] + shell >= grid_.side(axis)) return false;
+    pattern_.assign(1, static_cast<std::uint64_t>(shell));
+    const std::uint64_t window = bit_range(0, 2 * shell);
+    for_each_line(c, shell, [&](int row, int, int) {
+      pattern_.push_back((grid_.line(row) >> (c[0] - shell)) & window);
+    });
+    return true;
   }
 
   /// chosen_ = the free nodes of shells below `shell` and `need` of shell `shell` by the tie rule
@@ -417,7 +418,9 @@ class GridShellScan {
   Coords winner_{};
   int winner_shell_ = 0;
   std::int64_t winner_before_ = 0;
-  bool has_winner_ = false, seen_full_ = false;
+  bool has_winner_ = false;
+  std::vector<std::uint64_t> pattern_;         // pattern_of's last answer
+  std::set<std::vector<std::uint64_t>> seen_;  // patterns listed so far (`sum`)
   int probe_ = 0;
   std::int64_t evaluated_ = 0;
 };

@@ -49,9 +49,15 @@
 // E(r) iff every position at L∞ distance ≤ r exists, is distinct and is free, since the ball of
 // radius r is the union of the radius-(r−1) balls around the ball of radius 1; that is
 // C(r) = (2r+1)^d. So the centres of least cost are the nodes of E(R0−1) with C(R0) ≥ k, tested in
-// node order; the rest (bound from a hint, pruned scan, full-pattern skip, early stop) is
-// CountedShellScan's with the same proofs, since they hold for any centre order that is the
-// candidate order and any hint centre. With every position a centre (mc1x1_over_grid over the
+// node order; the rest (bound from a hint, pruned scan, early stop) is CountedShellScan's with
+// the same proofs, since they hold for any centre order that is the candidate order and any hint
+// centre. The full-pattern skip is widened to repeated patterns: under `sum`, when the ball of
+// radius R (the candidate's last shell) lies inside the grid without crossing a seam, the
+// candidate's cost, chosen set and its order are fixed by the free positions of that ball
+// relative to the centre (shells, L1 keys and the relative node order, axis 0 fastest, are kept
+// by translation), so a candidate whose ball repeats the pattern of one listed before has the
+// same cost and sum translated (translation keeps ring distances) and, as for full patterns,
+// cannot replace the best: it is skipped. With every position a centre (mc1x1_over_grid over the
 // whole machine, node order) the centres of least cost are the same nodes (a full ball of
 // radius R0 − 1 ≥ 0, or C(0) ≥ 1 when R0 = 0, holds the centre, so it is free), and only the
 // pruned scan also visits busy positions (C(0) = 0 there; never a full pattern). The early stop
