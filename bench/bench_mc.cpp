@@ -2,8 +2,11 @@
 // jobs of 1-64 processors at offered load 0.8, as in the scale issue's table.
 // First prints a table of CPU µs per job against the machine size N (median of 5 runs each)
 // with the exponent e of a least-squares fit µs/job ∝ N^e, then runs the Google benchmarks.
+// Then (--compare=1, the default) the same runs with the first implementation
+// (tests/geom/mc_reference.hpp, behind the same answer memo) against today's, alternately in one
+// process: CPU µs per job, medians of 5, and the ratio of the medians.
 // Run: build/bench/bench_mc --benchmark_repetitions=5 --benchmark_report_aggregates_only
-//      (--table=0 skips the table, --table=only skips the benchmarks).
+//      (--table=0 skips the table, --compare=0 the comparison, --table=only the benchmarks).
 // The same runs from the command line (e.g. against an older build):
 //   allocsim run --machine torus:16x16x16 --sched easy --alloc mc1x1
 //     --trace 'synthetic:jobs=2000,arrival=exp:20,runtime=exp:300,size=uniform:1,64'
@@ -18,9 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/alloc/comm_aware.hpp"
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/util/heap.hpp"
 #include "bench_main.hpp"
+#include "geom/mc_reference.hpp"
 
 using namespace allocsim;
 
@@ -101,20 +106,102 @@ void print_scaling_table() {
   std::fflush(stdout);
 }
 
+/// MC1x1 over the free processors as the first implementation answered it: the free list turned
+/// into points and geom::reference::mc1x1 per question, behind the same answer memo.
+class ReferenceMc1x1 final : public CloneableAllocator<ReferenceMc1x1> {
+ public:
+  ReferenceMc1x1(const Topology& topology, geom::ShellTies ties) : ties_(ties) {
+    for (int axis = 0; axis < topology.dims(); ++axis)
+      rings_.push_back(topology.wraps(axis) ? topology.side(axis) : 0);
+  }
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override {
+    const int k = job.procs;
+    if (machine.free_count() < k) return std::nullopt;
+    Allocation allocation;
+    if (k <= 0) return allocation;
+    const std::vector<NodeId> free = machine.free_nodes();
+    const SelectionCache::Key key{k, 0, 0};
+    const SelectionCache::Answer* answer = cache_.find(free, key);
+    if (!answer) {
+      const Topology& topology = machine.topology();
+      geom::PointSet points(topology.dims(), rings_);
+      std::vector<int> coords(topology.dims());
+      for (const NodeId node : free) {
+        topology.coords(node, coords);
+        points.add(coords);
+      }
+      answer = &cache_.store(key, false, geom::reference::mc1x1(points, k, ties_));
+    }
+    for (const int index : answer->selection.indices) allocation.nodes.push_back(free[index]);
+    return allocation;
+  }
+
+ private:
+  geom::ShellTies ties_;
+  std::vector<int> rings_;
+  mutable SelectionCache cache_;
+};
+
+/// CPU seconds of one whole run of the transformed workload, with the reference allocator when
+/// `old`.
+double run_seconds(const RunConfig& config, const Workload& transformed, bool old, double& jobs) {
+  const double start = cpu_seconds();
+  Simulation simulation(config, transformed);
+  if (old) {
+    const geom::ShellTies ties = config.alloc.find("sum") != std::string::npos
+                                     ? geom::ShellTies::sum
+                                     : geom::ShellTies::first;
+    simulation.set_allocator(std::make_unique<ReferenceMc1x1>(simulation.topology(), ties));
+  }
+  jobs = simulation.run().summary.jobs;
+  return cpu_seconds() - start;
+}
+
+/// Old (first implementation) against new on the small machines, same process.
+void print_comparison() {
+  std::printf(
+      "mc1x1 first implementation (old) vs today's (new), EASY, synthetic 1-64, load 0.8:"
+      " CPU us/job, median of 5, runs alternating\n");
+  std::printf("%-16s %-16s %10s %10s %8s\n", "machine", "allocator", "old", "new", "old/new");
+  for (const int m : {2, 3}) {
+    for (const char* alloc : {"mc1x1", "mc1x1:ties=sum"}) {
+      const RunConfig config = synthetic_config(kMachines[m], alloc);
+      const Workload transformed = transform_workload(config, load_workload(config, ""));
+      std::vector<double> old_runs, new_runs;
+      double jobs = 0;
+      for (int run = 0; run < 5; ++run) {
+        old_runs.push_back(run_seconds(config, transformed, true, jobs) * 1e6 / jobs);
+        new_runs.push_back(run_seconds(config, transformed, false, jobs) * 1e6 / jobs);
+      }
+      std::sort(old_runs.begin(), old_runs.end());
+      std::sort(new_runs.begin(), new_runs.end());
+      std::printf("%-16s %-16s %10.1f %10.1f %8.1f\n", kMachines[m].spec, alloc, old_runs[2],
+                  new_runs[2], old_runs[2] / new_runs[2]);
+      std::fflush(stdout);
+    }
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string table = "1";
+  std::string table = "1", compare = "1";
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--table=", 8) == 0) {
       table = argv[i] + 8;
       continue;
     }
+    if (std::strncmp(argv[i], "--compare=", 10) == 0) {
+      compare = argv[i] + 10;
+      continue;
+    }
     rest.push_back(argv[i]);
   }
   keep_freed_memory_for_reuse();  // as the allocsim binary does, also for the table
   if (table != "0") print_scaling_table();
+  if (compare != "0") print_comparison();
   if (table == "only") return 0;
   int rest_count = static_cast<int>(rest.size());
   return allocsim::bench::run_benchmarks(rest_count, rest.data());

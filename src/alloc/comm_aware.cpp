@@ -29,6 +29,8 @@ CommAwareAllocator::CommAwareAllocator(const Options& options, const Topology& t
     topology.coords(node,
                     std::span<int>(node_coords_.data() + static_cast<std::size_t>(node) * dims,
                                    static_cast<std::size_t>(dims)));
+  if (options_.method == Method::mc1x1 && options_.centres != Centres::intersections)
+    free_grid_ = geom::FreeGrid(sides_, rings_);
 }
 
 std::vector<int> CommAwareAllocator::near_cube_shape(int k, int dims) {
@@ -125,10 +127,26 @@ const SelectionCache::Answer* SelectionCache::find(const std::vector<NodeId>& fr
   return nullptr;
 }
 
+const SelectionCache::Answer* SelectionCache::find(const Key& key) {
+  for (std::size_t i = 0; i < answers_.size(); ++i)
+    if (answers_[i].key == key) {
+      last_ = static_cast<int>(i);
+      return &answers_[i];
+    }
+  return nullptr;
+}
+
+void SelectionCache::forget() {
+  answers_.clear();
+  free_.clear();
+  last_ = -1;
+}
+
 const SelectionCache::Answer& SelectionCache::store(const Key& key, bool fell_back,
-                                                    geom::Selection selection) {
+                                                    geom::Selection selection,
+                                                    std::vector<NodeId> nodes) {
   if (answers_.size() >= kCapacity) answers_.clear();
-  answers_.push_back({key, fell_back, std::move(selection)});
+  answers_.push_back({key, fell_back, std::move(selection), std::move(nodes)});
   last_ = static_cast<int>(answers_.size()) - 1;
   return answers_.back();
 }
@@ -145,6 +163,7 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job,
   if (machine.free_count() < k) return std::nullopt;
   Allocation allocation;
   if (k <= 0) return allocation;
+  if (free_grid_.usable()) return allocate_on_grid(k, machine);
   const Topology& topology = machine.topology();
   const std::vector<NodeId> free = machine.free_nodes();
   const bool shaped = options_.method == Method::mc;
@@ -166,6 +185,30 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job,
   allocation.used_fallback = answer->fell_back;
   allocation.nodes.reserve(k);
   for (const int index : answer->selection.indices) allocation.nodes.push_back(free[index]);
+  return allocation;
+}
+
+std::optional<Allocation> CommAwareAllocator::allocate_on_grid(int k,
+                                                               const MachineView& machine) const {
+  if (free_grid_.sync(machine.busy())) cache_.forget();
+  const SelectionCache::Key key{k, 0, 0};
+  const SelectionCache::Answer* answer = cache_.find(key);
+  if (!answer) {
+    geom::Selection selection = geom::mc1x1_on_grid(
+        free_grid_, k, options_.shell_ties, machine.time_limit(), options_.centres == Centres::all);
+    // The solver answers with node ids; the Selection keeps positions in the free list, as
+    // the other solvers' (a node's position = free nodes before it, by lines of bits).
+    std::vector<NodeId> nodes(selection.indices.begin(), selection.indices.end());
+    const int x_side = free_grid_.side(0);
+    int row = 0, before = 0;
+    for (int& index : selection.indices) {
+      for (; row < index / x_side; ++row) before += free_grid_.line_free(row);
+      index = before + (index % x_side == 0 ? 0 : free_grid_.count_in(row, 0, index % x_side - 1));
+    }
+    answer = &cache_.store(key, false, std::move(selection), std::move(nodes));
+  }
+  Allocation allocation;
+  allocation.nodes = answer->nodes;
   return allocation;
 }
 

@@ -161,6 +161,10 @@ void Simulation::set_scheduler(std::unique_ptr<Scheduler> scheduler) {
   scheduler_ = std::move(scheduler);
 }
 
+void Simulation::set_allocator(std::unique_ptr<Allocator> allocator) {
+  allocator_ = std::move(allocator);
+}
+
 void Simulation::set_runtime_model(std::unique_ptr<RuntimeModel> model) {
   runtime_model_ = std::move(model);
   job_recorder_->set_runtime_model(runtime_model_.get());

@@ -40,6 +40,8 @@ class MachineView {
 
   const Topology& topology() const { return *topology_; }
   bool is_free(NodeId node) const { return !(*busy_)[node]; }
+  /// The busy flag of every node (non-zero = busy), indexed by node id.
+  const std::vector<char>& busy() const { return *busy_; }
   int free_count() const { return free_count_; }
   int node_count() const { return topology_->node_count(); }
   /// Free node ids in increasing order.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/geom/free_grid.hpp"
 #include "allocsim/geom/mc.hpp"
 #include "allocsim/geom/mm.hpp"
 #include "allocsim/geom/point_set.hpp"
@@ -45,13 +46,20 @@ class SelectionCache {
     Key key;
     bool fell_back = false;  ///< the budgeted method gave up and the fallback answered
     geom::Selection selection;
+    std::vector<NodeId> nodes;  ///< the chosen node ids, when the solver answered with them
   };
 
   /// The stored answer for `key` on the free set `free`, or nullptr. Forgets all answers when
   /// `free` is not the free set they belong to.
   const Answer* find(const std::vector<NodeId>& free, const Key& key);
+  /// The stored answer for `key` on the current free set, for callers that follow the free set
+  /// themselves and call forget() whenever it changes.
+  const Answer* find(const Key& key);
+  /// Forgets every answer (the free set changed).
+  void forget();
   /// Stores the answer for `key` on the free set of the preceding find() (which missed).
-  const Answer& store(const Key& key, bool fell_back, geom::Selection selection);
+  const Answer& store(const Key& key, bool fell_back, geom::Selection selection,
+                      std::vector<NodeId> nodes = {});
   /// Answers held (never more than kCapacity).
   std::size_t size() const { return answers_.size(); }
   /// The answer most recently found or stored, or nullptr.
@@ -108,6 +116,8 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
   geom::Selection choose(const geom::PointSet& points, int k, const Job& job,
                          const TimeLimit* time_limit, bool& fell_back) const;
   std::vector<std::vector<int>> all_positions() const;
+  /// allocate() of mc1x1 on free_grid_ (k ≥ 1 processors, enough of them free).
+  std::optional<Allocation> allocate_on_grid(int k, const MachineView& machine) const;
 
   Options options_;
   std::vector<int> sides_, rings_;
@@ -117,6 +127,11 @@ class CommAwareAllocator final : public CloneableAllocator<CommAwareAllocator> {
   // MM's sums of centres in free neighbourhoods, kept between decisions (geom/mm.hpp proves
   // that a stored sum equals a recomputed one).
   mutable geom::NearestMemo nearest_memo_;
+  // mc1x1 (centres: the free processors or every position) on machines whose axis 0 has at most 64
+  // positions: the free nodes as a bit grid brought up to date from the busy map at each question
+  // (geom/mc.hpp, mc1x1_on_grid), instead of a point set rebuilt per question. Not usable
+  // otherwise.
+  mutable geom::FreeGrid free_grid_;
 };
 
 }  // namespace allocsim

@@ -83,6 +83,10 @@ class Simulation final : public SchedulerContext, public RateContext {
 
   /// Replaces the scheduler built from the config (tests: reference implementations).
   void set_scheduler(std::unique_ptr<Scheduler> scheduler);
+  /// Replaces the allocator built from the config (tests and benchmarks: reference
+  /// implementations). Before run(); its linear_ranks() must be the replaced one's (the span
+  /// metrics are set up from it).
+  void set_allocator(std::unique_ptr<Allocator> allocator);
   /// Replaces the runtime model built from the config (tests, models not in the table).
   void set_runtime_model(std::unique_ptr<RuntimeModel> model);
   /// Adds an observer (not owned; must outlive run()).
