@@ -2,6 +2,7 @@
 #include "allocsim/geom/mm.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "axis_index.hpp"
 #include "nearest_grid.hpp"
 #include "plane_sums.hpp"
+#include "small_key_selection.hpp"
 
 namespace allocsim::geom {
 
@@ -254,10 +256,76 @@ class NearestScan {
       key_limit_ += worst;
     }
     keys_.resize(points_.size());
+    // Byte keys (small_key_selection.hpp) when distances are small: per axis and centre value,
+    // every point's distance along the axis, so a centre's keys are d byte-vector additions.
+    std::int64_t bytes = 0;
+    for (int axis = 0; axis < d; ++axis)
+      bytes += static_cast<std::int64_t>(centre_values_[axis].size()) * (points_.size() + 63);
+    if (key_limit_ > detail::SmallKeySelection::kMaxKey || bytes > (std::int64_t{1} << 22)) return;
+    small_keys_.resize(points_.size());
+    const std::size_t stride = static_cast<std::size_t>(small_keys_.words()) * 64;
+    axis_keys_.resize(d);
+    for (int axis = 0; axis < d; ++axis) {
+      const std::size_t vals = index_.values[axis].size();
+      auto& rows = axis_keys_[axis];
+      rows.assign(centre_values_[axis].size() * stride, 0);
+      const auto& rank = index_.rank[axis];
+      for (std::size_t c = 0; c < centre_values_[axis].size(); ++c)
+        for (int i = 0; i < points_.size(); ++i)
+          rows[c * stride + i] = static_cast<std::uint8_t>(tables_[axis][c * vals + rank[i]]);
+      poll_.add(static_cast<std::int64_t>(centre_values_[axis].size()) * points_.size());
+    }
+  }
+
+  /// The scan with byte keys: the same set and radius as select_by_scan.
+  int evaluate_by_small_keys(std::span<const int> pos) {
+    const int d = points_.dims();
+    const std::size_t stride = static_cast<std::size_t>(small_keys_.words()) * 64;
+    std::uint8_t* keys = small_keys_.keys();
+    const std::uint8_t* row0 = axis_keys_[0].data() + pos[0] * stride;
+    std::copy(row0, row0 + stride, keys);
+    for (int axis = 1; axis < d; ++axis) {
+      const std::uint8_t* row = axis_keys_[axis].data() + pos[axis] * stride;
+      for (std::size_t i = 0; i < stride; ++i)
+        keys[i] = static_cast<std::uint8_t>(keys[i] + row[i]);
+    }
+    small_keys_.pad();
+    const int radius = small_keys_.select(k_, previous_threshold_);
+    previous_threshold_ = radius;
+    // As evaluate_by_scan: the previous centre's set again cannot be strictly better.
+    const std::vector<std::uint64_t>& now = small_keys_.chosen();
+    if (now == previous_mask_) return radius;
+    // The chosen set's per-axis histograms, updated by the points that entered or left.
+    if (previous_mask_.empty()) {
+      previous_mask_.assign(now.size(), 0);
+      chosen_counts_.resize(d);
+      for (int axis = 0; axis < d; ++axis)
+        chosen_counts_[axis].assign(index_.values[axis].size(), 0);
+    }
+    for (std::size_t w = 0; w < now.size(); ++w) {
+      for (std::uint64_t diff = now[w] ^ previous_mask_[w]; diff != 0; diff &= diff - 1) {
+        const int bit = std::countr_zero(diff);
+        const int p = static_cast<int>(64 * w) + bit;
+        const int step = (now[w] >> bit) & 1 ? 1 : -1;
+        for (int axis = 0; axis < d; ++axis) chosen_counts_[axis][index_.rank[axis][p]] += step;
+      }
+    }
+    previous_mask_ = now;
+    sum_ = 0;
+    for (int axis = 0; axis < d; ++axis)
+      sum_ +=
+          detail::histogram_pair_sum(index_.values[axis], chosen_counts_[axis], points_.ring(axis));
+    if (sum_ < best_sum_) {
+      small_keys_.chosen_indices(chosen_);
+      keep_if_better();
+    }
+    return radius;
   }
 
   /// The k nearest by computing every point's distance (points not on a usable grid).
   int evaluate_by_scan(std::span<const int> pos) {
+    build_scan_tables();
+    if (!axis_keys_.empty()) return evaluate_by_small_keys(pos);
     const int radius = select_by_scan(pos);
     // The scan lists the set in index order: the same set as the previous centre has the same
     // sum and cannot be strictly better, so it is not scored again.
@@ -324,6 +392,11 @@ class NearestScan {
   std::vector<std::vector<int>> tables_;  // [axis][centre pos * distinct values + value rank]
   int key_limit_ = 0;
   std::vector<std::int32_t> keys_;
+  detail::SmallKeySelection small_keys_;
+  std::vector<std::vector<std::uint8_t>> axis_keys_;  // [axis][centre pos * stride + point]
+  std::vector<std::uint64_t> previous_mask_;
+  std::vector<std::vector<int>> chosen_counts_;  // [axis][value rank]: previous_mask_'s set
+  int previous_threshold_ = 0;
   std::vector<int> histogram_, chosen_, scratch_, best_;
   std::vector<std::int64_t> wide_scratch_;
   std::int64_t sum_ = 0;
