@@ -74,7 +74,7 @@ class NearestScan {
       grid_.build_empty_distance();
       poll_.add(static_cast<std::int64_t>(points.size()) * d);
     }
-    if (grid_.usable() && d == 2) {
+    if (grid_.usable() && d == 2 && 8LL * k <= points.size()) {  // see evaluate_fast
       const int lo[2] = {grid_.low(0), grid_.low(1)}, len[2] = {grid_.length(0), grid_.length(1)};
       plane_ = std::make_unique<detail::PlaneSums>(points, lo, len);
       previous_centre_.resize(d);
@@ -182,7 +182,7 @@ class NearestScan {
   /// selection only for a new best. Sets sum_ and returns the k-th distance.
   int evaluate_fast(std::span<const int> pos) {
     // Large k against n: the scan (which skips re-scoring an unchanged set) is cheaper.
-    if (!plane_ || 8LL * k_ > points_.size()) return evaluate_exactly(pos);
+    if (!plane_) return evaluate_exactly(pos);
     int at_least = 0;
     if (previous_radius_ >= 0) {
       at_least = previous_radius_;
@@ -256,25 +256,44 @@ class NearestScan {
       key_limit_ += worst;
     }
     keys_.resize(points_.size());
-    // Byte keys (small_key_selection.hpp) when distances are small: per axis and centre value,
-    // every point's distance along the axis, so a centre's keys are d byte-vector additions.
-    std::int64_t bytes = 0;
-    for (int axis = 0; axis < d; ++axis)
-      bytes += static_cast<std::int64_t>(centre_values_[axis].size()) * (points_.size() + 63);
-    if (key_limit_ > detail::SmallKeySelection::kMaxKey || bytes > (std::int64_t{1} << 22)) return;
-    small_keys_.resize(points_.size());
-    const std::size_t stride = static_cast<std::size_t>(small_keys_.words()) * 64;
-    axis_keys_.resize(d);
+  }
+
+  /// Byte keys (small_key_selection.hpp) when every key fits: per axis the coordinates minus
+  /// the least coordinate of points and centres (so mesh spans ≤ 255; ring axes of length
+  /// ≤ 255), and the largest possible key (the sum of spans, or half rings) ≤ kMaxKey.
+  bool prepare_small_keys() {
+    if (small_state_ != 0) return small_state_ == 1;
+    small_state_ = 2;
+    const int n = points_.size(), d = points_.dims();
+    int key_bound = 0;
+    small_low_.assign(d, 0);
     for (int axis = 0; axis < d; ++axis) {
-      const std::size_t vals = index_.values[axis].size();
-      auto& rows = axis_keys_[axis];
-      rows.assign(centre_values_[axis].size() * stride, 0);
-      const auto& rank = index_.rank[axis];
-      for (std::size_t c = 0; c < centre_values_[axis].size(); ++c)
-        for (int i = 0; i < points_.size(); ++i)
-          rows[c * stride + i] = static_cast<std::uint8_t>(tables_[axis][c * vals + rank[i]]);
-      poll_.add(static_cast<std::int64_t>(centre_values_[axis].size()) * points_.size());
+      const auto& vals = index_.values[axis];
+      const auto& centres = centre_values_[axis];
+      const int ring = points_.ring(axis);
+      int lo = std::min(vals.front(), *std::min_element(centres.begin(), centres.end()));
+      int hi = std::max(vals.back(), *std::max_element(centres.begin(), centres.end()));
+      if (ring > 0) {
+        if (lo < 0 || hi >= ring || ring > 255) return false;
+        lo = 0;
+        key_bound += ring / 2;
+      } else {
+        if (static_cast<std::int64_t>(hi) - lo > 255) return false;
+        key_bound += hi - lo;
+      }
+      small_low_[axis] = lo;
     }
+    if (key_bound > detail::SmallKeySelection::kMaxKey) return false;
+    small_keys_.resize(n);
+    const std::size_t stride = static_cast<std::size_t>(small_keys_.words()) * 64;
+    small_coords_.assign(d * stride, 0);
+    for (int axis = 0; axis < d; ++axis)
+      for (int i = 0; i < n; ++i)
+        small_coords_[axis * stride + i] =
+            static_cast<std::uint8_t>(points_.coord(i, axis) - small_low_[axis]);
+    poll_.add(static_cast<std::int64_t>(n) * d);
+    small_state_ = 1;
+    return true;
   }
 
   /// The scan with byte keys: the same set and radius as select_by_scan.
@@ -282,12 +301,23 @@ class NearestScan {
     const int d = points_.dims();
     const std::size_t stride = static_cast<std::size_t>(small_keys_.words()) * 64;
     std::uint8_t* keys = small_keys_.keys();
-    const std::uint8_t* row0 = axis_keys_[0].data() + pos[0] * stride;
-    std::copy(row0, row0 + stride, keys);
-    for (int axis = 1; axis < d; ++axis) {
-      const std::uint8_t* row = axis_keys_[axis].data() + pos[axis] * stride;
-      for (std::size_t i = 0; i < stride; ++i)
-        keys[i] = static_cast<std::uint8_t>(keys[i] + row[i]);
+    std::fill(keys, keys + stride, std::uint8_t{0});
+    for (int axis = 0; axis < d; ++axis) {
+      // keys += the axis distance (ring-aware), on bytes so that the loop vectorises.
+      const std::uint8_t* x = small_coords_.data() + axis * stride;
+      const auto c = static_cast<std::uint8_t>(centre_values_[axis][pos[axis]] - small_low_[axis]);
+      const int ring = points_.ring(axis);
+      if (ring > 0) {
+        const auto length = static_cast<std::uint8_t>(ring);
+        for (std::size_t i = 0; i < stride; ++i) {
+          const std::uint8_t gap = x[i] > c ? x[i] - c : c - x[i];
+          const std::uint8_t around = length - gap;
+          keys[i] = static_cast<std::uint8_t>(keys[i] + (around < gap ? around : gap));
+        }
+      } else {
+        for (std::size_t i = 0; i < stride; ++i)
+          keys[i] = static_cast<std::uint8_t>(keys[i] + (x[i] > c ? x[i] - c : c - x[i]));
+      }
     }
     small_keys_.pad();
     const int radius = small_keys_.select(k_, previous_threshold_);
@@ -324,8 +354,7 @@ class NearestScan {
 
   /// The k nearest by computing every point's distance (points not on a usable grid).
   int evaluate_by_scan(std::span<const int> pos) {
-    build_scan_tables();
-    if (!axis_keys_.empty()) return evaluate_by_small_keys(pos);
+    if (prepare_small_keys()) return evaluate_by_small_keys(pos);
     const int radius = select_by_scan(pos);
     // The scan lists the set in index order: the same set as the previous centre has the same
     // sum and cannot be strictly better, so it is not scored again.
@@ -393,7 +422,9 @@ class NearestScan {
   int key_limit_ = 0;
   std::vector<std::int32_t> keys_;
   detail::SmallKeySelection small_keys_;
-  std::vector<std::vector<std::uint8_t>> axis_keys_;  // [axis][centre pos * stride + point]
+  int small_state_ = 0;                     // byte keys: 0 not yet decided, 1 used, 2 not
+  std::vector<int> small_low_;              // per axis: the least coordinate (0 on rings)
+  std::vector<std::uint8_t> small_coords_;  // [axis * stride + point]: coordinate − low
   std::vector<std::uint64_t> previous_mask_;
   std::vector<std::vector<int>> chosen_counts_;  // [axis][value rank]: previous_mask_'s set
   int previous_threshold_ = 0;

@@ -19,6 +19,14 @@
 
 namespace allocsim::geom::detail {
 
+/// Set bits of a word (portable: without a popcount instruction std::popcount is a library call).
+inline int bit_count(std::uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
+
 class SmallKeySelection {
  public:
   static constexpr int kMaxKey = 254;  // keys ≤ kMaxKey; padding holds 255
@@ -98,8 +106,8 @@ class SmallKeySelection {
 #endif
       below_[w] = lt;
       equal_[w] = eq;
-      below += std::popcount(lt);
-      equal += std::popcount(eq);
+      below += bit_count(lt);
+      equal += bit_count(eq);
     }
     equal_count_ = equal;
     return below;
