@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "axis_index.hpp"
+#include "ball_walk.hpp"
 #include "nearest_grid.hpp"
 #include "plane_sums.hpp"
 #include "small_key_selection.hpp"
@@ -41,6 +42,24 @@ int class_cap(int dims, int k) {
   }
 }
 
+/// The least r whose L1 ball in Z^d holds k points: Σ_i 2^i · C(d, i) · C(r, i) ≥ k. The radius
+/// of every centre of a torus whose neighbourhood holds only points (when the rings are at
+/// least 2r + 1 long), so the class cap on machines whose every axis wraps.
+int ball_cap(int dims, int k) {
+  for (int r = 0;; ++r) {
+    std::int64_t count = 0, choose_d = 1, choose_r = 1, power = 1;
+    for (int i = 0; i <= dims; ++i) {
+      if (i > 0) {
+        choose_d = choose_d * (dims - i + 1) / i;
+        choose_r = choose_r * (r - i + 1) / i;
+        power *= 2;
+      }
+      count += power * choose_d * choose_r;
+    }
+    if (count >= k) return r;
+  }
+}
+
 /// Scans centres given as per-axis indices into per-axis centre value lists; for each, takes the
 /// k nearest points and keeps the best pairwise sum (see mm.hpp, "Speed").
 class NearestScan {
@@ -57,10 +76,21 @@ class NearestScan {
     const int d = points.dims();
     centre_.resize(d);
     ring_centre_.resize(d);
-    // Early stop (results unchanged: only a strictly lower sum replaces the best).
-    if (!points.any_wrap() && points.dims() <= 3 && (grid_.usable() || all_distinct(points)))
+    // Early stop (results unchanged: only a strictly lower sum replaces the best). On torus
+    // axes the bound of mm.hpp ("Early stop on tori").
+    if (points.dims() <= 3 && (grid_.usable() || all_distinct(points))) {
       stop_at_ = distinct_points_lower_bound(points.dims(), k);
-    cap_ = class_cap(d, k);
+      for (int axis = 0; axis < d; ++axis) {
+        if (!points.wraps(axis)) continue;
+        const std::int64_t half_ring =
+            (static_cast<std::int64_t>(points.ring(axis)) * (k - 1) + 1) / 2;
+        stop_at_ = std::min(stop_at_, half_ring);
+        stop_on_torus_ = k > 1;
+      }
+    }
+    bool every_axis_wraps = true;
+    for (int axis = 0; axis < d; ++axis) every_axis_wraps = every_axis_wraps && points.wraps(axis);
+    cap_ = every_axis_wraps ? ball_cap(d, k) : class_cap(d, k);
     // The memo pays when the exact evaluation is by rings or lines (k small against n); the
     // scan's cost is dominated by its pass over the points anyway.
     if (grid_.usable() && 8LL * k <= points.size() && d <= 3 && cap_ <= 60 && k < (1 << 26) &&
@@ -119,7 +149,11 @@ class NearestScan {
     evaluate_fast(pos);
   }
 
-  Selection result() const { return Selection::heuristic(best_, best_sum_, evaluated_); }
+  /// The best set; `centres` is how many centres a scan without the early stop on tori visits
+  /// (reported as examined when that stop ended the scan, as before it existed).
+  Selection result(std::int64_t centres) const {
+    return Selection::heuristic(best_, best_sum_, stop_on_torus_ && done() ? centres : evaluated_);
+  }
 
  private:
   /// The centre's class of mm.hpp with k, packed: per axis (min(c − lo, C), min(hi − c, C)).
@@ -220,6 +254,19 @@ class NearestScan {
   /// Exact evaluation by rings; sets sum_ and returns the last ring's radius.
   int evaluate_by_rings() {
     poll_.add(k_);
+    if (!walk_ && points_.dims() <= 3) {
+      const int halo = ball_cap(points_.dims(), k_) + 3;
+      walk_ = std::make_unique<detail::BallWalk>(points_, grid_, halo, 8LL * points_.size() + 4096);
+      poll_.add(8LL * points_.size());
+    }
+    if (walk_ && walk_->usable()) {
+      const int radius = walk_->evaluate(centre_.data(), k_, chosen_, sum_);
+      if (radius >= 0) {
+        poll_.add(static_cast<std::int64_t>(chosen_.size()) * points_.dims());
+        keep_if_better();
+        return radius;
+      }
+    }
     const int radius = grid_.k_nearest(centre_.data(), k_, chosen_, ring_);
     poll_.add(static_cast<std::int64_t>(chosen_.size()) + 2LL * points_.dims() * radius);
     sum_ = grid_.pair_sum_near(centre_.data(), radius, chosen_, wide_scratch_);
@@ -434,10 +481,12 @@ class NearestScan {
   std::int64_t best_sum_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t evaluated_ = 0;
   std::int64_t stop_at_ = -1;
+  bool stop_on_torus_ = false;  // stop_at_ uses the torus bound (k > 1)
   int cap_ = 0;
   NearestMemo own_memo_;
   NearestMemo* memo_ = nullptr;
   std::unique_ptr<detail::PlaneSums> plane_;
+  std::unique_ptr<detail::BallWalk> walk_;  // set up at the first evaluation by rings
   std::vector<int> previous_centre_;
   int previous_radius_ = -1;
   bool used_plane_ = false;      // the last exact sum came from plane_ (M in ring_)
@@ -497,7 +546,9 @@ Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>>
     if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
     if (!next()) break;
   }
-  return scan.result();
+  std::int64_t centres = 1;
+  for (const auto& vals : axis_values) centres *= static_cast<std::int64_t>(vals.size());
+  return scan.result(centres);
 }
 
 /// Every axis's coordinate values in point order (repeats included).
@@ -564,7 +615,7 @@ Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit, Ne
     scan.evaluate(pos);
     if (k == 1 || scan.done()) break;
   }
-  return scan.result();
+  return scan.result(n - std::count(duplicate.begin(), duplicate.end(), 1));
 }
 
 std::vector<int> k_nearest(const PointSet& points, std::span<const int> centre, int k) {

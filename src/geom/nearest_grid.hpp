@@ -90,6 +90,8 @@ class NearestGrid {
   }
   /// True when the cell holds a point.
   bool holds(std::int64_t cell) const { return cell_[cell] >= 0; }
+  /// The index of the point in the cell, or −1.
+  std::int32_t point_at(std::int64_t cell) const { return cell_[cell]; }
   /// The cell of a location inside the box.
   std::int64_t cell_at(const int* location) const {
     std::int64_t at = 0;

@@ -1,0 +1,198 @@
+#pragma once
+// Private helper of mm.cpp: MM's k nearest points of a centre and their pairwise sum by walking
+// a precomputed list of L1 ball offsets, ring by ring, over an occupancy grid padded by a halo
+// of width R (copies of the cells across each torus seam, empty cells beyond a mesh's box).
+//
+// Claim. Let the points be distinct, every torus axis at least 2R + 1 long and the centre c in
+// the box. If the rings up to ρ ≤ R hold at least k points, the walk returns the k nearest
+// points of c (ties by lower index), their k-th distance ρ and their pairwise sum S.
+// Proof. An offset o with |o|₁ ≤ R reaches the padded cell of c + o, which holds the point at
+// c + o (wrapped on torus axes) or nothing; on a torus axis |o_a| ≤ R < L/2, so the cell's
+// ring distance from c along a is |o_a| and two offsets of the ball never reach the same
+// point (their difference along a is below L). So the offsets of ring r reach exactly the
+// points at distance r, each once. The walk takes whole rings while they fit and from ring ρ
+// the k − (points nearer) lowest indices: the tie rule. The pair sum separates over axes;
+// along a, a chosen point sits at offset o_a ∈ [−ρ, ρ] and two points' distance is
+// |o_a − o'_a| on a mesh axis and min(|o_a − o'_a|, L − |o_a − o'_a|) on a torus axis (the
+// coordinates differ by o_a − o'_a mod L): consecutive_pair_sum of the offset histogram. ∎
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include "allocsim/geom/point_set.hpp"
+#include "nearest_grid.hpp"
+
+namespace allocsim::geom::detail {
+
+class BallWalk {
+ public:
+  /// Prepares the walk for radii up to `halo` (1 ≤ dims ≤ 3); usable() is false when a torus
+  /// axis is shorter than 2·halo + 1 or the padded grid would exceed `max_cells`.
+  BallWalk(const PointSet& points, const NearestGrid& grid, int halo, std::int64_t max_cells)
+      : points_(points), d_(points.dims()), halo_(halo) {
+    if (d_ < 1 || d_ > 3 || halo < 0 || halo > 100 || !grid.usable()) return;
+    max_cells = std::min<std::int64_t>(max_cells, std::int64_t{1} << 30);
+    std::int64_t volume = 1;
+    for (int axis = 0; axis < d_; ++axis) {
+      if (points.wraps(axis) && points.ring(axis) < 2 * halo + 1) return;
+      lo_[axis] = grid.low(axis);
+      len_[axis] = grid.length(axis);
+      stride_[axis] = volume;
+      volume *= len_[axis] + 2 * halo;
+      if (volume > max_cells) return;
+    }
+    cells_.assign(static_cast<std::size_t>(volume), -1);
+    // Every padded cell: its location relative to the box, wrapped on torus axes.
+    std::int64_t at = 0;
+    int pos[3] = {0, 0, 0};
+    for (;;) {
+      bool holds = true;
+      std::int64_t source = 0;
+      for (int axis = 0; axis < d_ && holds; ++axis) {
+        int x = pos[axis] - halo;  // offset into the box
+        if (points.wraps(axis)) {
+          x = ((x % len_[axis]) + len_[axis]) % len_[axis];
+        } else if (x < 0 || x >= len_[axis]) {
+          holds = false;
+        }
+        source += static_cast<std::int64_t>(x) * grid_stride(axis);
+      }
+      if (holds && grid.holds(source)) cells_[at] = grid_point(grid, source);
+      ++at;
+      int axis = 0;
+      while (axis < d_ && ++pos[axis] == len_[axis] + 2 * halo) pos[axis++] = 0;
+      if (axis == d_) break;
+    }
+    // The ball's offsets by distance (any order within a ring).
+    std::vector<Offset> all;
+    for (int a = -halo; a <= halo; ++a)
+      for (int b = d_ > 1 ? -halo : 0; b <= (d_ > 1 ? halo : 0); ++b)
+        for (int c = d_ > 2 ? -halo : 0; c <= (d_ > 2 ? halo : 0); ++c) {
+          const int r = std::abs(a) + std::abs(b) + std::abs(c);
+          if (r > halo) continue;
+          Offset o;
+          o.step[0] = static_cast<std::int8_t>(a);
+          o.step[1] = static_cast<std::int8_t>(b);
+          o.step[2] = static_cast<std::int8_t>(c);
+          o.delta = a * stride_[0] + (d_ > 1 ? b * stride_[1] : 0) + (d_ > 2 ? c * stride_[2] : 0);
+          o.radius = r;
+          all.push_back(o);
+        }
+    std::stable_sort(all.begin(), all.end(),
+                     [](const Offset& x, const Offset& y) { return x.radius < y.radius; });
+    ring_start_.assign(halo + 2, 0);
+    for (const Offset& o : all) ++ring_start_[o.radius + 1];
+    std::size_t widest = 0;
+    for (int r = 0; r <= halo; ++r) {
+      widest = std::max<std::size_t>(widest, ring_start_[r + 1]);
+      ring_start_[r + 1] += ring_start_[r];
+    }
+    ring_.resize(widest);
+    for (const Offset& o : all) {
+      delta_.push_back(static_cast<std::int32_t>(o.delta));
+      for (int axis = 0; axis < 3; ++axis) steps_[axis].push_back(o.step[axis]);
+    }
+    usable_ = true;
+  }
+
+  bool usable() const { return usable_; }
+
+  /// The k nearest points of `centre` (in the box) into `chosen` (unsorted) and their pair sum
+  /// into `sum`; returns ρ, or −1 when the rings up to the halo hold fewer than k points.
+  int evaluate(const int* centre, int k, std::vector<int>& chosen, std::int64_t& sum) {
+    std::int64_t base = 0;
+    for (int axis = 0; axis < d_; ++axis) {
+      const int x = centre[axis] - lo_[axis];
+      if (x < 0 || x >= len_[axis]) return -1;
+      base += static_cast<std::int64_t>(x + halo_) * stride_[axis];
+    }
+    const std::int32_t* cells = cells_.data() + base;
+    const std::int32_t* delta = delta_.data();
+    chosen.clear();
+    taken_.clear();
+    for (int r = 0; r <= halo_; ++r) {
+      // Branch-free: every offset is written, the count advances on cells holding a point.
+      std::uint64_t* ring = ring_.data();
+      std::size_t found = 0;
+      for (int j = ring_start_[r]; j < ring_start_[r + 1]; ++j) {
+        const std::int32_t index = cells[delta[j]];
+        ring[found] = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(index)) << 32) |
+                      static_cast<std::uint32_t>(j);
+        found += static_cast<std::size_t>(index >= 0);
+      }
+      const std::size_t need = static_cast<std::size_t>(k) - chosen.size();
+      if (found > need) {
+        std::nth_element(ring, ring + (need - 1), ring + found);
+        found = need;
+      }
+      for (std::size_t i = 0; i < found; ++i) {
+        chosen.push_back(static_cast<int>(ring[i] >> 32));
+        taken_.push_back(static_cast<int>(ring[i] & 0xffffffffu));
+      }
+      if (chosen.size() == static_cast<std::size_t>(k)) {
+        sum = pair_sum(r);
+        return r;
+      }
+    }
+    return -1;
+  }
+
+ private:
+  struct Offset {
+    std::int64_t delta = 0;  // padded-cell offset
+    std::int8_t step[3] = {0, 0, 0};
+    int radius = 0;
+  };
+
+  std::int64_t grid_stride(int axis) const {
+    std::int64_t s = 1;
+    for (int a = 0; a < axis; ++a) s *= len_[a];
+    return s;
+  }
+  static std::int32_t grid_point(const NearestGrid& grid, std::int64_t cell) {
+    return grid.point_at(cell);
+  }
+
+  /// Σ_axes consecutive_pair_sum of the taken offsets' histogram over [−ρ, ρ].
+  std::int64_t pair_sum(int rho) {
+    const int size = 2 * rho + 1;
+    const std::size_t slots = 3 * static_cast<std::size_t>(size + 1);
+    counts_.assign(3 * slots, 0);
+    std::int64_t* h0 = counts_.data() + rho;
+    std::int64_t* h1 = h0 + slots;
+    std::int64_t* h2 = h1 + slots;
+    const std::int8_t* s0 = steps_[0].data();
+    const std::int8_t* s1 = steps_[1].data();
+    const std::int8_t* s2 = steps_[2].data();
+    for (const int j : taken_) {
+      ++h0[s0[j]];
+      ++h1[s1[j]];
+      ++h2[s2[j]];
+    }
+    std::int64_t total = 0;
+    const auto count = static_cast<std::int64_t>(taken_.size());
+    for (int axis = 0; axis < d_; ++axis) {
+      std::int64_t* h = counts_.data() + axis * slots;
+      total += consecutive_pair_sum(h, size, count, points_.ring(axis), h + size + 1);
+    }
+    return total;
+  }
+
+  const PointSet& points_;
+  int d_;
+  int halo_;
+  int lo_[3] = {0, 0, 0}, len_[3] = {1, 1, 1};
+  std::int64_t stride_[3] = {0, 0, 0};
+  std::vector<std::int32_t> cells_;  // padded grid: point index or −1
+  // The ball's offsets, by radius: padded-cell offset and per-axis steps.
+  std::vector<std::int32_t> delta_;
+  std::vector<std::int8_t> steps_[3];
+  std::vector<int> ring_start_;      // offsets of radius r: [ring_start_[r], ring_start_[r + 1])
+  std::vector<std::uint64_t> ring_;  // (point index << 32 | offset) of the current ring
+  std::vector<int> taken_;           // offsets of the chosen points
+  std::vector<std::int64_t> counts_;
+  bool usable_ = false;
+};
+
+}  // namespace allocsim::geom::detail
