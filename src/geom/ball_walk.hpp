@@ -43,27 +43,24 @@ class BallWalk {
       if (volume > max_cells) return;
     }
     cells_.assign(static_cast<std::size_t>(volume), -1);
-    // Every padded cell: its location relative to the box, wrapped on torus axes.
-    std::int64_t at = 0;
-    int pos[3] = {0, 0, 0};
-    for (;;) {
-      bool holds = true;
-      std::int64_t source = 0;
-      for (int axis = 0; axis < d_ && holds; ++axis) {
-        int x = pos[axis] - halo;  // offset into the box
-        if (points.wraps(axis)) {
-          x = ((x % len_[axis]) + len_[axis]) % len_[axis];
-        } else if (x < 0 || x >= len_[axis]) {
-          holds = false;
-        }
-        source += static_cast<std::int64_t>(x) * grid_stride(axis);
+    // Every padded cell: the box cell at its location (wrapped on torus axes), if any.
+    std::vector<std::int64_t> source[3];
+    for (int axis = 0; axis < 3; ++axis) {
+      const int padded = axis < d_ ? len_[axis] + 2 * halo : 1;
+      for (int p = 0; p < padded; ++p) {
+        int x = axis < d_ ? p - halo : 0;
+        if (axis < d_ && points.wraps(axis)) x = ((x % len_[axis]) + len_[axis]) % len_[axis];
+        const bool inside = x >= 0 && x < (axis < d_ ? len_[axis] : 1);
+        source[axis].push_back(inside ? x * (axis < d_ ? grid_stride(axis) : 0) : -1);
       }
-      if (holds && grid.holds(source)) cells_[at] = grid_point(grid, source);
-      ++at;
-      int axis = 0;
-      while (axis < d_ && ++pos[axis] == len_[axis] + 2 * halo) pos[axis++] = 0;
-      if (axis == d_) break;
     }
+    std::int64_t at = 0;
+    for (const std::int64_t z : source[2])
+      for (const std::int64_t y : source[1])
+        for (const std::int64_t x : source[0]) {
+          if (x >= 0 && y >= 0 && z >= 0) cells_[at] = grid.point_at(x + y + z);
+          ++at;
+        }
     // The ball's offsets by distance (any order within a ring).
     std::vector<Offset> all;
     for (int a = -halo; a <= halo; ++a)
@@ -150,9 +147,6 @@ class BallWalk {
     for (int a = 0; a < axis; ++a) s *= len_[a];
     return s;
   }
-  static std::int32_t grid_point(const NearestGrid& grid, std::int64_t cell) {
-    return grid.point_at(cell);
-  }
 
   /// Σ_axes consecutive_pair_sum of the taken offsets' histogram over [−ρ, ρ].
   std::int64_t pair_sum(int rho) {
@@ -174,7 +168,9 @@ class BallWalk {
     const auto count = static_cast<std::int64_t>(taken_.size());
     for (int axis = 0; axis < d_; ++axis) {
       std::int64_t* h = counts_.data() + axis * slots;
-      total += consecutive_pair_sum(h, size, count, points_.ring(axis), h + size + 1);
+      // Offsets at most L / 2 apart are as far apart on the ring as on a line.
+      const int ring = points_.ring(axis) >= 2 * (size - 1) ? 0 : points_.ring(axis);
+      total += consecutive_pair_sum(h, size, count, ring, h + size + 1);
     }
     return total;
   }
