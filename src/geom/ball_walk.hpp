@@ -27,10 +27,12 @@ namespace allocsim::geom::detail {
 
 class BallWalk {
  public:
-  /// Prepares the walk for radii up to `halo` (1 ≤ dims ≤ 3); usable() is false when a torus
+  /// Prepares the walk for radii up to `halo` (1 ≤ dims ≤ 3); `lexicographic` tells that the
+  /// indices list the points lexicographically. usable() is false when a torus
   /// axis is shorter than 2·halo + 1 or the padded grid would exceed `max_cells`.
-  BallWalk(const PointSet& points, const NearestGrid& grid, int halo, std::int64_t max_cells)
-      : points_(points), d_(points.dims()), halo_(halo) {
+  BallWalk(const PointSet& points, const NearestGrid& grid, int halo, std::int64_t max_cells,
+           bool lexicographic)
+      : points_(points), d_(points.dims()), halo_(halo), lexicographic_(lexicographic) {
     if (d_ < 1 || d_ > 3 || halo < 0 || halo > 100 || !grid.usable()) return;
     max_cells = std::min<std::int64_t>(max_cells, std::int64_t{1} << 30);
     std::int64_t volume = 1;
@@ -76,8 +78,15 @@ class BallWalk {
           o.radius = r;
           all.push_back(o);
         }
-    std::stable_sort(all.begin(), all.end(),
-                     [](const Offset& x, const Offset& y) { return x.radius < y.radius; });
+    // By radius, then lexicographically (last axis most significant): the order of the
+    // points' indices around a centre whose ring does not cross a torus seam, when the
+    // points are listed lexicographically.
+    std::sort(all.begin(), all.end(), [](const Offset& x, const Offset& y) {
+      if (x.radius != y.radius) return x.radius < y.radius;
+      for (int axis = 2; axis >= 0; --axis)
+        if (x.step[axis] != y.step[axis]) return x.step[axis] < y.step[axis];
+      return false;
+    });
     ring_start_.assign(halo + 2, 0);
     for (const Offset& o : all) ++ring_start_[o.radius + 1];
     std::size_t widest = 0;
@@ -120,7 +129,9 @@ class BallWalk {
       }
       const std::size_t need = static_cast<std::size_t>(k) - chosen.size();
       if (found > need) {
-        std::nth_element(ring, ring + (need - 1), ring + found);
+        // Already in index order (see the offsets' order) unless the ring crosses a seam.
+        if (!lexicographic_ || crosses_seam(centre, r))
+          std::nth_element(ring, ring + (need - 1), ring + found);
         found = need;
       }
       for (std::size_t i = 0; i < found; ++i) {
@@ -148,11 +159,20 @@ class BallWalk {
     return s;
   }
 
+  /// True when the ring of radius r around `centre` reaches across a torus seam.
+  bool crosses_seam(const int* centre, int r) const {
+    for (int axis = 0; axis < d_; ++axis)
+      if (points_.wraps(axis) && (centre[axis] < r || centre[axis] + r >= len_[axis])) return true;
+    return false;
+  }
+
   /// Σ_axes consecutive_pair_sum of the taken offsets' histogram over [−ρ, ρ].
   std::int64_t pair_sum(int rho) {
     const int size = 2 * rho + 1;
     const std::size_t slots = 3 * static_cast<std::size_t>(size + 1);
-    counts_.assign(3 * slots, 0);
+    if (counts_.size() < 3 * slots) counts_.resize(3 * slots);
+    for (int axis = 0; axis < 3; ++axis)
+      std::fill_n(counts_.begin() + static_cast<std::ptrdiff_t>(axis * slots), size, 0);
     std::int64_t* h0 = counts_.data() + rho;
     std::int64_t* h1 = h0 + slots;
     std::int64_t* h2 = h1 + slots;
@@ -178,6 +198,7 @@ class BallWalk {
   const PointSet& points_;
   int d_;
   int halo_;
+  bool lexicographic_;  // indices list the points lexicographically (last axis most significant)
   int lo_[3] = {0, 0, 0}, len_[3] = {1, 1, 1};
   std::int64_t stride_[3] = {0, 0, 0};
   std::vector<std::int32_t> cells_;  // padded grid: point index or −1

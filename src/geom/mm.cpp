@@ -256,7 +256,8 @@ class NearestScan {
     poll_.add(k_);
     if (!walk_ && points_.dims() <= 3) {
       const int halo = ball_cap(points_.dims(), k_) + 3;
-      walk_ = std::make_unique<detail::BallWalk>(points_, grid_, halo, 8LL * points_.size() + 4096);
+      walk_ = std::make_unique<detail::BallWalk>(points_, grid_, halo, 8LL * points_.size() + 4096,
+                                                 lexicographic_order(points_));
       poll_.add(8LL * points_.size());
     }
     if (walk_ && walk_->usable()) {
