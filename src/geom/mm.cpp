@@ -94,7 +94,7 @@ class NearestScan {
     // The memo pays when the exact evaluation is by rings or lines (k small against n); the
     // scan's cost is dominated by its pass over the points anyway.
     if (grid_.usable() && 8LL * k <= points.size() && d <= 3 && cap_ <= 60 && k < (1 << 26) &&
-        lexicographic_order(points)) {
+        lexicographic()) {
       memo_ = memo ? memo : &own_memo_;
       if (memo_->rings != points.rings()) {
         memo_->rings = points.rings();
@@ -109,6 +109,12 @@ class NearestScan {
       plane_ = std::make_unique<detail::PlaneSums>(points, lo, len);
       previous_centre_.resize(d);
     }
+  }
+
+  /// True when the indices list the points lexicographically (computed once).
+  bool lexicographic() {
+    if (lexicographic_ < 0) lexicographic_ = lexicographic_order(points_) ? 1 : 0;
+    return lexicographic_ == 1;
   }
 
   /// True when the best sum equals a proven lower bound: no later centre can replace it.
@@ -257,7 +263,7 @@ class NearestScan {
     if (!walk_ && points_.dims() <= 3) {
       const int halo = ball_cap(points_.dims(), k_) + 3;
       walk_ = std::make_unique<detail::BallWalk>(points_, grid_, halo, 8LL * points_.size() + 4096,
-                                                 lexicographic_order(points_));
+                                                 lexicographic());
       poll_.add(8LL * points_.size());
     }
     if (walk_ && walk_->usable()) {
@@ -487,6 +493,7 @@ class NearestScan {
   NearestMemo own_memo_;
   NearestMemo* memo_ = nullptr;
   std::unique_ptr<detail::PlaneSums> plane_;
+  int lexicographic_ = -1;                  // lexicographic(): not yet known, no, yes
   std::unique_ptr<detail::BallWalk> walk_;  // set up at the first evaluation by rings
   std::vector<int> previous_centre_;
   int previous_radius_ = -1;
