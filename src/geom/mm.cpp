@@ -260,7 +260,9 @@ class NearestScan {
   /// Exact evaluation by rings; sets sum_ and returns the last ring's radius.
   int evaluate_by_rings() {
     poll_.add(k_);
-    if (!walk_ && points_.dims() <= 3) {
+    // The walk pays its set-up when it is the main evaluator (not beside the line counts, which
+    // call this only for a new best).
+    if (!walk_ && points_.dims() <= 3 && !plane_) {
       const int halo = ball_cap(points_.dims(), k_) + 3;
       walk_ = std::make_unique<detail::BallWalk>(points_, grid_, halo, 8LL * points_.size() + 4096,
                                                  lexicographic());
@@ -321,6 +323,7 @@ class NearestScan {
     const int n = points_.size(), d = points_.dims();
     int key_bound = 0;
     small_low_.assign(d, 0);
+    small_span_.assign(d, 0);
     for (int axis = 0; axis < d; ++axis) {
       const auto& vals = index_.values[axis];
       const auto& centres = centre_values_[axis];
@@ -336,6 +339,7 @@ class NearestScan {
         key_bound += hi - lo;
       }
       small_low_[axis] = lo;
+      small_span_[axis] = ring > 0 ? ring : hi - lo + 1;
     }
     if (key_bound > detail::SmallKeySelection::kMaxKey) return false;
     small_keys_.resize(n);
@@ -379,26 +383,37 @@ class NearestScan {
     // As evaluate_by_scan: the previous centre's set again cannot be strictly better.
     const std::vector<std::uint64_t>& now = small_keys_.chosen();
     if (now == previous_mask_) return radius;
-    // The chosen set's per-axis histograms, updated by the points that entered or left.
+    // The chosen set's per-axis histograms over the coordinates (minus the low), updated by the
+    // points that entered or left; each axis's segment has room for consecutive_pair_sum's
+    // prefix sums after its counts.
     if (previous_mask_.empty()) {
       previous_mask_.assign(now.size(), 0);
-      chosen_counts_.resize(d);
-      for (int axis = 0; axis < d; ++axis)
-        chosen_counts_[axis].assign(index_.values[axis].size(), 0);
+      segment_.resize(d);
+      std::size_t at = 0;
+      for (int axis = 0; axis < d; ++axis) {
+        segment_[axis] = at;
+        at += 3 * static_cast<std::size_t>(small_span_[axis] + 1);
+      }
+      chosen_counts_.assign(at, 0);
     }
+    std::int64_t* counts = chosen_counts_.data();
+    const std::uint8_t* coords = small_coords_.data();
     for (std::size_t w = 0; w < now.size(); ++w) {
       for (std::uint64_t diff = now[w] ^ previous_mask_[w]; diff != 0; diff &= diff - 1) {
         const int bit = std::countr_zero(diff);
-        const int p = static_cast<int>(64 * w) + bit;
-        const int step = (now[w] >> bit) & 1 ? 1 : -1;
-        for (int axis = 0; axis < d; ++axis) chosen_counts_[axis][index_.rank[axis][p]] += step;
+        const std::size_t p = 64 * w + static_cast<std::size_t>(bit);
+        const std::int64_t step = (now[w] >> bit) & 1 ? 1 : -1;
+        for (int axis = 0; axis < d; ++axis)
+          counts[segment_[axis] + coords[axis * stride + p]] += step;
       }
     }
     previous_mask_ = now;
     sum_ = 0;
-    for (int axis = 0; axis < d; ++axis)
-      sum_ +=
-          detail::histogram_pair_sum(index_.values[axis], chosen_counts_[axis], points_.ring(axis));
+    for (int axis = 0; axis < d; ++axis) {
+      std::int64_t* h = counts + segment_[axis];
+      const int size = small_span_[axis];
+      sum_ += detail::consecutive_pair_sum(h, size, k_, points_.ring(axis), h + size + 1);
+    }
     if (sum_ < best_sum_) {
       small_keys_.chosen_indices(chosen_);
       keep_if_better();
@@ -480,7 +495,9 @@ class NearestScan {
   std::vector<int> small_low_;              // per axis: the least coordinate (0 on rings)
   std::vector<std::uint8_t> small_coords_;  // [axis * stride + point]: coordinate − low
   std::vector<std::uint64_t> previous_mask_;
-  std::vector<std::vector<int>> chosen_counts_;  // [axis][value rank]: previous_mask_'s set
+  std::vector<std::int64_t> chosen_counts_;  // per axis: previous_mask_'s set by coordinate
+  std::vector<int> small_span_;              // per axis: coordinates counted (low + 0 ...)
+  std::vector<std::size_t> segment_;         // per axis: where its counts start
   int previous_threshold_ = 0;
   std::vector<int> histogram_, chosen_, scratch_, best_;
   std::vector<std::int64_t> wide_scratch_;
