@@ -382,7 +382,12 @@ class NearestScan {
     previous_threshold_ = radius;
     // As evaluate_by_scan: the previous centre's set again cannot be strictly better.
     const std::vector<std::uint64_t>& now = small_keys_.chosen();
-    if (now == previous_mask_) return radius;
+    // (Word loops: the masks are a few words, too short for memcmp and memmove to pay.)
+    if (!previous_mask_.empty()) {
+      std::uint64_t differ = 0;
+      for (std::size_t w = 0; w < now.size(); ++w) differ |= now[w] ^ previous_mask_[w];
+      if (differ == 0) return radius;
+    }
     // The chosen set's per-axis histograms over the coordinates (minus the low), updated by the
     // points that entered or left; each axis's segment has room for consecutive_pair_sum's
     // prefix sums after its counts.
@@ -407,7 +412,7 @@ class NearestScan {
           counts[segment_[axis] + coords[axis * stride + p]] += step;
       }
     }
-    previous_mask_ = now;
+    for (std::size_t w = 0; w < now.size(); ++w) previous_mask_[w] = now[w];
     sum_ = 0;
     for (int axis = 0; axis < d; ++axis) {
       std::int64_t* h = counts + segment_[axis];
