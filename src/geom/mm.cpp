@@ -2,7 +2,6 @@
 #include "allocsim/geom/mm.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -10,9 +9,9 @@
 
 #include "axis_index.hpp"
 #include "ball_walk.hpp"
+#include "byte_key_scan.hpp"
 #include "nearest_grid.hpp"
 #include "plane_sums.hpp"
-#include "small_key_selection.hpp"
 
 namespace allocsim::geom {
 
@@ -314,113 +313,15 @@ class NearestScan {
     keys_.resize(points_.size());
   }
 
-  /// Byte keys (small_key_selection.hpp) when every key fits: per axis the coordinates minus
-  /// the least coordinate of points and centres (so mesh spans ≤ 255; ring axes of length
-  /// ≤ 255), and the largest possible key (the sum of spans, or half rings) ≤ kMaxKey.
-  bool prepare_small_keys() {
-    if (small_state_ != 0) return small_state_ == 1;
-    small_state_ = 2;
-    const int n = points_.size(), d = points_.dims();
-    int key_bound = 0;
-    small_low_.assign(d, 0);
-    small_span_.assign(d, 0);
-    for (int axis = 0; axis < d; ++axis) {
-      const auto& vals = index_.values[axis];
-      const auto& centres = centre_values_[axis];
-      const int ring = points_.ring(axis);
-      int lo = std::min(vals.front(), *std::min_element(centres.begin(), centres.end()));
-      int hi = std::max(vals.back(), *std::max_element(centres.begin(), centres.end()));
-      if (ring > 0) {
-        if (lo < 0 || hi >= ring || ring > 255) return false;
-        lo = 0;
-        key_bound += ring / 2;
-      } else {
-        if (static_cast<std::int64_t>(hi) - lo > 255) return false;
-        key_bound += hi - lo;
-      }
-      small_low_[axis] = lo;
-      small_span_[axis] = ring > 0 ? ring : hi - lo + 1;
-    }
-    if (key_bound > detail::SmallKeySelection::kMaxKey) return false;
-    small_keys_.resize(n);
-    const std::size_t stride = static_cast<std::size_t>(small_keys_.words()) * 64;
-    small_coords_.assign(d * stride, 0);
-    for (int axis = 0; axis < d; ++axis)
-      for (int i = 0; i < n; ++i)
-        small_coords_[axis * stride + i] =
-            static_cast<std::uint8_t>(points_.coord(i, axis) - small_low_[axis]);
-    poll_.add(static_cast<std::int64_t>(n) * d);
-    small_state_ = 1;
-    return true;
-  }
-
-  /// The scan with byte keys: the same set and radius as select_by_scan.
+  /// The scan with byte keys (byte_key_scan.hpp): the same set and radius as select_by_scan.
   int evaluate_by_small_keys(std::span<const int> pos) {
-    const int d = points_.dims();
-    const std::size_t stride = static_cast<std::size_t>(small_keys_.words()) * 64;
-    std::uint8_t* keys = small_keys_.keys();
-    std::fill(keys, keys + stride, std::uint8_t{0});
-    for (int axis = 0; axis < d; ++axis) {
-      // keys += the axis distance (ring-aware), on bytes so that the loop vectorises.
-      const std::uint8_t* x = small_coords_.data() + axis * stride;
-      const auto c = static_cast<std::uint8_t>(centre_values_[axis][pos[axis]] - small_low_[axis]);
-      const int ring = points_.ring(axis);
-      if (ring > 0) {
-        const auto length = static_cast<std::uint8_t>(ring);
-        for (std::size_t i = 0; i < stride; ++i) {
-          const std::uint8_t gap = x[i] > c ? x[i] - c : c - x[i];
-          const std::uint8_t around = length - gap;
-          keys[i] = static_cast<std::uint8_t>(keys[i] + (around < gap ? around : gap));
-        }
-      } else {
-        for (std::size_t i = 0; i < stride; ++i)
-          keys[i] = static_cast<std::uint8_t>(keys[i] + (x[i] > c ? x[i] - c : c - x[i]));
-      }
-    }
-    small_keys_.pad();
-    const int radius = small_keys_.select(k_, previous_threshold_);
-    previous_threshold_ = radius;
+    for (int axis = 0; axis < points_.dims(); ++axis)
+      centre_[axis] = centre_values_[axis][pos[axis]];
+    bool changed = false;
+    const int radius = byte_scan_->evaluate(centre_.data(), k_, sum_, changed);
     // As evaluate_by_scan: the previous centre's set again cannot be strictly better.
-    const std::vector<std::uint64_t>& now = small_keys_.chosen();
-    // (Word loops: the masks are a few words, too short for memcmp and memmove to pay.)
-    if (!previous_mask_.empty()) {
-      std::uint64_t differ = 0;
-      for (std::size_t w = 0; w < now.size(); ++w) differ |= now[w] ^ previous_mask_[w];
-      if (differ == 0) return radius;
-    }
-    // The chosen set's per-axis histograms over the coordinates (minus the low), updated by the
-    // points that entered or left; each axis's segment has room for consecutive_pair_sum's
-    // prefix sums after its counts.
-    if (previous_mask_.empty()) {
-      previous_mask_.assign(now.size(), 0);
-      segment_.resize(d);
-      std::size_t at = 0;
-      for (int axis = 0; axis < d; ++axis) {
-        segment_[axis] = at;
-        at += 3 * static_cast<std::size_t>(small_span_[axis] + 1);
-      }
-      chosen_counts_.assign(at, 0);
-    }
-    std::int64_t* counts = chosen_counts_.data();
-    const std::uint8_t* coords = small_coords_.data();
-    for (std::size_t w = 0; w < now.size(); ++w) {
-      for (std::uint64_t diff = now[w] ^ previous_mask_[w]; diff != 0; diff &= diff - 1) {
-        const int bit = std::countr_zero(diff);
-        const std::size_t p = 64 * w + static_cast<std::size_t>(bit);
-        const std::int64_t step = (now[w] >> bit) & 1 ? 1 : -1;
-        for (int axis = 0; axis < d; ++axis)
-          counts[segment_[axis] + coords[axis * stride + p]] += step;
-      }
-    }
-    for (std::size_t w = 0; w < now.size(); ++w) previous_mask_[w] = now[w];
-    sum_ = 0;
-    for (int axis = 0; axis < d; ++axis) {
-      std::int64_t* h = counts + segment_[axis];
-      const int size = small_span_[axis];
-      sum_ += detail::consecutive_pair_sum(h, size, k_, points_.ring(axis), h + size + 1);
-    }
-    if (sum_ < best_sum_) {
-      small_keys_.chosen_indices(chosen_);
+    if (changed && sum_ < best_sum_) {
+      byte_scan_->chosen_indices(chosen_);
       keep_if_better();
     }
     return radius;
@@ -428,7 +329,12 @@ class NearestScan {
 
   /// The k nearest by computing every point's distance (points not on a usable grid).
   int evaluate_by_scan(std::span<const int> pos) {
-    if (prepare_small_keys()) return evaluate_by_small_keys(pos);
+    if (byte_scan_state_ == 0) {
+      byte_scan_ = std::make_unique<detail::ByteKeyScan>(points_, index_, centre_values_);
+      byte_scan_state_ = byte_scan_->usable() ? 1 : 2;
+      poll_.add(static_cast<std::int64_t>(points_.size()) * points_.dims());
+    }
+    if (byte_scan_state_ == 1) return evaluate_by_small_keys(pos);
     const int radius = select_by_scan(pos);
     // The scan lists the set in index order: the same set as the previous centre has the same
     // sum and cannot be strictly better, so it is not scored again.
@@ -495,15 +401,8 @@ class NearestScan {
   std::vector<std::vector<int>> tables_;  // [axis][centre pos * distinct values + value rank]
   int key_limit_ = 0;
   std::vector<std::int32_t> keys_;
-  detail::SmallKeySelection small_keys_;
-  int small_state_ = 0;                     // byte keys: 0 not yet decided, 1 used, 2 not
-  std::vector<int> small_low_;              // per axis: the least coordinate (0 on rings)
-  std::vector<std::uint8_t> small_coords_;  // [axis * stride + point]: coordinate − low
-  std::vector<std::uint64_t> previous_mask_;
-  std::vector<std::int64_t> chosen_counts_;  // per axis: previous_mask_'s set by coordinate
-  std::vector<int> small_span_;              // per axis: coordinates counted (low + 0 ...)
-  std::vector<std::size_t> segment_;         // per axis: where its counts start
-  int previous_threshold_ = 0;
+  std::unique_ptr<detail::ByteKeyScan> byte_scan_;
+  int byte_scan_state_ = 0;  // 0 not yet set up, 1 used, 2 keys do not fit bytes
   std::vector<int> histogram_, chosen_, scratch_, best_;
   std::vector<std::int64_t> wide_scratch_;
   std::int64_t sum_ = 0;
