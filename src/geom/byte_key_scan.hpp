@@ -184,22 +184,25 @@ class ByteKeyScan {
   /// `changed` is false when the set is the previous call's (then `sum` is left alone), else
   /// `sum` is its pair sum.
   int evaluate(const int* centre, int k, std::int64_t& sum, bool& changed) {
+    // Locals only in the loops: stores through byte pointers may alias any member, which would
+    // keep the loops from vectorising.
+    const std::size_t stride = stride_;
     std::uint8_t* keys = selection_.keys();
-    std::fill(keys, keys + stride_, std::uint8_t{0});
+    std::fill(keys, keys + stride, std::uint8_t{0});
     for (int axis = 0; axis < d_; ++axis) {
       // keys += the axis distance (ring-aware), on bytes so that the loop vectorises.
-      const std::uint8_t* x = coords_.data() + axis * stride_;
+      const std::uint8_t* x = coords_.data() + axis * stride;
       const auto c = static_cast<std::uint8_t>(centre[axis] - low_[axis]);
       const int ring = points_.ring(axis);
       if (ring > 0) {
         const auto length = static_cast<std::uint8_t>(ring);
-        for (std::size_t i = 0; i < stride_; ++i) {
+        for (std::size_t i = 0; i < stride; ++i) {
           const std::uint8_t gap = x[i] > c ? x[i] - c : c - x[i];
           const std::uint8_t around = length - gap;
           keys[i] = static_cast<std::uint8_t>(keys[i] + (around < gap ? around : gap));
         }
       } else {
-        for (std::size_t i = 0; i < stride_; ++i)
+        for (std::size_t i = 0; i < stride; ++i)
           keys[i] = static_cast<std::uint8_t>(keys[i] + (x[i] > c ? x[i] - c : c - x[i]));
       }
     }
