@@ -27,22 +27,34 @@ namespace allocsim::geom::detail {
 
 class BallWalk {
  public:
-  /// Prepares the walk for radii up to `halo` (1 ≤ dims ≤ 3); `lexicographic` tells that the
-  /// indices list the points lexicographically. usable() is false when a torus
-  /// axis is shorter than 2·halo + 1 or the padded grid would exceed `max_cells`.
-  BallWalk(const PointSet& points, const NearestGrid& grid, int halo, std::int64_t max_cells,
-           bool lexicographic)
-      : points_(points), d_(points.dims()), halo_(halo), lexicographic_(lexicographic) {
-    if (d_ < 1 || d_ > 3 || halo < 0 || halo > 100 || !grid.usable()) return;
+  /// Prepares the walk for radii up to the largest halo in [least, most] (1 ≤ dims ≤ 3) with
+  /// every torus axis at least 2·halo + 1 long and at most `max_cells` padded cells; usable()
+  /// is false when there is none. `lexicographic` tells that the indices list the points
+  /// lexicographically.
+  BallWalk(const PointSet& points, const NearestGrid& grid, int least, int most,
+           std::int64_t max_cells, bool lexicographic)
+      : points_(points), d_(points.dims()), lexicographic_(lexicographic) {
+    if (d_ < 1 || d_ > 3 || least < 0 || !grid.usable()) return;
     max_cells = std::min<std::int64_t>(max_cells, std::int64_t{1} << 30);
+    auto padded_volume = [&](int h) {
+      std::int64_t v = 1;
+      for (int axis = 0; axis < d_; ++axis) {
+        if (points.wraps(axis) && points.ring(axis) < 2 * h + 1) return max_cells + 1;
+        v *= grid.length(axis) + 2 * h;
+        if (v > max_cells) return v;
+      }
+      return v;
+    };
+    int halo = std::min(most, 100);
+    while (halo >= least && padded_volume(halo) > max_cells) --halo;
+    if (halo < least) return;
+    halo_ = halo;
     std::int64_t volume = 1;
     for (int axis = 0; axis < d_; ++axis) {
-      if (points.wraps(axis) && points.ring(axis) < 2 * halo + 1) return;
       lo_[axis] = grid.low(axis);
       len_[axis] = grid.length(axis);
       stride_[axis] = volume;
       volume *= len_[axis] + 2 * halo;
-      if (volume > max_cells) return;
     }
     cells_.assign(static_cast<std::size_t>(volume), -1);
     // Every padded cell: the box cell at its location (wrapped on torus axes), if any.
@@ -197,7 +209,7 @@ class BallWalk {
 
   const PointSet& points_;
   int d_;
-  int halo_;
+  int halo_ = 0;
   bool lexicographic_;  // indices list the points lexicographically (last axis most significant)
   int lo_[3] = {0, 0, 0}, len_[3] = {1, 1, 1};
   std::int64_t stride_[3] = {0, 0, 0};

@@ -103,7 +103,9 @@ class NearestScan {
       grid_.build_empty_distance();
       poll_.add(static_cast<std::int64_t>(points.size()) * d);
     }
-    if (grid_.usable() && d == 2 && 8LL * k <= points.size()) {  // see evaluate_fast
+    // Line counts cost O(ρ) per centre against the walk's O(ρ²) cells (src/geom/ball_walk.hpp),
+    // which is cheaper up to a radius of about 8 (measured with bench_mm_scale).
+    if (grid_.usable() && d == 2 && 8LL * k <= points.size() && ball_cap(d, k) > 8) {
       const int lo[2] = {grid_.low(0), grid_.low(1)}, len[2] = {grid_.length(0), grid_.length(1)};
       plane_ = std::make_unique<detail::PlaneSums>(points, lo, len);
       previous_centre_.resize(d);
@@ -262,9 +264,16 @@ class NearestScan {
     // The walk pays its set-up when it is the main evaluator (not beside the line counts, which
     // call this only for a new best).
     if (!walk_ && points_.dims() <= 3 && !plane_) {
-      const int halo = ball_cap(points_.dims(), k_) + 3;
-      walk_ = std::make_unique<detail::BallWalk>(points_, grid_, halo, 8LL * points_.size() + 4096,
-                                                 lexicographic());
+      // Radii up to twice the free ball's (a mesh corner's quarter ball), or 3 more on tori.
+      const int least = ball_cap(points_.dims(), k_);
+      bool every_axis_wraps = true;
+      for (int axis = 0; axis < points_.dims(); ++axis)
+        every_axis_wraps = every_axis_wraps && points_.wraps(axis);
+      std::int64_t box = 1;
+      for (int axis = 0; axis < points_.dims(); ++axis) box *= grid_.length(axis);
+      walk_ = std::make_unique<detail::BallWalk>(points_, grid_, least,
+                                                 every_axis_wraps ? least + 3 : 2 * least + 3,
+                                                 4 * box + 4096, lexicographic());
       poll_.add(8LL * points_.size());
     }
     if (walk_ && walk_->usable()) {
