@@ -101,6 +101,7 @@ class NearestScan {
       }
       if (memo_->entries.size() >= NearestMemo::kCapacity) memo_->entries.clear();
       grid_.build_empty_distance();
+      build_class_parts();
       poll_.add(static_cast<std::int64_t>(points.size()) * d);
     }
     // Line counts cost O(ρ) per centre against the walk's O(ρ²) cells (src/geom/ball_walk.hpp),
@@ -132,14 +133,26 @@ class NearestScan {
     poll_.add(1);
     const int d = points_.dims();
     for (int axis = 0; axis < d; ++axis) centre_[axis] = centre_values_[axis][pos[axis]];
-    if (memo_ && grid_.inside(centre_.data())) {
-      const std::uint64_t key = class_key();
+    if (memo_) {
+      // The class key and cell from per-axis parts (see class_key and NearestGrid::cell_at).
+      std::uint64_t key = static_cast<std::uint64_t>(k_);
+      std::int64_t cell = 0;
+      bool inside = true;
+      for (int axis = 0; axis < d; ++axis) {
+        key = key * key_base_ + class_part_[axis][pos[axis]];
+        const std::int64_t part = cell_part_[axis][pos[axis]];
+        inside = inside && part >= 0;
+        cell += part;
+      }
+      if (!inside) {
+        evaluate_fast(pos);
+        return;
+      }
       if (key != last_key_) {
         const auto found = memo_->entries.find(key);
         last_entry_ = found == memo_->entries.end() ? nullptr : &found->second;
         last_key_ = key;
       }
-      const std::int64_t cell = grid_.cell_at(centre_.data());
       if (last_entry_ && known_by_memo(cell, *last_entry_)) {
         note_radius(last_entry_->radius);
         if (last_entry_->sum < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
@@ -163,17 +176,26 @@ class NearestScan {
   }
 
  private:
-  /// The centre's class of mm.hpp with k, packed: per axis (min(c − lo, C), min(hi − c, C)).
-  std::uint64_t class_key() const {
-    std::uint64_t key = static_cast<std::uint64_t>(k_);
+  /// Per axis and centre position, the centre's share of its class key — the class of mm.hpp
+  /// with k, packed: per axis (min(c − lo, C), min(hi − c, C)) in base C + 1 — and of its grid
+  /// cell (−1 outside the box).
+  void build_class_parts() {
+    const int d = points_.dims();
     const std::uint64_t base = static_cast<std::uint64_t>(cap_) + 1;
-    for (int axis = 0; axis < points_.dims(); ++axis) {
-      const int below = centre_[axis] - grid_.low(axis);
-      const int above = grid_.low(axis) + grid_.length(axis) - 1 - centre_[axis];
-      key = key * base + static_cast<std::uint64_t>(std::min(below, cap_));
-      key = key * base + static_cast<std::uint64_t>(std::min(above, cap_));
+    key_base_ = base * base;
+    class_part_.assign(d, {});
+    cell_part_.assign(d, {});
+    std::int64_t stride = 1;
+    for (int axis = 0; axis < d; ++axis) {
+      const int lo = grid_.low(axis), len = grid_.length(axis);
+      for (const int c : centre_values_[axis]) {
+        const int below = c - lo, above = lo + len - 1 - c;
+        class_part_[axis].push_back(static_cast<std::uint64_t>(std::min(below, cap_)) * base +
+                                    static_cast<std::uint64_t>(std::min(above, cap_)));
+        cell_part_[axis].push_back(below >= 0 && above >= 0 ? below * stride : -1);
+      }
+      stride *= len;
     }
-    return key;
   }
 
   /// True when the memo entry of the centre's class gives its sum (mm.hpp): every cell within
@@ -430,6 +452,9 @@ class NearestScan {
   bool used_plane_ = false;      // the last exact sum came from plane_ (M in ring_)
   std::size_t plane_taken_ = 0;  // |M| then
   std::uint64_t last_key_ = ~std::uint64_t{0};
+  std::uint64_t key_base_ = 1;
+  std::vector<std::vector<std::uint64_t>> class_part_;  // [axis][centre position]
+  std::vector<std::vector<std::int64_t>> cell_part_;    // [axis][centre position]
   NearestMemo::Entry* last_entry_ = nullptr;
   TimeLimitPoll poll_;
 };
