@@ -75,42 +75,37 @@ class BallWalk {
           if (x >= 0 && y >= 0 && z >= 0) cells_[at] = grid.point_at(x + y + z);
           ++at;
         }
-    // The ball's offsets by distance (any order within a ring).
-    std::vector<Offset> all;
-    for (int a = -halo; a <= halo; ++a)
-      for (int b = d_ > 1 ? -halo : 0; b <= (d_ > 1 ? halo : 0); ++b)
-        for (int c = d_ > 2 ? -halo : 0; c <= (d_ > 2 ? halo : 0); ++c) {
-          const int r = std::abs(a) + std::abs(b) + std::abs(c);
-          if (r > halo) continue;
-          Offset o;
-          o.step[0] = static_cast<std::int8_t>(a);
-          o.step[1] = static_cast<std::int8_t>(b);
-          o.step[2] = static_cast<std::int8_t>(c);
-          o.delta = a * stride_[0] + (d_ > 1 ? b * stride_[1] : 0) + (d_ > 2 ? c * stride_[2] : 0);
-          o.radius = r;
-          all.push_back(o);
-        }
-    // By radius, then lexicographically (last axis most significant): the order of the
-    // points' indices around a centre whose ring does not cross a torus seam, when the
-    // points are listed lexicographically.
-    std::sort(all.begin(), all.end(), [](const Offset& x, const Offset& y) {
-      if (x.radius != y.radius) return x.radius < y.radius;
-      for (int axis = 2; axis >= 0; --axis)
-        if (x.step[axis] != y.step[axis]) return x.step[axis] < y.step[axis];
-      return false;
-    });
+    // The ball's offsets ring by ring, each ring lexicographically (last axis most
+    // significant): the order of the points' indices around a centre whose ring does not cross
+    // a torus seam, when the points are listed lexicographically. Generated in that order.
     ring_start_.assign(halo + 2, 0);
-    for (const Offset& o : all) ++ring_start_[o.radius + 1];
     std::size_t widest = 0;
+    auto add = [&](int s0, int s1, int s2) {
+      delta_.push_back(static_cast<std::int32_t>(s0 * stride_[0] + (d_ > 1 ? s1 * stride_[1] : 0) +
+                                                 (d_ > 2 ? s2 * stride_[2] : 0)));
+      steps_[0].push_back(static_cast<std::int8_t>(s0));
+      steps_[1].push_back(static_cast<std::int8_t>(s1));
+      steps_[2].push_back(static_cast<std::int8_t>(s2));
+    };
+    auto last_axis = [&](int rest, int s1, int s2) {  // axis 0 takes what is left: −rest, +rest
+      add(-rest, s1, s2);
+      if (rest > 0) add(rest, s1, s2);
+    };
     for (int r = 0; r <= halo; ++r) {
-      widest = std::max<std::size_t>(widest, ring_start_[r + 1]);
-      ring_start_[r + 1] += ring_start_[r];
+      const std::size_t before = delta_.size();
+      if (d_ == 1) {
+        last_axis(r, 0, 0);
+      } else if (d_ == 2) {
+        for (int s1 = -r; s1 <= r; ++s1) last_axis(r - std::abs(s1), s1, 0);
+      } else {
+        for (int s2 = -r; s2 <= r; ++s2)
+          for (int s1 = -(r - std::abs(s2)); s1 <= r - std::abs(s2); ++s1)
+            last_axis(r - std::abs(s2) - std::abs(s1), s1, s2);
+      }
+      ring_start_[r + 1] = static_cast<int>(delta_.size());
+      widest = std::max(widest, delta_.size() - before);
     }
     ring_.resize(widest);
-    for (const Offset& o : all) {
-      delta_.push_back(static_cast<std::int32_t>(o.delta));
-      for (int axis = 0; axis < 3; ++axis) steps_[axis].push_back(o.step[axis]);
-    }
     usable_ = true;
   }
 
@@ -159,12 +154,6 @@ class BallWalk {
   }
 
  private:
-  struct Offset {
-    std::int64_t delta = 0;  // padded-cell offset
-    std::int8_t step[3] = {0, 0, 0};
-    int radius = 0;
-  };
-
   std::int64_t grid_stride(int axis) const {
     std::int64_t s = 1;
     for (int a = 0; a < axis; ++a) s *= len_[a];
