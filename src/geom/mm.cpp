@@ -286,7 +286,7 @@ class NearestScan {
     // The walk pays its set-up when it is the main evaluator (not beside the line counts, which
     // call this only for a new best).
     if (!walk_ && points_.dims() <= 3 && !plane_) {
-      // Radii up to twice the free ball's (a mesh corner's quarter ball), or 3 more on tori.
+      // Radii up to 4x the free ball's (corners, blocked neighbourhoods), or 3 more on tori.
       const int least = ball_cap(points_.dims(), k_);
       bool every_axis_wraps = true;
       for (int axis = 0; axis < points_.dims(); ++axis)
@@ -294,7 +294,7 @@ class NearestScan {
       std::int64_t box = 1;
       for (int axis = 0; axis < points_.dims(); ++axis) box *= grid_.length(axis);
       walk_ = std::make_unique<detail::BallWalk>(points_, grid_, least,
-                                                 every_axis_wraps ? least + 3 : 2 * least + 3,
+                                                 every_axis_wraps ? least + 3 : 4 * least + 3,
                                                  4 * box + 4096, lexicographic());
       poll_.add(8LL * points_.size());
     }
