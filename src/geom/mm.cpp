@@ -68,7 +68,7 @@ class NearestScan {
               const AxisIndex& index, const TimeLimit* time_limit, NearestMemo* memo)
       : points_(points),
         k_(k),
-        index_(index),
+        index_(&index),
         grid_(points),
         centre_values_(std::move(centre_values)),
         poll_(time_limit) {
@@ -122,7 +122,7 @@ class NearestScan {
   /// True when the best sum equals a proven lower bound: no later centre can replace it.
   bool done() const { return best_sum_ <= stop_at_; }
 
-  const AxisIndex& index() const { return index_; }
+  const AxisIndex& index() const { return *index_; }
   /// True when the points are known to be distinct (they fit the occupancy grid).
   bool distinct() const { return grid_.usable(); }
 
@@ -327,7 +327,7 @@ class NearestScan {
     tables_.resize(d);
     key_limit_ = 0;
     for (int axis = 0; axis < d; ++axis) {
-      const auto& vals = index_.values[axis];
+      const auto& vals = index_->values[axis];
       const auto& centres = centre_values_[axis];
       auto& table = tables_[axis];
       table.resize(centres.size() * vals.size());
@@ -361,17 +361,18 @@ class NearestScan {
   /// The k nearest by computing every point's distance (points not on a usable grid).
   int evaluate_by_scan(std::span<const int> pos) {
     if (byte_scan_state_ == 0) {
-      byte_scan_ = std::make_unique<detail::ByteKeyScan>(points_, index_, centre_values_);
+      byte_scan_ = std::make_unique<detail::ByteKeyScan>(points_, *index_, centre_values_);
       byte_scan_state_ = byte_scan_->usable() ? 1 : 2;
       poll_.add(static_cast<std::int64_t>(points_.size()) * points_.dims());
     }
     if (byte_scan_state_ == 1) return evaluate_by_small_keys(pos);
+    if (points_.size() > 0 && index_->rank[0].empty()) index_ = &own_index_.emplace(points_);
     const int radius = select_by_scan(pos);
     // The scan lists the set in index order: the same set as the previous centre has the same
     // sum and cannot be strictly better, so it is not scored again.
     if (chosen_ == previous_) return radius;
     previous_ = chosen_;
-    sum_ = detail::indexed_pair_sum(points_, index_, chosen_, scratch_);
+    sum_ = detail::indexed_pair_sum(points_, *index_, chosen_, scratch_);
     keep_if_better();
     return radius;
   }
@@ -380,19 +381,19 @@ class NearestScan {
   int select_by_scan(std::span<const int> pos) {
     build_scan_tables();
     const int n = points_.size(), d = points_.dims();
-    const int* row0 = tables_[0].data() + pos[0] * index_.values[0].size();
-    const std::int32_t* rank0 = index_.rank[0].data();
+    const int* row0 = tables_[0].data() + pos[0] * index_->values[0].size();
+    const std::int32_t* rank0 = index_->rank[0].data();
     if (d == 1) {
       for (int i = 0; i < n; ++i) keys_[i] = row0[rank0[i]];
     } else if (d == 2) {
-      const int* row1 = tables_[1].data() + pos[1] * index_.values[1].size();
-      const std::int32_t* rank1 = index_.rank[1].data();
+      const int* row1 = tables_[1].data() + pos[1] * index_->values[1].size();
+      const std::int32_t* rank1 = index_->rank[1].data();
       for (int i = 0; i < n; ++i) keys_[i] = row0[rank0[i]] + row1[rank1[i]];
     } else {
       for (int i = 0; i < n; ++i) keys_[i] = 0;
       for (int axis = 0; axis < d; ++axis) {
-        const int* row = tables_[axis].data() + pos[axis] * index_.values[axis].size();
-        const auto& rank = index_.rank[axis];
+        const int* row = tables_[axis].data() + pos[axis] * index_->values[axis].size();
+        const auto& rank = index_->rank[axis];
         for (int i = 0; i < n; ++i) keys_[i] += row[rank[i]];
       }
     }
@@ -425,7 +426,8 @@ class NearestScan {
 
   const PointSet& points_;
   int k_;
-  const AxisIndex& index_;
+  const AxisIndex* index_;  // the caller's, or own_index_ once ranks are needed
+  std::optional<AxisIndex> own_index_;
   detail::NearestGrid grid_;
   std::vector<std::vector<int>> centre_values_;
   std::vector<int> centre_, ring_centre_, ring_, previous_;
@@ -492,7 +494,7 @@ Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>>
     }
   }
   std::optional<AxisIndex> own;
-  if (!built) built = &own.emplace(points);
+  if (!built) built = &own.emplace(points, /*with_ranks=*/false);
   NearestScan scan(points, k, axis_values, *built, time_limit, memo);
   // The odometer's fastest axis comes first in `axes`.
   std::vector<int> axes(d);
@@ -543,7 +545,8 @@ Selection manhattan_median(const PointSet& points, int k, CentreOrder order,
   if (k >= points.size()) return all_points(points);
   if (order == CentreOrder::premas)
     return scan_grid(points, k, coordinates_by_axis(points), order, time_limit, memo);
-  const AxisIndex index(points);
+  // Ranks only when the scan by distances needs them (NearestScan computes them then).
+  const AxisIndex index(points, /*with_ranks=*/false);
   return scan_grid(points, k, index.values, order, time_limit, memo, &index);
 }
 
