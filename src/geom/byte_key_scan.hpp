@@ -160,7 +160,7 @@ class ByteKeyScan {
       low_[axis] = lo;
       span_[axis] = ring > 0 ? ring : hi - lo + 1;
     }
-    if (key_bound > SmallKeySelection::kMaxKey) return;
+    if (key_bound > SmallKeySelection::kMaxKey || d_ > kMaxAxes) return;
     selection_.resize(n);
     stride_ = static_cast<std::size_t>(selection_.words()) * 64;
     coords_.assign(d_ * stride_, 0);
@@ -216,17 +216,25 @@ class ByteKeyScan {
     changed = differ != 0;
     if (!changed) return radius;
     first_ = false;
-    std::int64_t* counts = counts_.data();
+    // Per axis, the histogram to update and the points' coordinates (locals: the counts'
+    // stores could alias members of the same width).
+    std::int64_t* histogram[kMaxAxes];
+    const std::uint8_t* coordinate[kMaxAxes];
+    const int d = d_;
+    for (int axis = 0; axis < d; ++axis) {
+      histogram[axis] = counts_.data() + segment_[axis];
+      coordinate[axis] = coords_.data() + axis * stride;
+    }
     for (std::size_t w = 0; w < now.size(); ++w) {
       for (std::uint64_t diff = now[w] ^ previous_[w]; diff != 0; diff &= diff - 1) {
         const int bit = std::countr_zero(diff);
         const std::size_t p = 64 * w + static_cast<std::size_t>(bit);
         const std::int64_t step = (now[w] >> bit) & 1 ? 1 : -1;
-        for (int axis = 0; axis < d_; ++axis)
-          counts[segment_[axis] + coords_[axis * stride_ + p]] += step;
+        for (int axis = 0; axis < d; ++axis) histogram[axis][coordinate[axis][p]] += step;
       }
       previous_[w] = now[w];
     }
+    std::int64_t* counts = counts_.data();
     sum = 0;
     for (int axis = 0; axis < d_; ++axis) {
       std::int64_t* h = counts + segment_[axis];
@@ -240,6 +248,8 @@ class ByteKeyScan {
   void chosen_indices(std::vector<int>& out) const { selection_.chosen_indices(out); }
 
  private:
+  static constexpr int kMaxAxes = 8;
+
   const PointSet& points_;
   int d_;
   bool usable_ = false;
