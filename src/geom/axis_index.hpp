@@ -11,12 +11,13 @@
 namespace allocsim::geom::detail {
 
 /// Per axis: the sorted distinct coordinate values and, for every point, the position of its
-/// coordinate among them.
+/// coordinate among them (only when asked for: `with_ranks`).
 struct AxisIndex {
   std::vector<std::vector<int>> values;         // [axis][rank] -> coordinate
-  std::vector<std::vector<std::int32_t>> rank;  // [axis][point] -> rank
+  std::vector<std::vector<std::int32_t>> rank;  // [axis][point] -> rank (empty without ranks)
 
-  explicit AxisIndex(const PointSet& points) : values(points.dims()), rank(points.dims()) {
+  explicit AxisIndex(const PointSet& points, bool with_ranks = true)
+      : values(points.dims()), rank(points.dims()) {
     const int n = points.size();
     for (int axis = 0; axis < points.dims(); ++axis) {
       auto& vals = values[axis];
@@ -35,6 +36,7 @@ struct AxisIndex {
             lookup[v] = static_cast<std::int32_t>(vals.size());
             vals.push_back(v + lo);
           }
+        if (!with_ranks) continue;
         auto& r = rank[axis];
         r.resize(n);
         for (int i = 0; i < n; ++i) r[i] = lookup[points.coord(i, axis) - lo];
@@ -44,6 +46,7 @@ struct AxisIndex {
       for (int i = 0; i < n; ++i) vals[i] = points.coord(i, axis);
       std::sort(vals.begin(), vals.end());
       vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
+      if (!with_ranks) continue;
       auto& r = rank[axis];
       r.resize(n);
       for (int i = 0; i < n; ++i)

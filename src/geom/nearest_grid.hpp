@@ -90,6 +90,8 @@ class NearestGrid {
   }
   /// True when the cell holds a point.
   bool holds(std::int64_t cell) const { return cell_[cell] >= 0; }
+  /// The index of the point in the cell, or −1.
+  std::int32_t point_at(std::int64_t cell) const { return cell_[cell]; }
   /// The cell of a location inside the box.
   std::int64_t cell_at(const int* location) const {
     std::int64_t at = 0;
@@ -169,9 +171,13 @@ class NearestGrid {
     for (int axis = 0; axis < d_; ++axis) {
       const std::int64_t stride = stride_[axis], len = len_[axis], block = stride * len;
       const bool ring = points_.wraps(axis);
-      for (std::int64_t outer = 0; outer < volume; outer += block)
-        for (std::int64_t inner = 0; inner < stride; ++inner)
-          relax_line(empty_distance_.data() + outer + inner, stride, len, ring);
+      for (std::int64_t outer = 0; outer < volume; outer += block) {
+        if (stride == 1) {
+          relax_line(empty_distance_.data() + outer, 1, len, ring);
+        } else {
+          relax_lines(empty_distance_.data() + outer, stride, len, ring);
+        }
+      }
     }
   }
   int empty_distance(std::int64_t cell) const { return empty_distance_[cell]; }
@@ -193,6 +199,29 @@ class NearestGrid {
       if (at < 0) at = len - 1;
       int& here = line[at * stride];
       here = std::min(here, line[prev * stride] + 1);
+      prev = at;
+    }
+  }
+
+  /// relax_line on the `stride` lines of a block at once (line i: cells i + at·stride), so
+  /// the inner loop runs over consecutive cells.
+  static void relax_lines(int* block, std::int64_t stride, std::int64_t len, bool ring) {
+    const std::int64_t steps = ring ? 2 * len : len;
+    auto relax = [&](std::int64_t at, std::int64_t prev) {
+      int* here = block + at * stride;
+      const int* from = block + prev * stride;
+      for (std::int64_t i = 0; i < stride; ++i) here[i] = std::min(here[i], from[i] + 1);
+    };
+    std::int64_t prev = 0;
+    for (std::int64_t i = 1, at = 1; i < steps; ++i, ++at) {
+      if (at == len) at = 0;
+      relax(at, prev);
+      prev = at;
+    }
+    prev = len - 1;
+    for (std::int64_t i = 1, at = len - 2; i < steps; ++i, --at) {
+      if (at < 0) at = len - 1;
+      relax(at, prev);
       prev = at;
     }
   }

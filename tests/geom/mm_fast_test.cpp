@@ -172,5 +172,109 @@ TEST(FastNearest, MemoKeptBetweenCallsGivesTheSameAnswers) {
   EXPECT_GT(entries, 0U);  // the memo was used
 }
 
+/// Every MM variant against the reference on one point set.
+void expect_all_same(const Machine& m, const PointSet& points, int k, const std::string& what) {
+  for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {
+    expect_same(manhattan_median(points, k, order), reference::manhattan_median(points, k, order),
+                what + " mm");
+    expect_same(nearest_best_over_grid(points, k, all_positions(m), order),
+                reference::nearest_best_over_grid(points, k, all_positions(m), order),
+                what + " mm centers=all");
+  }
+  expect_same(gen_alg(points, k), reference::gen_alg(points, k), what + " genalg");
+  expect_same(mm_inc(points, k), improve_by_swaps(points, reference::manhattan_median(points, k)),
+              what + " mm-inc");
+}
+
+/// Busy boxes (jobs) over a machine until about `busy` of it is taken.
+void fill_with_boxes(Machine& m, Rng& rng, double busy) {
+  const int dims = static_cast<int>(m.sides.size());
+  int taken = 0;
+  for (int attempt = 0; attempt < 1000 && taken < busy * m.volume(); ++attempt) {
+    std::vector<int> lo(dims), len(dims);
+    for (int axis = 0; axis < dims; ++axis) {
+      lo[axis] = static_cast<int>(rng.uniform_int(0, m.sides[axis] - 1));
+      len[axis] = static_cast<int>(rng.uniform_int(1, 4));
+    }
+    for (int node = 0; node < m.volume(); ++node) {
+      const auto c = m.coords(node);
+      bool in = true;
+      for (int axis = 0; axis < dims && in; ++axis) {
+        const int off = ((c[axis] - lo[axis]) % m.sides[axis] + m.sides[axis]) % m.sides[axis];
+        in = off < len[axis];
+      }
+      if (in && m.free[node]) m.free[node] = 0, ++taken;
+    }
+  }
+}
+
+/// Tori large enough for the ball walk (every ring at least 2·halo + 1 long) and for the early
+/// stop on tori, partly taken by job-like boxes, k up to 64: the walk's seam crossings,
+/// lexicographic and shuffled indices, and centres that tie.
+TEST(FastNearest, BallWalkAndTorusStopOnPartlyTakenTori) {
+  Rng rng(515);
+  for (int instance = 0; instance < 36; ++instance) {
+    Machine m;
+    const int dims = instance % 3 == 0 ? 2 : 3;
+    for (int axis = 0; axis < dims; ++axis) {
+      const int side = static_cast<int>(rng.uniform_int(dims == 2 ? 16 : 13, dims == 2 ? 28 : 16));
+      m.sides.push_back(side);
+      m.rings.push_back(instance % 4 == 3 && axis == 0 ? 0 : side);  // some mixed machines
+    }
+    int volume = 1;
+    for (const int side : m.sides) volume *= side;
+    m.free.assign(volume, 1);
+    fill_with_boxes(m, rng, instance % 6 == 0 ? 0.0 : 0.05 * static_cast<double>(instance % 7));
+    Rng shuffle(static_cast<std::uint64_t>(instance) + 99);
+    const PointSet points = m.points(instance % 5 == 4 ? &shuffle : nullptr);
+    const int k = static_cast<int>(
+        rng.uniform_int(instance % 2 == 0 ? 2 : 14, std::min(points.size() - 1, 64)));
+    expect_all_same(m, points, k,
+                    "torus instance " + std::to_string(instance) + " k=" + std::to_string(k));
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+/// Large k against n (the per-point scan with byte keys): meshes and tori, shifted mesh
+/// coordinates, spans over 255 (the fallback), sets that repeat between centres.
+TEST(FastNearest, ByteKeyScanOnLargeK) {
+  Rng rng(2718);
+  int instances = 0;
+  while (instances < 300) {
+    Machine m = random_machine(rng);
+    PointSet points = m.points();
+    if (points.size() < 4) continue;
+    const int k = static_cast<int>(rng.uniform_int(std::max(2, points.size() / 8), points.size()));
+    const std::string what = "instance " + std::to_string(instances) + " k=" + std::to_string(k);
+    if (instances % 3 == 0 && !points.any_wrap()) {
+      // The same machine at negative coordinates (keys are taken from the least coordinate).
+      std::vector<std::vector<int>> rows;
+      for (int i = 0; i < points.size(); ++i) {
+        std::vector<int> row(points.dims());
+        for (int axis = 0; axis < points.dims(); ++axis) row[axis] = points.coord(i, axis) - 1000;
+        rows.push_back(row);
+      }
+      points = PointSet::from_rows(rows, m.rings);
+      for (const auto order : {CentreOrder::sorted, CentreOrder::premas})
+        expect_same(manhattan_median(points, k, order),
+                    reference::manhattan_median(points, k, order), what + " shifted mm");
+      expect_same(gen_alg(points, k), reference::gen_alg(points, k), what + " shifted genalg");
+    } else {
+      expect_all_same(m, points, k, what);
+    }
+    ++instances;
+    if (::testing::Test::HasFailure()) return;
+  }
+  // A line of 300 positions: distances up to 299 do not fit a byte.
+  Machine line;
+  line.sides = {300};
+  line.rings = {0};
+  line.free.assign(300, 1);
+  for (int node = 0; node < 300; node += 7) line.free[node] = 0;
+  const PointSet points = line.points();
+  for (const int k : {40, 150, points.size()})
+    expect_all_same(line, points, k, "line of 300 k=" + std::to_string(k));
+}
+
 }  // namespace
 }  // namespace allocsim::geom

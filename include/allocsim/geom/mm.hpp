@@ -18,8 +18,14 @@
 //
 // Speed (same answers as the plain scan, kept as geom::reference in tests/geom/mm_reference.hpp):
 // when the points are distinct and fill a good part of their bounding box, the k nearest of a
-// centre are found by visiting L1 rings of an occupancy grid, and their pairwise sum from per-axis
-// histograms over the 2r + 1 coordinates around the centre (r = the last ring's radius).
+// centre are found by walking a precomputed list of L1 ball offsets, ring by ring, over an
+// occupancy grid padded with copies across the torus seams (src/geom/ball_walk.hpp, which
+// proves it exact), and their pairwise sum from per-axis histograms over the 2r + 1 offsets
+// around the centre (r = the last ring's radius); in 2D with k small against n from line counts
+// (plane_sums.hpp). With k large against n (or points off a usable grid) every point's distance
+// is computed; when the distances fit a byte this runs 16 points per instruction and keeps the
+// chosen set as a bitmask with histograms updated by the points that changed
+// (byte_key_scan.hpp, which states why the set and sum are the plain scan's).
 // Most centres of a lightly used machine see only free positions up to that radius; their sum
 // is then known without a selection, from a memo (NearestMemo):
 //   Claim. Let every index order be lexicographic in the coordinates (last axis most
@@ -45,7 +51,33 @@
 // translate c' + o, wrapped, is M's cell for c'). Every centre's sum is
 // still exact, visited in the same order with the same strict-improvement rule, so the chosen
 // centre, set and sum are unchanged. `C` is the least radius at which the corner orthant of
-// Z^d holds k points (classes stay few); entries with r > C are not stored.
+// Z^d holds k points (classes stay few); entries with r > C are not stored. The claim holds for
+// any C ≥ r, so on machines whose every axis wraps C is the least radius whose L1 ball in Z^d
+// holds k points (the radius of every centre whose neighbourhood holds only points, when the
+// rings are at least 2C + 1 long): fewer classes, hence fewer first evaluations per class.
+//
+// Early stop. The scan stops once the best sum equals a lower bound valid for every k distinct
+// points (only a strictly lower sum replaces the best, so later centres cannot win): on mesh
+// axes the least pairwise sum of k distinct points of Z^d (distinct_points_lower_bound); with
+// torus axes of lengths L_a, min(that, min_a ⌈L_a · (k − 1) / 2⌉):
+//   Claim. Any k ≥ 2 distinct points of the machine have pairwise sum S ≥ min(OPT_Z^d(k),
+//   min_a ⌈L_a (k − 1) / 2⌉).
+//   Proof. Take a torus axis a, its ring R of length L and the points' coordinates on it.
+//   (i) If two cyclically consecutive occupied positions p, p' leave a gap g = p' − p (mod L)
+//   with 2g ≥ L, the positions lie on an arc of length L − g ≤ L / 2 starting at p'; the map
+//   y ↦ (y − p') mod L sends them into [0, L − g], where every difference δ ≤ L / 2 equals the
+//   ring distance min(δ, L − δ). (ii) Otherwise every gap is below L / 2. For θ ∈ [0, L) let
+//   A_θ be the half-open arc [θ, θ + L / 2) of the circle of circumference L and N_θ the
+//   number of points with their coordinate in A_θ; for two coordinates at ring distance δ the
+//   θ for which exactly one lies in A_θ have measure 2δ, so S_a = ½ ∫ N_θ (k − N_θ) dθ. An
+//   empty A_θ (or empty complement, also a half-open arc of length L / 2) would lie inside one
+//   gap, making it longer than L / 2; so 1 ≤ N_θ ≤ k − 1, N_θ (k − N_θ) ≥ k − 1 and
+//   S ≥ S_a ≥ L (k − 1) / 2. If (ii) holds on some axis, S ≥ ⌈L_a (k − 1) / 2⌉ (S is an
+//   integer). Else (i) holds on every torus axis: its map is injective and keeps every
+//   distance along the axis, so the points map to k distinct points of Z^d with the same
+//   pairwise sum, S ≥ OPT_Z^d(k). ∎
+// When this torus bound ends a scan early, Selection::nodes still reports every centre (as the
+// scan without it examined), so every field of the answer is unchanged.
 #include <cstdint>
 #include <span>
 #include <unordered_map>
