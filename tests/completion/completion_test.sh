@@ -19,9 +19,11 @@ complete_words() {
     printf "%s\n" "${COMPREPLY[@]}"' complete "$script" "$@"
 }
 expect() {  # EXPECTED_WORD WORD...
-  local want=$1; shift
-  complete_words "$@" | grep -qx -- "$want" ||
-    fail "'$*' does not complete to '$want' (got: $(complete_words "$@" | tr '\n' ' '))"
+  local want=$1 got; shift
+  # Whole outputs are captured before they are searched: a reader that stops early (grep -q,
+  # head) can kill the writer with SIGPIPE, which pipefail reports as a failure.
+  got=$(complete_words "$@")
+  grep -qx -- "$want" <<<"$got" || fail "'$*' does not complete to '$want' (got: $(tr '\n' ' ' <<<"$got"))"
 }
 expect run allocsim ru
 expect completion allocsim comp
@@ -39,7 +41,8 @@ if command -v zsh >/dev/null; then
   zsh -n "$script"
   echo "zsh script: syntax ok"
 else
-  "$ALLOCSIM" completion zsh | head -1 | grep -qx "#compdef allocsim" || fail "zsh header"
+  zsh_script=$("$ALLOCSIM" completion zsh)
+  [ "${zsh_script%%$'\n'*}" = "#compdef allocsim" ] || fail "zsh header"
   echo "zsh not installed: zsh script checked for its header only"
 fi
 echo "completion: ok"
