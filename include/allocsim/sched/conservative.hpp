@@ -40,6 +40,7 @@ namespace allocsim {
 /// [time[i], time[i+1]); the first breakpoint is the pass's now, the last frees every node.
 class FreeProfile {
  public:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   struct Point {
     double time;
     int free;
@@ -54,6 +55,14 @@ class FreeProfile {
   /// breakpoint b is followed by candidates in (c, b] whose windows hold b too (t + duration
   /// rounds monotonically), so the search resumes after b, and skips failing breakpoints.
   std::size_t earliest(int need, double duration) const;
+  /// Same loop as earliest() over the candidates before `limit` whose window does not hold
+  /// the time `fails_at` (a point with fewer than `need` free nodes): kNone when none fits.
+  std::size_t earliest_before(int need, double duration, double limit, double fails_at) const;
+  /// Earliest time in [from, before) with fewer than `need` free nodes (from itself or a
+  /// breakpoint), infinity when there is none.
+  double first_below(double from, int need, double before) const;
+  /// Index of the breakpoint at `time`, kNone when there is none.
+  std::size_t index_of(double time) const;
   /// Subtracts `nodes` over [time(from), to), adding a breakpoint at `to` when missing.
   void occupy(std::size_t from, double to, int nodes);
   /// Adds `delta` free nodes over [time(from), to); `to` must be a breakpoint (or beyond all).
