@@ -25,9 +25,14 @@ void FreeProfile::reset(double now, int free_now,
 }
 
 std::size_t FreeProfile::earliest(int need, double duration) const {
+  const std::size_t found = earliest_before(need, duration, kNoLimit);
+  return found == kNone ? points_.size() - 1 : found;  // not reached: the last frees every node
+}
+
+std::size_t FreeProfile::earliest_before(int need, double duration, double limit) const {
   const std::size_t count = points_.size();
   std::size_t candidate = 0;
-  while (candidate < count) {
+  while (candidate < count && points_[candidate].time < limit) {
     if (points_[candidate].free < need) {  // fails at itself
       ++candidate;
       continue;
@@ -38,36 +43,7 @@ std::size_t FreeProfile::earliest(int need, double duration) const {
     if (next == count || !(points_[next].time < end)) return candidate;
     candidate = next + 1;  // every candidate up to `next` has `next` in its window
   }
-  return count - 1;  // not reached: the last breakpoint frees every node
-}
-
-std::size_t FreeProfile::earliest_before(int need, double duration, double limit,
-                                         double fails_at) const {
-  const std::size_t count = points_.size();
-  std::size_t candidate = 0;
-  // A candidate whose window holds `fails_at` fails, and so do all later ones (monotone ends).
-  while (candidate < count && points_[candidate].time < limit &&
-         !(points_[candidate].time + duration > fails_at)) {
-    if (points_[candidate].free < need) {
-      ++candidate;
-      continue;
-    }
-    const double end = points_[candidate].time + duration;
-    std::size_t next = candidate + 1;
-    while (next < count && points_[next].time < end && points_[next].free >= need) ++next;
-    if (next == count || !(points_[next].time < end)) return candidate;
-    candidate = next + 1;
-  }
   return kNone;
-}
-
-double FreeProfile::first_below(double from, int need, double before) const {
-  auto at = std::upper_bound(points_.begin(), points_.end(), from,
-                             [](double t, const Point& point) { return t < point.time; });
-  if (at != points_.begin() && std::prev(at)->free < need) return from;  // the step at `from`
-  for (; at != points_.end() && at->time < before; ++at)
-    if (at->free < need) return at->time;
-  return std::numeric_limits<double>::infinity();
 }
 
 std::size_t FreeProfile::index_of(double time) const {
@@ -129,7 +105,8 @@ class ConservativeScheduler final : public Scheduler {
                        context.jobs().size() == job_count_ && now >= planned_at_ &&
                        queue_extends_plan(queue) && running_as_planned(context, now);
     plan_kept_ = false;  // until this pass is through (a time-out may interrupt it)
-    if (hints && early_.empty() && all_reservations_ahead(now) && kept_profile_holds(context, now)) {
+    if (hints && early_.empty() && all_reservations_ahead(now) &&
+        kept_profile_holds(context, now)) {
       reuse_plan(context, queue, now);
     } else if (hints) {
       replan_with_hints(context, queue, now);
@@ -274,9 +251,10 @@ class ConservativeScheduler final : public Scheduler {
     }
   }
 
-  /// After early completions only (the kept plan is otherwise valid): plans the queue from
-  /// scratch, but a kept job's search stops at min(its kept start, the changed horizon): see
-  /// "After early completions" in the header for why the answer is the same.
+  /// After early completions or missed reservations (same queue prefix and running jobs): a
+  /// plan from scratch where a kept job's search stops at min(its kept start, the changed
+  /// horizon) when the header's "Re-planning with hints" proves the answer is there or the kept
+  /// start.
   void replan_with_hints(SchedulerContext& context, const std::vector<int>& queue, double now) {
     double changed_until = now;  // D_{i-1} is zero from here on
     bool only_more_free = true;  // D_{i-1} >= 0 (no kept job has moved yet)
@@ -291,15 +269,14 @@ class ConservativeScheduler final : public Scheduler {
       }
       const Planned& kept = kept_plan_[i];
       // The kept start still fits when D_{i-1} >= 0 or is zero over its window (and is not past).
-      const bool still_fits =
-          kept.start >= now && (only_more_free || kept.start >= changed_until);
+      const bool still_fits = kept.start >= now && (only_more_free || kept.start >= changed_until);
       const Placement placed = still_fits ? plan(context, queue[i], now, kept.start, changed_until)
                                           : plan(context, queue[i], now);
       // The partial profile differs from the kept one where this job's reservation moved
       // (its old and new windows) or where it runs on another node count than it reserved.
       if (placed.start != kept.start || placed.nodes != kept.need) {
-        changed_until = std::max({changed_until, kept.start + kept.duration,
-                                  placed.start + kept.duration});
+        changed_until =
+            std::max({changed_until, kept.start + kept.duration, placed.start + kept.duration});
         only_more_free = false;
       }
     }
@@ -315,21 +292,16 @@ class ConservativeScheduler final : public Scheduler {
   /// the allocator places it. With a hint (`known_start` < infinity): the earliest start is
   /// known to be the first fitting breakpoint before min(known_start, changed_until), or else
   /// known_start itself (the caller's proof), so the search stops there.
-  Placement plan(SchedulerContext& context, int job_index, double now,
-                 double known_start = kNoHint, double changed_until = kNoHint) {
+  Placement plan(SchedulerContext& context, int job_index, double now, double known_start = kNoHint,
+                 double changed_until = kNoHint) {
     const Job& job = context.jobs()[job_index];
     const int need = context.allocator().nodes_needed(job);  // <= machine: others are dropped
     // A NaN estimate counts as 0 (a NaN time would break the profile's ordering).
     const double duration = std::isnan(job.estimate) ? 0.0 : std::max(job.estimate, 0.0);
     std::size_t slot = FreeProfile::kNone;
     if (known_start < kNoHint) {
-      // Past changed_until the profile is the kept one, where [changed_until, known_start) has a
-      // failing point unless empty (the step just before a kept start fails).
       const double limit = std::min(known_start, changed_until);
-      if (limit > now) {
-        const double fails_at = profile_.first_below(changed_until, need, known_start);
-        slot = profile_.earliest_before(need, duration, limit, fails_at);
-      }
+      if (limit > now) slot = profile_.earliest_before(need, duration, limit);
       if (slot == FreeProfile::kNone) slot = profile_.index_of(known_start);
     }
     if (slot == FreeProfile::kNone) slot = profile_.earliest(need, duration);
