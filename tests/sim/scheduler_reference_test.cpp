@@ -250,6 +250,64 @@ TEST(SchedulerReference, ConservativeGivesTheFirstImplementationsSchedules) {
   }
 }
 
+/// Long saturated queues that stress the kept plan: most jobs end well before their estimate
+/// (early completions, the re-planning case), some overrun it, some have a zero, negative or
+/// NaN estimate, and shape-constrained allocators refuse placements the profile allowed.
+Instance stressed_instance(Rng& rng, int index) {
+  static const char* const kMachines[][2] = {
+      {"mesh:4x4", "flat"},
+      {"mesh:4x4", "submesh"},
+      {"mesh:4x4", "buddy2d"},
+      {"torus:2x2x4", "subtorus:scheme=nep"},
+  };
+  Instance instance;
+  const auto& machine = kMachines[index % 4];
+  instance.machine = machine[0];
+  instance.alloc = machine[1];
+  instance.order = index % 8 == 7 ? "smallfirst" : "fifo";
+  instance.workload.source = "stressed";
+  auto draw = [&](int lo, int hi) { return static_cast<int>(rng.uniform_int(lo, hi)); };
+  const int count = draw(60, 160);
+  double submit = 0;
+  for (int i = 0; i < count; ++i) {
+    Job job;
+    job.id = i + 1;
+    if (draw(0, 3) == 0) submit += draw(0, 6);  // arrivals faster than service: long queues
+    job.submit = submit;
+    job.procs = draw(0, 4) == 0 ? draw(6, 16) : draw(1, 4);
+    job.runtime = draw(1, 40);
+    const int kind = draw(0, 19);
+    if (kind < 12) {
+      job.estimate = job.runtime * (1 + draw(1, 8)) + draw(0, 30);  // early completion
+    } else if (kind < 15) {
+      job.estimate = job.runtime;
+    } else if (kind < 17) {
+      job.estimate = draw(1, static_cast<int>(job.runtime));  // overrun (or exact)
+    } else if (kind == 17) {
+      job.estimate = 0;
+    } else if (kind == 18) {
+      job.estimate = std::nan("");
+    } else {
+      job.estimate = -draw(1, 10);
+    }
+    job.line = i + 1;
+    instance.workload.jobs.push_back(job);
+  }
+  return instance;
+}
+
+TEST(SchedulerReference, ConservativeGivesTheFirstImplementationsSchedulesOnLongQueues) {
+  Rng rng(15);
+  for (int i = 0; i < 160; ++i) {
+    const Instance instance = stressed_instance(rng, i);
+    const std::string what = "stressed instance " + std::to_string(i) + " " + instance.machine +
+                             " " + instance.alloc + " order=" + instance.order;
+    expect_same(
+        run(instance, "conservative", std::make_unique<ReferenceConservative>(instance.order)),
+        run(instance, "conservative", nullptr), what);
+  }
+}
+
 TEST(SchedulerReference, EasyGivesTheFirstImplementationsSchedules) {
   Rng rng(1124);
   for (int i = 0; i < 1500; ++i) {

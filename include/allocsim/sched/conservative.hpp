@@ -26,8 +26,25 @@
 // candidate now fails because the last old breakpoint before it failed on a window that the
 // window of now covers (same value at now, later window end by monotone rounding). So every
 // kept job keeps its start, and new jobs are planned on the same profile as from scratch.
-// Otherwise the pass re-plans from scratch, on a profile kept as a sorted array of breakpoints
-// whose earliest-start search skips whole runs of failing candidates (see FreeProfile).
+// Otherwise the pass re-plans on a profile rebuilt from scratch, kept as a sorted array of
+// breakpoints whose earliest-start search skips whole runs of failing candidates (FreeProfile).
+//
+// Re-planning with hints: when only (a) or (b) fails (same queue prefix, same running jobs with
+// the same estimates and sizes), each kept job's old start s_i bounds its search. Write P_i for
+// the partial profile after the first i jobs (old plan) and P'_i (this pass), D_i = P'_i - P_i
+// on [now, inf). Facts used: (1) the earliest start is the earliest real t >= now whose window
+// [t, t + d) (t itself when d = 0) has enough nodes: a fitting t that is not a breakpoint can
+// slide left to the breakpoint before it (same value on the way, earlier window end), so the
+// answer does not depend on which redundant breakpoints a profile holds; (2) D_0 is the early
+// jobs' nodes over [now, their estimated end) (>= 0; an overrun's release is clamped to now in
+// both plans, so it adds nothing). The scan keeps `until` with D_{i-1} = 0 on [until, inf):
+// the early ends at first, then the end of the old and new window of each job whose start or
+// node count changed. For job i with s_i >= now, if D_{i-1} >= 0 (no job changed yet) or
+// s_i >= until, then s_i still fits (more nodes, or the same ones on its window) and every real
+// t in [until, s_i) still fails (its window lies where nothing changed); so the answer is the
+// first fitting breakpoint before min(s_i, until), else s_i (a breakpoint by (1)). Otherwise, and
+// for new jobs, the search is the full one. The allocator is asked exactly as from scratch.
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +57,8 @@ namespace allocsim {
 /// [time[i], time[i+1]); the first breakpoint is the pass's now, the last frees every node.
 class FreeProfile {
  public:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  static constexpr double kNoLimit = std::numeric_limits<double>::infinity();
   struct Point {
     double time;
     int free;
@@ -54,6 +73,10 @@ class FreeProfile {
   /// breakpoint b is followed by candidates in (c, b] whose windows hold b too (t + duration
   /// rounds monotonically), so the search resumes after b, and skips failing breakpoints.
   std::size_t earliest(int need, double duration) const;
+  /// The same search over the candidates before `limit` only: kNone when none of them fits.
+  std::size_t earliest_before(int need, double duration, double limit) const;
+  /// Index of the breakpoint at `time`, kNone when there is none.
+  std::size_t index_of(double time) const;
   /// Subtracts `nodes` over [time(from), to), adding a breakpoint at `to` when missing.
   void occupy(std::size_t from, double to, int nodes);
   /// Adds `delta` free nodes over [time(from), to); `to` must be a breakpoint (or beyond all).
