@@ -238,6 +238,10 @@ void File::flush() {
   check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush " + path_);
 }
 
+void close_library() {
+  H5close();
+}
+
 void File::close() {
   file_.reset();
 }

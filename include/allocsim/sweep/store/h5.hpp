@@ -185,4 +185,9 @@ class File {
 /// Throws std::runtime_error naming `what` when `status` < 0.
 void check(herr_t status, const std::string& what);
 
+/// Closes every HDF5 object still open and shuts the library down (H5close), as a normal exit
+/// would. A damaged file can leave an object that libhdf5 only fails to close then (a crash
+/// inside its shutdown), so a process that vets files calls this before it reports success.
+void close_library();
+
 }  // namespace allocsim::sweep::h5
