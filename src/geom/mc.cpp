@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <span>
 #include <vector>
 
 #include "axis_index.hpp"
 #include "box_counts.hpp"
+#include "shell_best.hpp"
 
 namespace allocsim::geom {
 
@@ -16,34 +16,8 @@ namespace {
 
 using detail::AxisIndex;
 
+using detail::Best;
 using detail::BoxCounts;
-
-/// The best candidate so far under the tie rules (mc.hpp), and MC1x1's early stop.
-struct Best {
-  explicit Best(bool first) : first_wins(first) {}
-
-  bool first_wins;  // ShellTies::first
-  std::int64_t cost = std::numeric_limits<std::int64_t>::max();
-  std::int64_t sum = std::numeric_limits<std::int64_t>::max();
-  std::vector<int> set;
-  /// Lower bounds on any candidate's cost and pairwise sum (-1: none known).
-  std::int64_t least_cost = -1, least_sum = -1;
-
-  /// True when a candidate of shell cost `c` (or more) cannot replace the best: a higher cost
-  /// never does, an equal one only under ShellTies::sum (by a lower pairwise sum).
-  bool loses(std::int64_t c) const { return first_wins ? c >= cost : c > cost; }
-  /// Keeps the sorted set `chosen` of shell cost `c` (not losing) and sum `s` if it is better.
-  void keep_if_better(std::int64_t c, const std::vector<int>& chosen, std::int64_t s) {
-    if (c < cost || s < sum) {
-      cost = c;
-      sum = s;
-      set = chosen;
-    }
-  }
-  /// True when no later candidate can replace the best (its cost, and under ShellTies::sum its
-  /// sum, reached the lower bounds), so the scan may stop without changing the answer.
-  bool done() const { return cost <= least_cost && (first_wins || sum <= least_sum); }
-};
 
 /// The shell scan by visiting every point per candidate box, O(n·d) per candidate: the fallback
 /// for repeated points and for grids far larger than the point set (see CountedShellScan).
@@ -348,15 +322,11 @@ class CountedShellScan {
       if (at < shell) {
         chosen_.push_back(index);
       } else {
-        const std::uint64_t key = first_wins_ ? 0 : static_cast<std::uint64_t>(l1);
-        partial_.push_back((key << 32) | static_cast<std::uint32_t>(index));
+        partial_.push_back(detail::shell_key(first_wins_, l1, index));
       }
     });
     poll_.add(static_cast<std::int64_t>(chosen_.size() + partial_.size()));
-    std::nth_element(partial_.begin(), partial_.begin() + (need - 1), partial_.end());
-    for (std::int64_t j = 0; j < need; ++j)
-      chosen_.push_back(static_cast<int>(partial_[j] & 0xffffffffu));
-    std::sort(chosen_.begin(), chosen_.end());
+    detail::take_first_of_shell(partial_, need, chosen_);
   }
 
   const PointSet& points_;

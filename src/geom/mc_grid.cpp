@@ -4,11 +4,11 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <limits>
 #include <set>
 #include <vector>
 
 #include "allocsim/geom/mc.hpp"
+#include "shell_best.hpp"
 
 namespace allocsim::geom {
 
@@ -35,14 +35,14 @@ class GridShellScan {
         first_wins_(ties == ShellTies::first),
         poll_(poll) {
     x_full_ = bit_range(0, x_side_ - 1);
-    least_cost_ = least_shell_cost(d_, k);
+    best_.least_cost = least_shell_cost(d_, k);
     while (ball(least_radius_) < k_) ++least_radius_;
     // The early stop's sum bound: on meshes, and on tori whose rings hold 4·R0 positions (the
     // sets of least cost are then mesh sets: mc.hpp).
     bool mesh_like = true;
     for (int axis = 0; axis < d_; ++axis)
       if (grid.ring(axis) > 0 && 4 * least_radius_ > grid.ring(axis)) mesh_like = false;
-    if (mesh_like && d_ <= 3) least_sum_ = distinct_points_lower_bound(d_, k);
+    if (mesh_like && d_ <= 3) best_.least_sum = distinct_points_lower_bound(d_, k);
   }
 
   Selection run() {
@@ -90,7 +90,7 @@ class GridShellScan {
         if (other < bound) bound = other, probe = probe_;
       }
       probe_ = probe;
-      cost_ = first_wins_ ? bound + 1 : bound;
+      best_.cost = first_wins_ ? bound + 1 : bound;
     }
     for (int row = 0; row < lines; ++row) {
       const std::uint64_t centres = all_positions_ ? x_full_ : grid_.line(row);
@@ -284,10 +284,8 @@ class GridShellScan {
       }
   }
 
-  bool loses(std::int64_t c) const { return first_wins_ ? c >= cost_ : c > cost_; }
-  bool done() const {
-    return cost_ <= least_cost_ && (first_wins_ || (least_sum_ >= 0 && sum_ <= least_sum_));
-  }
+  bool loses(std::int64_t c) const { return best_.loses(c); }
+  bool done() const { return best_.done(); }
 
   /// The shell cost of centre c, and in probe_ its last shell − 1.
   std::int64_t cost_of(const Coords& c) {
@@ -333,7 +331,7 @@ class GridShellScan {
     if (loses(cost)) return;
     probe_ = shell - 1;
     if (first_wins_) {  // strictly lower cost: the new best, listed at the end
-      cost_ = cost;
+      best_.cost = cost;
       winner_ = c;
       winner_shell_ = shell;
       winner_before_ = before;
@@ -342,12 +340,7 @@ class GridShellScan {
     }
     if (pattern_of(c, shell) && !seen_.insert(pattern_).second) return;  // a repeat (mc.hpp)
     list(c, shell, k_ - before);
-    const std::int64_t sum = chosen_sum();
-    if (cost < cost_ || sum < sum_) {
-      cost_ = cost;
-      sum_ = sum;
-      set_ = chosen_;
-    }
+    best_.keep_if_better(cost, chosen_, chosen_sum());
   }
 
   /// pattern_ = the shell and the free positions of the ball of radius `shell` around c, relative
@@ -378,16 +371,12 @@ class GridShellScan {
         if (std::max(line_shell, dx) < shell) {
           chosen_.push_back(node);
         } else {
-          const std::uint64_t key = first_wins_ ? 0 : static_cast<std::uint64_t>(line_l1 + dx);
-          partial_.push_back((key << 32) | static_cast<std::uint32_t>(node));
+          partial_.push_back(detail::shell_key(first_wins_, line_l1 + dx, node));
         }
       }
     });
     poll_.add(static_cast<std::int64_t>(chosen_.size() + partial_.size()));
-    std::nth_element(partial_.begin(), partial_.begin() + (need - 1), partial_.end());
-    for (std::int64_t j = 0; j < need; ++j)
-      chosen_.push_back(static_cast<int>(partial_[j] & 0xffffffffu));
-    std::sort(chosen_.begin(), chosen_.end());
+    detail::take_first_of_shell(partial_, need, chosen_);
   }
 
   std::int64_t chosen_sum() const { return grid_pairwise_sum(grid_, chosen_); }
@@ -395,10 +384,10 @@ class GridShellScan {
   Selection result() {
     if (first_wins_ && has_winner_) {
       list(winner_, winner_shell_, k_ - winner_before_);
-      set_ = chosen_;
-      sum_ = chosen_sum();
+      best_.set = chosen_;
+      best_.sum = chosen_sum();
     }
-    return Selection::heuristic(set_, sum_, evaluated_);
+    return Selection::heuristic(best_.set, best_.sum, evaluated_);
   }
 
   const FreeGrid& grid_;
@@ -407,13 +396,11 @@ class GridShellScan {
   bool first_wins_;
   TimeLimitPoll& poll_;
   std::uint64_t x_full_ = 0;
-  std::int64_t least_cost_ = 0, least_sum_ = -1;
   int least_radius_ = 0;  // R0 = min{r : (2r+1)^d ≥ k}
   int eroded_ = 0;        // the radius of the last non-empty erosion
   int stage_hint_ = -1;   // first node of the last non-empty erosion stage (axis pass)
-  std::int64_t cost_ = std::numeric_limits<std::int64_t>::max();
-  std::int64_t sum_ = std::numeric_limits<std::int64_t>::max();
-  std::vector<int> set_, chosen_;
+  detail::Best best_{first_wins_};
+  std::vector<int> chosen_;
   std::vector<std::uint64_t> partial_, scratch_;
   Coords winner_{};
   int winner_shell_ = 0;

@@ -11,6 +11,23 @@ namespace allocsim::sweep::h5 {
 using detail::checked;
 using detail::compound_type;
 
+namespace {
+
+/// Writes `count` packed rows from `buffer` (of `mem_type`) over rows [first, first + count) of
+/// the dataset at `path`, which must already hold them; `action` names the write in errors.
+void write_row_range(hid_t dataset, const std::string& path, hid_t mem_type, hsize_t first,
+                     hsize_t count, const void* buffer, const std::string& action) {
+  Id file_space = checked(H5Dget_space(dataset), H5Sclose, "get the space of " + path);
+  const hsize_t start[1] = {first}, counts[1] = {count};
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, counts, nullptr),
+        "select rows of " + path);
+  Id mem_space = checked(H5Screate_simple(1, counts, nullptr), H5Sclose, "create a dataspace");
+  check(H5Dwrite(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, buffer),
+        action + " " + path);
+}
+
+}  // namespace
+
 Id File::pack(const std::string& path, const Table& rows, const std::vector<TextCodes*>& codes,
               std::vector<unsigned char>& buffer) {
   const auto& columns = rows.columns();
@@ -80,15 +97,10 @@ void File::append_table(const std::string& path, const Table& rows) {
   Id file_space = checked(H5Dget_space(dataset.get()), H5Sclose, "get the space of " + path);
   hsize_t current[1];
   H5Sget_simple_extent_dims(file_space.get(), current, nullptr);
-  const hsize_t count[1] = {rows.rows()}, new_size[1] = {current[0] + rows.rows()};
+  const hsize_t new_size[1] = {current[0] + rows.rows()};
   check(H5Dset_extent(dataset.get(), new_size), "extend " + path);
-  file_space = checked(H5Dget_space(dataset.get()), H5Sclose, "get the space of " + path);
-  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, current, nullptr, count, nullptr),
-        "select rows of " + path);
-  Id mem_space = checked(H5Screate_simple(1, count, nullptr), H5Sclose, "create a dataspace");
-  check(H5Dwrite(dataset.get(), mem_type.get(), mem_space.get(), file_space.get(), H5P_DEFAULT,
-                 buffer.data()),
-        "write rows of " + path);
+  write_row_range(dataset.get(), path, mem_type.get(), current[0], rows.rows(), buffer.data(),
+                  "write rows of");
 }
 
 void File::write_rows(const std::string& path, const std::vector<ColumnDef>& columns,
@@ -114,13 +126,8 @@ void File::write_rows(const std::string& path, const std::vector<ColumnDef>& col
   H5Sget_simple_extent_dims(file_space.get(), rows, nullptr);
   if (first_row + part.rows() > rows[0])
     throw std::logic_error("write_rows: rows past the end of " + path);
-  const hsize_t start[1] = {first_row}, count[1] = {part.rows()};
-  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-        "select rows of " + path);
-  Id mem_space = checked(H5Screate_simple(1, count, nullptr), H5Sclose, "create a dataspace");
-  check(H5Dwrite(dataset.get(), mem_type.get(), mem_space.get(), file_space.get(), H5P_DEFAULT,
-                 buffer.data()),
-        "rewrite columns of " + path);
+  write_row_range(dataset.get(), path, mem_type.get(), first_row, part.rows(), buffer.data(),
+                  "rewrite columns of");
 }
 
 }  // namespace allocsim::sweep::h5
