@@ -50,7 +50,18 @@ inline std::int64_t consecutive_pair_sum(const std::int64_t* h, int size, std::i
 class NearestGrid {
  public:
   /// Usable when the points are distinct and the box volume is at most 8·n + 256.
-  explicit NearestGrid(const PointSet& points) : points_(points), d_(points.dims()) {
+  explicit NearestGrid(const PointSet& points) { build(points); }
+  /// An empty grid, to build() later (keeps its storage between builds).
+  NearestGrid() = default;
+
+  /// Rebuilds the grid for `points` (kept by the caller while the grid is used), reusing the
+  /// storage of the previous build.
+  void build(const PointSet& points) {
+    points_ = &points;
+    d_ = points.dims();
+    usable_ = false;
+    cell_.clear();
+    empty_distance_.clear();
     const int n = points.size();
     if (n == 0) return;
     lo_.assign(d_, 0);
@@ -139,13 +150,13 @@ class NearestGrid {
     std::int64_t total = 0;
     const int width = 2 * radius + 1;
     for (int axis = 0; axis < d_; ++axis) {
-      const int ring = points_.ring(axis);
+      const int ring = points_->ring(axis);
       const bool whole_ring = ring > 0 && ring <= width;
       const int size = whole_ring ? ring : width;
       scratch.assign(3 * static_cast<std::size_t>(size + 1), 0);
       std::int64_t* counts = scratch.data();
       for (const int p : chosen) {
-        int value = points_.coord(p, axis);
+        int value = points_->coord(p, axis);
         if (!whole_ring) {
           value -= centre[axis];
           if (ring > 0 && value > radius) value -= ring;
@@ -170,7 +181,7 @@ class NearestGrid {
     for (std::int64_t at = 0; at < volume; ++at) empty_distance_[at] = cell_[at] >= 0 ? kFar : 0;
     for (int axis = 0; axis < d_; ++axis) {
       const std::int64_t stride = stride_[axis], len = len_[axis], block = stride * len;
-      const bool ring = points_.wraps(axis);
+      const bool ring = points_->wraps(axis);
       for (std::int64_t outer = 0; outer < volume; outer += block) {
         if (stride == 1) {
           relax_line(empty_distance_.data() + outer, 1, len, ring);
@@ -295,7 +306,7 @@ class NearestGrid {
   /// Positions along `axis` at distance e from c (0, 1 or 2 of them), as offsets into the box.
   int positions(int axis, int c, int e, int* out) const {
     int count = 0;
-    if (points_.wraps(axis)) {
+    if (points_->wraps(axis)) {
       const int ring = len_[axis];
       if (2 * e > ring) return 0;
       out[count++] = (c + e) % ring;
@@ -308,8 +319,8 @@ class NearestGrid {
     return count;
   }
 
-  const PointSet& points_;
-  int d_;
+  const PointSet* points_ = nullptr;
+  int d_ = 0;
   std::vector<int> lo_, len_;
   std::vector<std::int64_t> stride_;
   std::vector<std::int32_t> cell_;

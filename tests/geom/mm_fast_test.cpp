@@ -172,6 +172,40 @@ TEST(FastNearest, MemoKeptBetweenCallsGivesTheSameAnswers) {
   EXPECT_GT(entries, 0U);  // the memo was used
 }
 
+/// One memo (and so one workspace: grids, ball offsets, buffers) shared by every variant and
+/// carried from machine to machine of other shapes, dimensions and wraps, and to a copy: every
+/// answer equals the reference's.
+TEST(FastNearest, OneMemoAcrossMachinesAndVariants) {
+  Rng rng(4242);
+  NearestMemo memo;
+  int calls = 0;
+  while (calls < 600) {
+    const Machine m = random_machine(rng);
+    const PointSet points = m.points();
+    if (points.size() < 2) continue;
+    const int k = static_cast<int>(rng.uniform_int(1, points.size()));
+    const std::string what = "call " + std::to_string(calls) + " k=" + std::to_string(k);
+    for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {
+      expect_same(manhattan_median(points, k, order, nullptr, &memo),
+                  reference::manhattan_median(points, k, order), what + " mm");
+      expect_same(nearest_best_over_grid(points, k, all_positions(m), order, nullptr, &memo),
+                  reference::nearest_best_over_grid(points, k, all_positions(m), order),
+                  what + " mm centers=all");
+    }
+    expect_same(gen_alg(points, k, nullptr, &memo), reference::gen_alg(points, k),
+                what + " genalg");
+    if (calls % 50 == 0) {
+      NearestMemo copy = memo;  // starts without the workspace, answers the same
+      EXPECT_EQ(copy.workspace.state, nullptr);
+      expect_same(manhattan_median(points, k, CentreOrder::sorted, nullptr, &copy),
+                  reference::manhattan_median(points, k), what + " copied memo");
+    }
+    ++calls;
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_NE(memo.workspace.state, nullptr);
+}
+
 /// Every MM variant against the reference on one point set.
 void expect_all_same(const Machine& m, const PointSet& points, int k, const std::string& what) {
   for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {

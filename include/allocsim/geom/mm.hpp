@@ -79,6 +79,7 @@
 // When this torus bound ends a scan early, Selection::nodes still reports every centre (as the
 // scan without it examined), so every field of the answer is unchanged.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -86,6 +87,10 @@
 #include "allocsim/geom/point_set.hpp"
 
 namespace allocsim::geom {
+
+namespace detail {
+struct ScanWorkspace;  // src/geom/nearest_scan.hpp
+}  // namespace detail
 
 /// Order in which MM visits its grid centres (see the file comment): it decides which of several
 /// centres with the least sum wins.
@@ -108,6 +113,22 @@ struct NearestMemo {
   };
   std::vector<int> rings;                            ///< the axes the entries belong to
   std::unordered_map<std::uint64_t, Entry> entries;  ///< key: k and the centre's class
+  /// The scan's storage kept between calls (grids, ball offsets, buffers), so that a call does
+  /// not allocate it again. Contents never carry over: each call rebuilds them from its points.
+  /// A copy of the memo starts without it (copies are never tied to each other).
+  struct Workspace {
+    Workspace() = default;
+    Workspace(const Workspace&) {}
+    Workspace(Workspace&&) = default;
+    Workspace& operator=(const Workspace&) {
+      state.reset();
+      return *this;
+    }
+    Workspace& operator=(Workspace&&) = default;
+    ~Workspace() = default;
+    std::shared_ptr<detail::ScanWorkspace> state;
+  };
+  Workspace workspace;
 };
 
 /// MM with the intersection centres (CentreOrder::sorted). Every solver here polls `time_limit`
