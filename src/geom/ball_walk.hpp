@@ -137,6 +137,44 @@ class BallWalk {
     return -1;
   }
 
+  /// The first `m` points of `centre` (in the box) in order of (distance, index), each as
+  /// (index << 32 | offset number) into `out` and its distance into `radii`: whole rings in
+  /// index order while they fit, up to the halo (so fewer than m when the rings up to the halo
+  /// hold fewer). Exact by the claim of the file comment (ring r's offsets reach exactly the
+  /// points at distance r, each once).
+  void ordered_nearest(const int* centre, int m, std::vector<std::uint64_t>& out,
+                       std::vector<std::uint8_t>& radii) {
+    out.clear();
+    radii.clear();
+    std::int64_t base = 0;
+    for (int axis = 0; axis < d_; ++axis) {
+      const int x = centre[axis] - lo_[axis];
+      if (x < 0 || x >= len_[axis]) return;
+      base += static_cast<std::int64_t>(x + halo_) * stride_[axis];
+    }
+    const std::int32_t* cells = cells_.data() + base;
+    const std::int32_t* delta = delta_.data();
+    for (int r = 0; r <= halo_ && out.size() < static_cast<std::size_t>(m); ++r) {
+      std::uint64_t* ring = ring_.data();
+      std::size_t found = 0;
+      for (int j = ring_start_[r]; j < ring_start_[r + 1]; ++j) {
+        const std::int32_t index = cells[delta[j]];
+        ring[found] = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(index)) << 32) |
+                      static_cast<std::uint32_t>(j);
+        found += static_cast<std::size_t>(index >= 0);
+      }
+      // In index order already (the offsets' order) unless the ring crosses a seam.
+      if (!lexicographic_ || crosses_seam(centre, r)) std::sort(ring, ring + found);
+      found = std::min(found, static_cast<std::size_t>(m) - out.size());
+      out.insert(out.end(), ring, ring + found);
+      radii.insert(radii.end(), found, static_cast<std::uint8_t>(r));
+    }
+  }
+
+  int halo() const { return halo_; }
+  /// The step along `axis` of ball offset number j (|step| ≤ halo).
+  int step(int axis, std::size_t j) const { return steps_[axis][j]; }
+
  private:
   /// The ball's offsets up to the halo (they depend only on d, the halo and the strides).
   void build_offsets() {

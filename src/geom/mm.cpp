@@ -59,16 +59,16 @@ Selection scan_grid(const PointSet& points, int k, const std::vector<std::vector
   std::vector<int> axes(d);
   for (int i = 0; i < d; ++i) axes[i] = order == CentreOrder::premas ? d - 1 - i : i;
   std::vector<int> pos(d, 0);
-  auto next = [&] {
-    int i = 0;
-    while (i < d && ++pos[axes[i]] == static_cast<int>(axis_values[axes[i]].size()))
-      pos[axes[i++]] = 0;
-    return i < d;
-  };
-  while (true) {
-    scan.evaluate(pos);
-    if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
-    if (!next()) break;
+  if (k == 1) {
+    scan.evaluate(pos);  // every centre yields 0, the first wins
+  } else {
+    // Rows along the fastest axis, the others as an odometer.
+    while (scan.evaluate_row(pos, axes[0])) {
+      int i = 1;
+      while (i < d && ++pos[axes[i]] == static_cast<int>(axis_values[axes[i]].size()))
+        pos[axes[i++]] = 0;
+      if (i == d) break;
+    }
   }
   std::int64_t centres = 1;
   for (const auto& vals : axis_values) centres *= static_cast<std::int64_t>(vals.size());

@@ -17,6 +17,7 @@
 #include "byte_key_scan.hpp"
 #include "nearest_grid.hpp"
 #include "plane_sums.hpp"
+#include "prefix_cache.hpp"
 
 namespace allocsim::geom::detail {
 
@@ -78,6 +79,8 @@ struct ScanWorkspace {
   std::vector<std::int64_t> wide_scratch;
   std::vector<std::vector<std::uint64_t>> class_part;
   std::vector<std::vector<std::int64_t>> cell_part;
+  std::vector<std::uint64_t> order;  // a prefix's points (PrefixCache::compute)
+  PrefixCache prefix_cache;          // kept between calls (prefix_cache.hpp)
 };
 
 /// The workspace a memo holds (made on first use), or `fallback` without a memo.
@@ -138,10 +141,29 @@ class NearestScan {
     bool every_axis_wraps = true;
     for (int axis = 0; axis < d; ++axis) every_axis_wraps = every_axis_wraps && points.wraps(axis);
     cap_ = every_axis_wraps ? ball_cap(d, k) : class_cap(d, k);
+    // The sums kept between calls (prefix_cache.hpp), when a caller keeps the memo, the grid
+    // holds the points, their indices are lexicographic, the exact evaluation is by the ball
+    // walk (k small against n, not the line counts of 2D) and the walk covers the box.
+    if (memo && grid_.usable() && d <= 3 && lexicographic()) {
+      PrefixCache& cache = workspace_.prefix_cache;
+      cache.sync(points, grid_);
+      poll_.add(static_cast<std::int64_t>(points.size()) * d);
+      const bool by_lines = d == 2 && ball_cap(d, k) > 8;
+      if (k >= 2 && k <= cache.capacity() && 8LL * k <= points.size() && !by_lines) {
+        prepare_walk(PrefixCache::kMaxPrefix);
+        if (walk_->usable()) {
+          cache_ = &cache;
+          memo_of_cache_ = memo;
+          build_class_parts();  // for the cells
+        }
+      }
+    } else if (memo) {
+      workspace_.prefix_cache.clear();  // its claim needs every call synced
+    }
     // The memo pays when the exact evaluation is by rings or lines (k small against n); the
     // scan's cost is dominated by its pass over the points anyway.
-    if (grid_.usable() && 8LL * k <= points.size() && d <= 3 && cap_ <= 60 && k < (1 << 26) &&
-        lexicographic()) {
+    if (!cache_ && grid_.usable() && 8LL * k <= points.size() && d <= 3 && cap_ <= 60 &&
+        k < (1 << 26) && lexicographic()) {
       memo_ = memo ? memo : &own_memo_;
       if (memo_->rings != points.rings()) {
         memo_->rings = points.rings();
@@ -174,6 +196,47 @@ class NearestScan {
   /// True when the points are known to be distinct (they fit the occupancy grid).
   bool distinct() const { return grid_.usable(); }
 
+  /// Evaluates the centres with pos[axis] = 0, 1, … in turn (the other positions fixed), each
+  /// as evaluate() would, stopping after the one that makes done() true; false then. A centre
+  /// whose sum the prefix cache knows to be no better than the best is only counted.
+  bool evaluate_row(std::span<int> pos, int axis) {
+    const int count = static_cast<int>(centre_values_[axis].size());
+    if (!cache_) {
+      for (int p = 0; p < count; ++p) {
+        pos[axis] = p;
+        evaluate(pos);
+        if (done()) return false;
+      }
+      return true;
+    }
+    std::int64_t base = 0;
+    bool inside = true;
+    for (int other = 0; other < points_.dims(); ++other) {
+      if (other == axis) continue;
+      const std::int64_t part = cell_part_[other][pos[other]];
+      inside = inside && part >= 0;
+      base += part;
+    }
+    const std::int64_t* parts = cell_part_[axis].data();
+    const std::uint8_t* valid = cache_->valid_counts();
+    const std::uint32_t* sums = cache_->sums_of(k_);
+    poll_.add(count);
+    for (int p = 0; p < count; ++p) {
+      if (inside && parts[p] >= 0) {
+        const std::int64_t cell = base + parts[p];
+        if (valid[cell] >= k_ && sums[cell] >= best_sum_) {
+          ++evaluated_;
+          ++memo_of_cache_->workspace.reused;
+          continue;
+        }
+      }
+      pos[axis] = p;
+      evaluate(pos);
+      if (done()) return false;
+    }
+    return true;
+  }
+
   /// Evaluates the centre with per-axis positions `pos` (into centre_values); keeps it if its
   /// sum is strictly lower than the best so far.
   void evaluate(std::span<const int> pos) {
@@ -181,6 +244,17 @@ class NearestScan {
     poll_.add(1);
     const int d = points_.dims();
     for (int axis = 0; axis < d; ++axis) centre_[axis] = centre_values_[axis][pos[axis]];
+    if (cache_) {
+      std::int64_t cell = 0;
+      bool inside = true;
+      for (int axis = 0; axis < d; ++axis) {
+        const std::int64_t part = cell_part_[axis][pos[axis]];
+        inside = inside && part >= 0;
+        cell += part;
+      }
+      if (!inside || !evaluate_cached(pos, cell)) evaluate_fast(pos);
+      return;
+    }
     if (memo_) {
       // The class key and cell from per-axis parts (see class_key and NearestGrid::cell_at).
       std::uint64_t key = static_cast<std::uint64_t>(k_);
@@ -224,6 +298,46 @@ class NearestScan {
   }
 
  private:
+  /// The centre's sum from the prefix cache, computing the cell's prefix when it is not known;
+  /// keeps the centre if strictly better (a known sum's set is computed again). False when the
+  /// prefix cannot reach k (the other paths evaluate the centre).
+  bool evaluate_cached(std::span<const int> pos, std::int64_t cell) {
+    PrefixCache& cache = *cache_;
+    const std::int64_t known = cache.known_sum(cell, k_);
+    if (known >= 0) {
+      ++memo_of_cache_->workspace.reused;
+      if (known < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
+      return true;
+    }
+    if (cache.short_of(cell, k_)) return false;
+    std::vector<std::uint64_t>& order = workspace_.order;
+    const int m = cache.compute(*walk_, centre_.data(), cell, k_, order);
+    poll_.add(static_cast<std::int64_t>(m) * points_.dims());
+    if (m < k_) return false;
+    sum_ = cache.sum(cell, k_);
+    if (sum_ < best_sum_) {
+      chosen_.clear();
+      for (int j = 0; j < k_; ++j) chosen_.push_back(static_cast<int>(order[j] >> 32));
+      keep_if_better();
+    }
+    return true;
+  }
+
+  /// Prepares the ball walk for radii of at least the free ball of `for_k` points.
+  void prepare_walk(int for_k) {
+    // Radii up to 4x the free ball's (corners, blocked neighbourhoods), or 3 more on tori.
+    const int least = ball_cap(points_.dims(), for_k);
+    bool every_axis_wraps = true;
+    for (int axis = 0; axis < points_.dims(); ++axis)
+      every_axis_wraps = every_axis_wraps && points_.wraps(axis);
+    std::int64_t box = 1;
+    for (int axis = 0; axis < points_.dims(); ++axis) box *= grid_.length(axis);
+    workspace_.walk.prepare(points_, grid_, least, every_axis_wraps ? least + 3 : 4 * least + 3,
+                            4 * box + 4096, lexicographic());
+    walk_ = &workspace_.walk;
+    poll_.add(8LL * points_.size());
+  }
+
   /// Per axis and centre position, the centre's share of its class key — the class of mm.hpp
   /// with k, packed: per axis (min(c − lo, C), min(hi − c, C)) in base C + 1 — and of its grid
   /// cell (−1 outside the box).
@@ -335,19 +449,7 @@ class NearestScan {
     poll_.add(k_);
     // The walk pays its set-up when it is the main evaluator (not beside the line counts, which
     // call this only for a new best).
-    if (!walk_ && points_.dims() <= 3 && !plane_) {
-      // Radii up to 4x the free ball's (corners, blocked neighbourhoods), or 3 more on tori.
-      const int least = ball_cap(points_.dims(), k_);
-      bool every_axis_wraps = true;
-      for (int axis = 0; axis < points_.dims(); ++axis)
-        every_axis_wraps = every_axis_wraps && points_.wraps(axis);
-      std::int64_t box = 1;
-      for (int axis = 0; axis < points_.dims(); ++axis) box *= grid_.length(axis);
-      workspace_.walk.prepare(points_, grid_, least, every_axis_wraps ? least + 3 : 4 * least + 3,
-                              4 * box + 4096, lexicographic());
-      walk_ = &workspace_.walk;
-      poll_.add(8LL * points_.size());
-    }
+    if (!walk_ && points_.dims() <= 3 && !plane_) prepare_walk(k_);
     if (walk_ && walk_->usable()) {
       const int radius = walk_->evaluate(centre_.data(), k_, chosen_, sum_);
       if (radius >= 0) {
@@ -503,8 +605,10 @@ class NearestScan {
   NearestMemo own_memo_;
   NearestMemo* memo_ = nullptr;
   std::unique_ptr<PlaneSums> plane_;
-  int lexicographic_ = -1;    // lexicographic(): not yet known, no, yes
-  BallWalk* walk_ = nullptr;  // prepared at the first evaluation by rings
+  int lexicographic_ = -1;        // lexicographic(): not yet known, no, yes
+  BallWalk* walk_ = nullptr;      // prepared at the first evaluation by rings
+  PrefixCache* cache_ = nullptr;  // the workspace's, when this call uses it
+  NearestMemo* memo_of_cache_ = nullptr;
   std::vector<int>& previous_centre_;
   int previous_radius_ = -1;
   bool used_plane_ = false;      // the last exact sum came from plane_ (M in ring_)

@@ -127,6 +127,7 @@ struct NearestMemo {
     Workspace& operator=(Workspace&&) = default;
     ~Workspace() = default;
     std::shared_ptr<detail::ScanWorkspace> state;
+    std::int64_t reused = 0;  ///< centres whose sum came from an earlier call (statistics)
   };
   Workspace workspace;
 };

@@ -1,0 +1,276 @@
+#pragma once
+// Private helper of nearest_scan.hpp: MM's sums S_k(c) kept between calls (e.g. an allocator's
+// consecutive decisions, where the free set changes only by the nodes of the jobs that started
+// or ended), per centre cell c of the occupancy grid's box and for every k up to a cap, so that
+// a call re-walks only the centres near a change.
+//
+// Let T_c be the order of the box's cells by (L1 distance from c, cell number), the cell number
+// being lexicographic in the coordinates (last axis most significant). When the points' indices
+// are lexicographic too, the k nearest points of c with ties by lower index are the first k
+// free cells of T_c, so S_k(c) = P_k(c), the pairwise sum of the first k free cells of T_c; the
+// cache holds P_1(c) … P_m(c) and the distances ρ_1 ≤ … ≤ ρ_m of those cells.
+//   Claim. Let the box and the rings be the same at two calls, and let δ be the L1 distance
+//   (ring-aware, within the box) from c to the nearest cell whose status (free or not) differs
+//   between them. Then for every j with ρ_j < δ, P_j(c) is the same at both calls.
+//   Proof. The cells up to the j-th free one in T_c are at distance ≤ ρ_j < δ from c, so each
+//   has the same status at both calls: the free cells among them, and so the first j free cells
+//   of T_c, are the same. Distances between cells do not change, so neither does their sum. ∎
+//   Cells outside the box hold no point at either call (on mesh axes the box is the points'
+//   bounding box, a change of which empties the cache; on torus axes it is the whole ring), so
+//   only the box's cells can differ. Applied call after call, with δ the distance to the nearest
+//   change since the prefix was computed, the prefix stays exact for the j with ρ_j below it: the
+//   cache keeps per cell the number of such j (`valid`), lowered at each call by a search from the
+//   changed cells outward to the largest stored ρ (a breadth-first search over the box is exact
+//   for L1 distance: every axis step costs 1, the box is convex on mesh axes and whole on torus
+//   axes). So a centre with k ≤ valid gets S_k(c) exactly; the scan visits the centres in the
+//   same order with the same strict-improvement rule and early stop, and recomputes the set of a
+//   new best exactly, so every field of the answer is unchanged.
+// A prefix is computed by the ball walk (ball_walk.hpp, exact up to its halo: beyond it fewer
+// than m points are stored and larger k take the scan's other paths), each point's distances to
+// the earlier ones added to the running sum. Memory: at most kMaxEntries prefix entries (5 bytes
+// each) plus 6 bytes per cell; larger boxes keep shorter prefixes (none below 2).
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "allocsim/geom/point_set.hpp"
+#include "ball_walk.hpp"
+#include "nearest_grid.hpp"
+
+namespace allocsim::geom::detail {
+
+class PrefixCache {
+ public:
+  static constexpr int kMaxPrefix = 64;
+  static constexpr std::int64_t kMaxEntries = std::int64_t{1} << 23;
+
+  /// Forgets everything (the next sync starts afresh).
+  void clear() {
+    dims_ = 0;
+    capacity_ = 0;
+  }
+
+  /// Brings the cache to the free cells of `grid` (usable, built on `points` listed
+  /// lexicographically): another box, rings or dimension empties it, else the cells whose status
+  /// changed since the last sync lower the valid prefixes they can affect (see the claim).
+  void sync(const PointSet& points, const NearestGrid& grid) {
+    const int d = points.dims();
+    std::int64_t volume = 1;
+    bool same = d == dims_;
+    for (int axis = 0; axis < d; ++axis) {
+      volume *= grid.length(axis);
+      same = same && lo_[axis] == grid.low(axis) && len_[axis] == grid.length(axis) &&
+             ring_[axis] == points.ring(axis);
+    }
+    if (!same || volume != volume_) {
+      reset(points, grid, volume);
+      return;
+    }
+    if (capacity_ == 0) return;
+    changed_.clear();
+    for (std::int64_t cell = 0; cell < volume_; ++cell) {
+      const std::uint8_t now = grid.holds(cell) ? 1 : 0;
+      if (now != occupied_[cell]) {
+        occupied_[cell] = now;
+        changed_.push_back(cell);
+      }
+    }
+    if (!changed_.empty()) lower_validity();
+  }
+
+  /// The longest prefix kept (0: the cache is not in use).
+  int capacity() const { return capacity_; }
+
+  /// S_k of the centre in `cell`, or −1 when not known.
+  std::int64_t known_sum(std::int64_t cell, int k) const {
+    return valid_[cell] >= k ? static_cast<std::int64_t>(sums_[(k - 1) * volume_ + cell]) : -1;
+  }
+  /// Per cell, how many leading sums are known (index by cell); the sums P_k by cell.
+  const std::uint8_t* valid_counts() const { return valid_.data(); }
+  const std::uint32_t* sums_of(int k) const { return sums_.data() + (k - 1) * volume_; }
+  /// True when the cell's last prefix stopped short of k at the walk's halo and nothing near
+  /// it changed since (computing it again would stop there again: the other paths are used).
+  bool short_of(std::int64_t cell, int k) const { return k > short_[cell]; }
+  /// P_j of the cell (j ≤ the count compute() returned).
+  std::int64_t sum(std::int64_t cell, int j) const { return sums_[(j - 1) * volume_ + cell]; }
+
+  /// Computes the prefix of the centre in `cell` (up to the largest k asked so far, at least k,
+  /// at most capacity()) with `walk` (prepared on the synced points); `order` gets its points
+  /// as the walk lists them (index << 32 | offset number). Returns how many were computed.
+  int compute(BallWalk& walk, const int* centre, std::int64_t cell, int k,
+              std::vector<std::uint64_t>& order) {
+    target_ = std::min(capacity_, std::max(target_, k));
+    walk.ordered_nearest(centre, target_, order, radii_);
+    const int m = static_cast<int>(order.size());
+    for (int axis = 0; axis < dims_; ++axis)
+      for (int j = 0; j < m; ++j) steps_[axis][j] = walk.step(axis, order[j] & 0xffffffffu);
+    pair_increments(m, walk.halo());
+    std::uint32_t total = 0;
+    for (int j = 0; j < m; ++j) {
+      total += added_[j];
+      sums_[j * volume_ + cell] = total;
+      radii_store_[j * volume_ + cell] = radii_[j];
+    }
+    valid_[cell] = static_cast<std::uint8_t>(m);
+    short_[cell] = static_cast<std::uint8_t>(m < target_ ? m : kMaxPrefix + 1);
+    if (m > 0) largest_radius_ = std::max<int>(largest_radius_, radii_[m - 1]);
+    return m;
+  }
+
+ private:
+  /// added_[j] = Σ_{i<j} d(point i, point j) over the prefix's points, from their steps
+  /// (steps_): per axis |s_i − s_j|, folded to L − |s_i − s_j| when shorter around a ring of
+  /// length L (|s_i − s_j| ≤ 2·halo < L: the walk's rings are at least 2·halo + 1 long). With
+  /// SSE2, 16 points at a time on bytes (steps + 128), summed by psadbw.
+  void pair_increments(int m, int halo) {
+    bool bytes = true;
+    int fold[3] = {0, 0, 0};  // ring length to fold at, or 0
+    for (int axis = 0; axis < dims_; ++axis) {
+      const int ring = ring_[axis];
+      if (ring > 0 && ring < 4 * halo) fold[axis] = ring;  // else |Δ| ≤ ring / 2 always
+      bytes = bytes && fold[axis] <= 255 && halo <= 100;
+    }
+    for (int j = 0; j < m; ++j) added_[j] = 0;
+#if defined(__SSE2__)
+    if (bytes) {
+      alignas(16) std::uint8_t shifted[kMaxPrefix] = {};
+      alignas(16) static constexpr std::uint8_t kMask[32] = {
+          255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+          0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0};
+      const __m128i zero = _mm_setzero_si128();
+      for (int axis = 0; axis < dims_; ++axis) {
+        for (int j = 0; j < m; ++j) shifted[j] = static_cast<std::uint8_t>(steps_[axis][j] + 128);
+        const __m128i ring = _mm_set1_epi8(static_cast<char>(fold[axis]));
+        for (int j = 1; j < m; ++j) {
+          const __m128i x = _mm_set1_epi8(static_cast<char>(shifted[j]));
+          __m128i total = zero;
+          for (int c = 0; c < j; c += 16) {
+            const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(shifted + c));
+            __m128i gap = _mm_or_si128(_mm_subs_epu8(v, x), _mm_subs_epu8(x, v));
+            if (fold[axis] > 0) gap = _mm_min_epu8(gap, _mm_sub_epi8(ring, gap));
+            if (j - c < 16) {  // only the points before j
+              const __m128i keep =
+                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(kMask + 16 - (j - c)));
+              gap = _mm_and_si128(gap, keep);
+            }
+            total = _mm_add_epi64(total, _mm_sad_epu8(gap, zero));
+          }
+          added_[j] += static_cast<std::uint32_t>(_mm_cvtsi128_si32(total) +
+                                                  _mm_cvtsi128_si32(_mm_srli_si128(total, 8)));
+        }
+      }
+      return;
+    }
+#endif
+    for (int axis = 0; axis < dims_; ++axis) {
+      const int* seen = steps_[axis];
+      for (int j = 1; j < m; ++j) {
+        std::uint32_t along = 0;
+        for (int i = 0; i < j; ++i) {
+          const int gap = std::abs(seen[i] - seen[j]);
+          along +=
+              static_cast<std::uint32_t>(fold[axis] > 0 ? std::min(gap, fold[axis] - gap) : gap);
+        }
+        added_[j] += along;
+      }
+    }
+  }
+
+  void reset(const PointSet& points, const NearestGrid& grid, std::int64_t volume) {
+    dims_ = points.dims();
+    volume_ = volume;
+    std::int64_t stride = 1;
+    for (int axis = 0; axis < dims_; ++axis) {
+      lo_[axis] = grid.low(axis);
+      len_[axis] = grid.length(axis);
+      ring_[axis] = points.ring(axis);
+      stride_[axis] = stride;
+      stride *= len_[axis];
+    }
+    capacity_ = static_cast<int>(std::min<std::int64_t>(kMaxPrefix, kMaxEntries / volume));
+    if (capacity_ < 2) capacity_ = 0;
+    target_ = 0;
+    largest_radius_ = 0;
+    const std::size_t entries = static_cast<std::size_t>(volume) * capacity_;
+    sums_.resize(entries);
+    radii_store_.resize(entries);
+    valid_.assign(static_cast<std::size_t>(capacity_ > 0 ? volume : 0), 0);
+    short_.assign(valid_.size(), kMaxPrefix + 1);
+    occupied_.resize(valid_.size());
+    for (std::size_t cell = 0; cell < occupied_.size(); ++cell)
+      occupied_[cell] = grid.holds(static_cast<std::int64_t>(cell)) ? 1 : 0;
+    seen_.assign(valid_.size(), 0);
+    stamp_ = 0;
+  }
+
+  /// Breadth-first from the changed cells up to the largest stored radius: a cell at distance
+  /// δ keeps valid only its prefix entries with ρ_j < δ.
+  void lower_validity() {
+    if (++stamp_ == 0) {
+      std::fill(seen_.begin(), seen_.end(), 0);
+      stamp_ = 1;
+    }
+    frontier_.clear();
+    for (const std::int64_t cell : changed_) {
+      seen_[cell] = stamp_;
+      frontier_.push_back(cell);
+    }
+    for (int depth = 0; depth <= largest_radius_ && !frontier_.empty(); ++depth) {
+      next_.clear();
+      for (const std::int64_t cell : frontier_) {
+        short_[cell] = kMaxPrefix + 1;
+        // ρ_j ascends with j: keep the entries below `depth`.
+        int valid = valid_[cell];
+        while (valid > 0 && radii_store_[(valid - 1) * volume_ + cell] >= depth) --valid;
+        valid_[cell] = static_cast<std::uint8_t>(valid);
+        if (depth == largest_radius_) continue;
+        std::int64_t rest = cell;
+        for (int axis = 0; axis < dims_; ++axis) {
+          const int x = static_cast<int>(rest % len_[axis]);
+          rest /= len_[axis];
+          const int len = len_[axis];
+          const bool wraps = ring_[axis] > 0;
+          for (const int step : {-1, 1}) {
+            int y = x + step;
+            if (y < 0 || y >= len) {
+              if (!wraps) continue;
+              y = (y + len) % len;
+            }
+            const std::int64_t neighbour = cell + (y - x) * stride_[axis];
+            if (seen_[neighbour] == stamp_) continue;
+            seen_[neighbour] = stamp_;
+            next_.push_back(neighbour);
+          }
+        }
+      }
+      frontier_.swap(next_);
+    }
+  }
+
+  int dims_ = 0;
+  int lo_[3] = {0, 0, 0}, len_[3] = {0, 0, 0}, ring_[3] = {0, 0, 0};
+  std::int64_t stride_[3] = {0, 0, 0};
+  std::int64_t volume_ = 0;
+  int capacity_ = 0;        // prefix entries per cell (0: not in use)
+  int target_ = 0;          // prefix length computed: the largest k asked, up to capacity_
+  int largest_radius_ = 0;  // the largest ρ stored
+  // By j, then cell (a scan reads consecutive centres' sums for one k side by side).
+  std::vector<std::uint32_t> sums_;        // [(j − 1) · volume + cell]: P_j
+  std::vector<std::uint8_t> radii_store_;  // [(j − 1) · volume + cell]: ρ_j
+  std::vector<std::uint8_t> valid_;        // per cell: leading entries still exact
+  std::vector<std::uint8_t> short_;        // per cell: prefix length if the walk stopped short
+  std::vector<std::uint8_t> occupied_;     // per cell: free at the last sync
+  std::vector<std::uint32_t> seen_;        // per cell: stamp_ when reached by this sync's search
+  std::uint32_t stamp_ = 0;
+  std::vector<std::int64_t> changed_, frontier_, next_;
+  std::vector<std::uint8_t> radii_;       // compute()'s walk output
+  int steps_[3][kMaxPrefix] = {};         // compute(): the points' steps per axis
+  std::uint32_t added_[kMaxPrefix] = {};  // compute(): pair_increments' output
+};
+
+}  // namespace allocsim::geom::detail
