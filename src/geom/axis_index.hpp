@@ -30,8 +30,10 @@ struct AxisIndex {
       vals.clear();
       rank[axis].clear();
       if (n == 0) continue;
-      int lo = points.coord(0, axis), hi = lo;
-      for (int i = 1; i < n; ++i) {
+      // A ring's coordinates lie in [0, L): no need to look for the least and largest.
+      const bool ring_range = points.wraps(axis) && points.ring(axis) <= 4LL * n + 64;
+      int lo = ring_range ? 0 : points.coord(0, axis), hi = ring_range ? points.ring(axis) - 1 : lo;
+      for (int i = 1; i < n && !ring_range; ++i) {
         lo = std::min(lo, points.coord(i, axis));
         hi = std::max(hi, points.coord(i, axis));
       }
@@ -39,7 +41,13 @@ struct AxisIndex {
         // Small range (integer grids): mark the values that occur, rank by a lookup table.
         std::vector<std::int32_t>& lookup = lookup_;
         lookup.assign(static_cast<std::size_t>(hi - lo + 1), -1);
-        for (int i = 0; i < n; ++i) lookup[points.coord(i, axis) - lo] = 0;
+        // Without ranks the marking may stop once every value of the range occurs.
+        int unmarked = hi - lo + 1;
+        for (int i = 0; i < n && (with_ranks || unmarked > 0); ++i) {
+          std::int32_t& mark = lookup[points.coord(i, axis) - lo];
+          unmarked -= mark < 0 ? 1 : 0;
+          mark = 0;
+        }
         for (int v = 0; v <= hi - lo; ++v)
           if (lookup[v] == 0) {
             lookup[v] = static_cast<std::int32_t>(vals.size());

@@ -82,13 +82,19 @@ class BallWalk {
         source_[axis].push_back(inside ? x * (axis < d_ ? grid_stride(axis) : 0) : -1);
       }
     }
-    std::int64_t at = 0;
+    // Row by row along axis 0: a box row's cells, their torus copies or nothing.
+    const std::int32_t* box = grid.cells();
+    const std::int64_t* along = source_[0].data();
+    const std::size_t row_length = source_[0].size();
+    std::int32_t* row = cells_.data();
     for (const std::int64_t z : source_[2])
-      for (const std::int64_t y : source_[1])
-        for (const std::int64_t x : source_[0]) {
-          if (x >= 0 && y >= 0 && z >= 0) cells_[at] = grid.point_at(x + y + z);
-          ++at;
+      for (const std::int64_t y : source_[1]) {
+        if (y >= 0 && z >= 0) {
+          const std::int32_t* from = box + y + z;
+          for (std::size_t p = 0; p < row_length; ++p) row[p] = along[p] >= 0 ? from[along[p]] : -1;
         }
+        row += row_length;
+      }
     if (!same_offsets) build_offsets();
     usable_ = true;
   }

@@ -78,16 +78,46 @@ class NearestGrid {
       if (volume > 8LL * n + 256) return;
     }
     cell_.assign(static_cast<std::size_t>(volume), -1);
-    for (int i = 0; i < n; ++i) {
-      const std::int64_t at = cell_at(points.point(i).data());
-      if (cell_[at] >= 0) {  // duplicate point: the grid cannot hold multiplicities
-        cell_.clear();
-        return;
+    // Locals: stores into cell_ could alias the members, which the loop would reload.
+    bool increasing = true;
+    std::int64_t previous = -1;
+    std::int32_t* cells = cell_.data();
+    const int* coords = points.point(0).data();
+    if (d_ <= 3) {
+      std::int64_t low[3] = {0, 0, 0}, stride[3] = {0, 0, 0};
+      for (int axis = 0; axis < d_; ++axis) low[axis] = lo_[axis], stride[axis] = stride_[axis];
+      for (int i = 0; i < n; ++i, coords += d_) {
+        std::int64_t at = (coords[0] - low[0]) * stride[0];
+        if (d_ > 1) at += (coords[1] - low[1]) * stride[1];
+        if (d_ > 2) at += (coords[2] - low[2]) * stride[2];
+        if (cells[at] >= 0) {  // duplicate point: the grid cannot hold multiplicities
+          cell_.clear();
+          return;
+        }
+        cells[at] = i;
+        increasing = increasing && at > previous;
+        previous = at;
       }
-      cell_[at] = i;
+    } else {
+      for (int i = 0; i < n; ++i, coords += d_) {
+        const std::int64_t at = cell_at(coords);
+        if (cells[at] >= 0) {
+          cell_.clear();
+          return;
+        }
+        cells[at] = i;
+        increasing = increasing && at > previous;
+        previous = at;
+      }
     }
+    increasing_ = increasing;
     usable_ = true;
   }
+
+  /// True when the points' cells increase with their index: the indices list the points
+  /// lexicographically, last axis most significant (cell numbers are mixed-radix numbers with
+  /// axis 0 the least significant digit). Meaningful when usable().
+  bool increasing() const { return increasing_; }
 
   bool usable() const { return usable_; }
   int dims() const { return d_; }
@@ -101,6 +131,8 @@ class NearestGrid {
   }
   /// True when the cell holds a point.
   bool holds(std::int64_t cell) const { return cell_[cell] >= 0; }
+  /// Every cell's point index or −1, by cell number.
+  const std::int32_t* cells() const { return cell_.data(); }
   /// The index of the point in the cell, or −1.
   std::int32_t point_at(std::int64_t cell) const { return cell_[cell]; }
   /// The cell of a location inside the box.
@@ -327,6 +359,7 @@ class NearestGrid {
   std::vector<int> empty_distance_;
   std::vector<std::vector<Step>> steps_;  // per axis, by distance: the current centre's cells
   bool usable_ = false;
+  bool increasing_ = false;
 };
 
 }  // namespace allocsim::geom::detail

@@ -185,7 +185,8 @@ class NearestScan {
 
   /// True when the indices list the points lexicographically (computed once).
   bool lexicographic() {
-    if (lexicographic_ < 0) lexicographic_ = lexicographic_order(points_) ? 1 : 0;
+    if (lexicographic_ < 0)
+      lexicographic_ = (grid_.usable() ? grid_.increasing() : lexicographic_order(points_)) ? 1 : 0;
     return lexicographic_ == 1;
   }
 

@@ -109,12 +109,14 @@ class PrefixCache {
     const int m = static_cast<int>(order.size());
     for (int axis = 0; axis < dims_; ++axis)
       for (int j = 0; j < m; ++j) steps_[axis][j] = walk.step(axis, order[j] & 0xffffffffu);
-    pair_increments(m, walk.halo());
-    std::uint32_t total = 0;
-    for (int j = 0; j < m; ++j) {
+    // The entries still valid are the same points (the claim): only the later ones are summed.
+    const int kept = std::min<int>(valid_[cell], m);
+    pair_increments(kept, m, walk.halo());
+    std::uint32_t total = kept > 0 ? sums_[(kept - 1) * volume_ + cell] : 0;
+    for (int j = kept; j < m; ++j) {
       total += added_[j];
       sums_[j * volume_ + cell] = total;
-      radii_store_[j * volume_ + cell] = radii_[j];
+      radii_store_[cell * capacity_ + j] = radii_[j];
     }
     valid_[cell] = static_cast<std::uint8_t>(m);
     short_[cell] = static_cast<std::uint8_t>(m < target_ ? m : kMaxPrefix + 1);
@@ -123,11 +125,11 @@ class PrefixCache {
   }
 
  private:
-  /// added_[j] = Σ_{i<j} d(point i, point j) over the prefix's points, from their steps
-  /// (steps_): per axis |s_i − s_j|, folded to L − |s_i − s_j| when shorter around a ring of
+  /// added_[j] = Σ_{i<j} d(point i, point j) for from ≤ j < m over the prefix's points, from their
+  /// steps (steps_): per axis |s_i − s_j|, folded to L − |s_i − s_j| when shorter around a ring of
   /// length L (|s_i − s_j| ≤ 2·halo < L: the walk's rings are at least 2·halo + 1 long). With
   /// SSE2, 16 points at a time on bytes (steps + 128), summed by psadbw.
-  void pair_increments(int m, int halo) {
+  void pair_increments(int from, int m, int halo) {
     bool bytes = true;
     int fold[3] = {0, 0, 0};  // ring length to fold at, or 0
     for (int axis = 0; axis < dims_; ++axis) {
@@ -146,7 +148,7 @@ class PrefixCache {
       for (int axis = 0; axis < dims_; ++axis) {
         for (int j = 0; j < m; ++j) shifted[j] = static_cast<std::uint8_t>(steps_[axis][j] + 128);
         const __m128i ring = _mm_set1_epi8(static_cast<char>(fold[axis]));
-        for (int j = 1; j < m; ++j) {
+        for (int j = std::max(from, 1); j < m; ++j) {
           const __m128i x = _mm_set1_epi8(static_cast<char>(shifted[j]));
           __m128i total = zero;
           for (int c = 0; c < j; c += 16) {
@@ -169,7 +171,7 @@ class PrefixCache {
 #endif
     for (int axis = 0; axis < dims_; ++axis) {
       const int* seen = steps_[axis];
-      for (int j = 1; j < m; ++j) {
+      for (int j = std::max(from, 1); j < m; ++j) {
         std::uint32_t along = 0;
         for (int i = 0; i < j; ++i) {
           const int gap = std::abs(seen[i] - seen[j]);
@@ -226,7 +228,7 @@ class PrefixCache {
         short_[cell] = kMaxPrefix + 1;
         // ρ_j ascends with j: keep the entries below `depth`.
         int valid = valid_[cell];
-        while (valid > 0 && radii_store_[(valid - 1) * volume_ + cell] >= depth) --valid;
+        while (valid > 0 && radii_store_[cell * capacity_ + valid - 1] >= depth) --valid;
         valid_[cell] = static_cast<std::uint8_t>(valid);
         if (depth == largest_radius_) continue;
         std::int64_t rest = cell;
@@ -261,7 +263,7 @@ class PrefixCache {
   int largest_radius_ = 0;  // the largest ρ stored
   // By j, then cell (a scan reads consecutive centres' sums for one k side by side).
   std::vector<std::uint32_t> sums_;        // [(j − 1) · volume + cell]: P_j
-  std::vector<std::uint8_t> radii_store_;  // [(j − 1) · volume + cell]: ρ_j
+  std::vector<std::uint8_t> radii_store_;  // [cell · capacity_ + j − 1]: ρ_j
   std::vector<std::uint8_t> valid_;        // per cell: leading entries still exact
   std::vector<std::uint8_t> short_;        // per cell: prefix length if the walk stopped short
   std::vector<std::uint8_t> occupied_;     // per cell: free at the last sync
