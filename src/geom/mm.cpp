@@ -6,6 +6,7 @@
 
 #include "axis_index.hpp"
 #include "nearest_scan.hpp"
+#include "scan_workspace.hpp"
 
 namespace allocsim::geom {
 

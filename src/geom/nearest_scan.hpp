@@ -1,7 +1,7 @@
 #pragma once
 // Private helper of mm.cpp: MM's scan over candidate centres (NearestScan), which takes each
-// centre's k nearest points and keeps the best pairwise sum (geom/mm.hpp, "Speed"), and the
-// buffers it keeps between calls (ScanWorkspace, held by a NearestMemo).
+// centre's k nearest points and keeps the best pairwise sum (geom/mm.hpp, "Speed"), with the
+// storage and sums it keeps between calls in a ScanWorkspace (scan_workspace.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -18,80 +18,12 @@
 #include "nearest_grid.hpp"
 #include "plane_sums.hpp"
 #include "prefix_cache.hpp"
+#include "scan_workspace.hpp"
 
 namespace allocsim::geom::detail {
 
-/// True when the indices list the points in lexicographic order of their coordinates, last
-/// axis most significant (e.g. free processors by node id, axis 0 fastest).
-inline bool lexicographic_order(const PointSet& points) {
-  const int n = points.size(), d = points.dims();
-  for (int i = 1; i < n; ++i) {
-    int axis = d - 1;
-    while (axis >= 0 && points.coord(i, axis) == points.coord(i - 1, axis)) --axis;
-    if (axis < 0 || points.coord(i, axis) < points.coord(i - 1, axis)) return false;
-  }
-  return true;
-}
-
-/// The class cap C of mm.hpp: the least r with C(r + d, d) ≥ k points of the corner orthant of
-/// Z^d within L1 distance r.
-inline int class_cap(int dims, int k) {
-  for (int r = 0;; ++r) {
-    std::int64_t count = 1;
-    for (int i = 1; i <= dims; ++i) count = count * (r + i) / i;
-    if (count >= k) return r;
-  }
-}
-
-/// The least r whose L1 ball in Z^d holds k points: Σ_i 2^i · C(d, i) · C(r, i) ≥ k. The radius
-/// of every centre of a torus whose neighbourhood holds only points (when the rings are at
-/// least 2r + 1 long), so the class cap on machines whose every axis wraps.
-inline int ball_cap(int dims, int k) {
-  for (int r = 0;; ++r) {
-    std::int64_t count = 0, choose_d = 1, choose_r = 1, power = 1;
-    for (int i = 0; i <= dims; ++i) {
-      if (i > 0) {
-        choose_d = choose_d * (dims - i + 1) / i;
-        choose_r = choose_r * (r - i + 1) / i;
-        power *= 2;
-      }
-      count += power * choose_d * choose_r;
-    }
-    if (count >= k) return r;
-  }
-}
-
-/// What MM's scan keeps between calls (held by a NearestMemo): the occupancy grid, the ball
-/// walk (whose ball offsets stay while the padded box keeps its shape), the byte-key scan, the
-/// axis indices and the buffers, so that a call reuses their storage. Every call rebuilds
-/// their contents from its points: an answer never depends on what a workspace held before.
-struct ScanWorkspace {
-  NearestGrid grid;
-  BallWalk walk;
-  ByteKeyScan byte_scan;
-  AxisIndex index;                              // the caller's (manhattan_median, gen_alg)
-  AxisIndex ranked_index;                       // with ranks, when the scan by distances needs them
-  std::vector<std::vector<int>> centre_values;  // the grid centres, when normalised
-  std::vector<int> centre, ring_centre, ring, previous, histogram, chosen, scratch, best;
-  std::vector<int> previous_centre;
-  std::vector<std::vector<int>> tables;
-  std::vector<std::int32_t> keys;
-  std::vector<std::int64_t> wide_scratch;
-  std::vector<std::vector<std::uint64_t>> class_part;
-  std::vector<std::vector<std::int64_t>> cell_part;
-  std::vector<std::uint64_t> order;  // a prefix's points (PrefixCache::compute)
-  PrefixCache prefix_cache;          // kept between calls (prefix_cache.hpp)
-};
-
-/// The workspace a memo holds (made on first use), or `fallback` without a memo.
-inline ScanWorkspace& workspace_of(NearestMemo* memo, std::optional<ScanWorkspace>& fallback) {
-  if (!memo) return fallback.emplace();
-  if (!memo->workspace.state) memo->workspace.state = std::make_shared<ScanWorkspace>();
-  return *memo->workspace.state;
-}
-
 /// Scans centres given as per-axis indices into per-axis centre value lists; for each, takes the
-
+/// k nearest points and keeps the best pairwise sum (see mm.hpp, "Speed").
 class NearestScan {
  public:
   /// `index` and `centre_values` are kept by the caller for the scan's lifetime; so is
@@ -222,7 +154,16 @@ class NearestScan {
     const std::uint8_t* valid = cache_->valid_counts();
     const std::uint32_t* sums = cache_->sums_of(k_);
     poll_.add(count);
+    // Consecutive cells (axis 0 with every value of the box): 16 known at a time.
+    const bool consecutive = inside && axis == 0 && consecutive_axis0_;
     for (int p = 0; p < count; ++p) {
+      if (consecutive && p + 16 <= count && best_sum_ <= kSkipLimit &&
+          all_known_no_better(valid + base + p, sums + base + p, k_, best_sum_)) {
+        evaluated_ += 16;
+        memo_of_cache_->workspace.reused += 16;
+        p += 15;
+        continue;
+      }
       if (inside && parts[p] >= 0) {
         const std::int64_t cell = base + parts[p];
         if (valid[cell] >= k_ && sums[cell] >= best_sum_) {
@@ -361,6 +302,10 @@ class NearestScan {
       }
       stride *= len;
     }
+    // Axis 0's centres are its cells 0, 1, … in order (stride 1).
+    consecutive_axis0_ = true;
+    for (std::size_t p = 0; p < cell_part_[0].size(); ++p)
+      consecutive_axis0_ = consecutive_axis0_ && cell_part_[0][p] == static_cast<std::int64_t>(p);
   }
 
   /// True when the memo entry of the centre's class gives its sum (mm.hpp): every cell within
@@ -610,6 +555,7 @@ class NearestScan {
   BallWalk* walk_ = nullptr;      // prepared at the first evaluation by rings
   PrefixCache* cache_ = nullptr;  // the workspace's, when this call uses it
   NearestMemo* memo_of_cache_ = nullptr;
+  bool consecutive_axis0_ = false;  // cell_part_[0][p] = p for every p
   std::vector<int>& previous_centre_;
   int previous_radius_ = -1;
   bool used_plane_ = false;      // the last exact sum came from plane_ (M in ring_)

@@ -44,6 +44,36 @@
 
 namespace allocsim::geom::detail {
 
+/// Sums up to this bound fit the 32-bit comparison of all_known_no_better.
+inline constexpr std::int64_t kSkipLimit = 0xffffffffLL;
+
+/// True when the 16 cells from `valid` / `sums` (PrefixCache::valid_counts, sums_of(k)) all
+/// know their sum for k and none is below `best` (≤ kSkipLimit).
+inline bool all_known_no_better(const std::uint8_t* valid, const std::uint32_t* sums, int k,
+                                std::int64_t best) {
+#if defined(__SSE2__)
+  const __m128i counts = _mm_loadu_si128(reinterpret_cast<const __m128i*>(valid));
+  const __m128i least = _mm_set1_epi8(static_cast<char>(k));
+  // counts ≥ k (unsigned) ⟺ max(counts, k) = counts.
+  if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(counts, least), counts)) != 0xffff)
+    return false;
+  // sums ≥ best (unsigned) ⟺ not best > sums, compared with the sign bits flipped.
+  const __m128i flip = _mm_set1_epi32(static_cast<int>(0x80000000u));
+  const __m128i bound = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(best)), flip);
+  __m128i below = _mm_setzero_si128();
+  for (int i = 0; i < 16; i += 4) {
+    const __m128i v =
+        _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sums + i)), flip);
+    below = _mm_or_si128(below, _mm_cmpgt_epi32(bound, v));
+  }
+  return _mm_movemask_epi8(below) == 0;
+#else
+  for (int i = 0; i < 16; ++i)
+    if (valid[i] < k || sums[i] < best) return false;
+  return true;
+#endif
+}
+
 class PrefixCache {
  public:
   static constexpr int kMaxPrefix = 64;

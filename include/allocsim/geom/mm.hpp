@@ -56,6 +56,15 @@
 // holds k points (the radius of every centre whose neighbourhood holds only points, when the
 // rings are at least 2C + 1 long): fewer classes, hence fewer first evaluations per class.
 //
+// Between calls (a NearestMemo kept by an allocator), when the points are listed
+// lexicographically on a usable grid and k ≤ 64: every centre's sums S_1 … S_m of its nearest
+// points in (distance, index) order are kept, with how many of them stay exact; a call learns
+// from its own points which positions changed status and lowers that count for the centres
+// within reach (src/geom/prefix_cache.hpp proves the kept sums exact). Known sums no lower than
+// the best are only counted; the others are walked again. Same centres in the same order, same
+// strict-improvement rule and early stop, and a new best's set is computed again: every field of
+// the answer is unchanged.
+//
 // Early stop. The scan stops once the best sum equals a lower bound valid for every k distinct
 // points (only a strictly lower sum replaces the best, so later centres cannot win): on mesh
 // axes the least pairwise sum of k distinct points of Z^d (distinct_points_lower_bound); with
@@ -101,7 +110,8 @@ enum class CentreOrder {
 
 /// Sums of MM's centres whose neighbourhood holds only points (see "Speed" above), kept
 /// between calls on points of the same axes (e.g. by an allocator between its decisions; a
-/// call on other axes empties it). Bound: at most kCapacity entries (emptied when full).
+/// call on other axes empties it). Bound: at most kCapacity entries (emptied when full). Its
+/// workspace also keeps every centre's sums for k ≤ 64 (at most 2^23 sums of 5 bytes).
 struct NearestMemo {
   static constexpr std::size_t kCapacity = std::size_t{1} << 16;
   struct Entry {
