@@ -251,6 +251,7 @@ class NearestScan {
       if (known < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
       return true;
     }
+    if (cache.lower_bound(cell, k_) >= best_sum_) return true;  // cannot be strictly better
     if (cache.short_of(cell, k_)) return false;
     std::vector<std::uint64_t>& order = workspace_.order;
     const int m = cache.compute(*walk_, centre_.data(), cell, k_, order);

@@ -25,6 +25,13 @@
 //   axes). So a centre with k ≤ valid gets S_k(c) exactly; the scan visits the centres in the
 //   same order with the same strict-improvement rule and early stop, and recomputes the set of a
 //   new best exactly, so every field of the answer is unchanged.
+// Bound. A centre whose kept sums are exact only up to v < k has S_k(c) ≥ P_v(c) + Σ_{j=v+1..k}
+// β(j − 1), β(t) the sum of the t least distances from a point of Z^d to others. Proof. The
+// first v of its k nearest are still those of P_v (the claim), and S_k(c) − P_v(c) = Σ_{j>v}
+// Σ_{i<j} d(x_i, x_j); the x_i are j − 1 points other than x_j, and no point of a mesh or torus
+// has more points at distance r than Z^d has (the ball of Z^d maps onto the torus's), so that
+// inner sum is at least β(j − 1). ∎ A centre with a bound no lower than the best is counted
+// without a walk (only a strictly lower sum replaces the best): the answer is unchanged.
 // A prefix is computed by the ball walk (ball_walk.hpp, exact up to its halo: beyond it fewer
 // than m points are stored and larger k take the scan's other paths), each point's distances to
 // the earlier ones added to the running sum. Memory: at most kMaxEntries prefix entries (5 bytes
@@ -111,6 +118,15 @@ class PrefixCache {
       }
     }
     if (!changed_.empty()) lower_validity();
+  }
+
+  /// A lower bound on S_k(c) for the centre in `cell` (k ≤ capacity()), from its still-exact
+  /// P_v (v = the valid count, below k) and, for each later point j, the least sum of
+  /// distances from a point of Z^d to j − 1 others (see "Bound" in the file comment).
+  std::int64_t lower_bound(std::int64_t cell, int k) const {
+    const int v = std::min<int>(valid_[cell], k);
+    return (v > 0 ? static_cast<std::int64_t>(sums_[(v - 1) * volume_ + cell]) : 0) + least_[k] -
+           least_[v];
   }
 
   /// The longest prefix kept (0: the cache is not in use).
@@ -224,6 +240,19 @@ class PrefixCache {
       stride_[axis] = stride;
       stride *= len_[axis];
     }
+    // least_[j] = Σ_{t<j} β(t), β(t) the sum of the t least distances from a point of Z^d to
+    // others: N(r) points at distance r, N(r) = 2 (d = 1), 4r (d = 2), 4r² + 2 (d = 3).
+    least_[0] = 0;
+    std::int64_t beta = 0;
+    for (int t = 0, r = 1, left = 0; t < kMaxPrefix; ++t) {
+      least_[t + 1] = least_[t] + beta;  // β(t) for the points t + 1 (t before it)
+      while (left == 0) {
+        left = dims_ == 1 ? 2 : dims_ == 2 ? 4 * r : 4 * r * r + 2;
+        ++r;
+      }
+      beta += r - 1;  // the (t + 1)-th nearest other point is at distance r − 1
+      --left;
+    }
     capacity_ = static_cast<int>(std::min<std::int64_t>(kMaxPrefix, kMaxEntries / volume));
     if (capacity_ < 2) capacity_ = 0;
     target_ = 0;
@@ -300,9 +329,10 @@ class PrefixCache {
   std::vector<std::uint32_t> seen_;        // per cell: stamp_ when reached by this sync's search
   std::uint32_t stamp_ = 0;
   std::vector<std::int64_t> changed_, frontier_, next_;
-  std::vector<std::uint8_t> radii_;       // compute()'s walk output
-  int steps_[3][kMaxPrefix] = {};         // compute(): the points' steps per axis
-  std::uint32_t added_[kMaxPrefix] = {};  // compute(): pair_increments' output
+  std::vector<std::uint8_t> radii_;          // compute()'s walk output
+  std::int64_t least_[kMaxPrefix + 1] = {};  // least_[j]: Σ_{t<j} β(t) (see "Bound")
+  int steps_[3][kMaxPrefix] = {};            // compute(): the points' steps per axis
+  std::uint32_t added_[kMaxPrefix] = {};     // compute(): pair_increments' output
 };
 
 }  // namespace allocsim::geom::detail
