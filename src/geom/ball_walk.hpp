@@ -91,7 +91,11 @@ class BallWalk {
       for (const std::int64_t y : source_[1]) {
         if (y >= 0 && z >= 0) {
           const std::int32_t* from = box + y + z;
-          for (std::size_t p = 0; p < row_length; ++p) row[p] = along[p] >= 0 ? from[along[p]] : -1;
+          // The box row itself is contiguous (padded positions halo … halo + len − 1).
+          for (int p = 0; p < halo; ++p) row[p] = along[p] >= 0 ? from[along[p]] : -1;
+          std::copy_n(from, len_[0], row + halo);
+          for (std::size_t p = static_cast<std::size_t>(halo) + len_[0]; p < row_length; ++p)
+            row[p] = along[p] >= 0 ? from[along[p]] : -1;
         }
         row += row_length;
       }

@@ -110,13 +110,26 @@ class PrefixCache {
     }
     if (capacity_ == 0) return;
     changed_.clear();
-    for (std::int64_t cell = 0; cell < volume_; ++cell) {
-      const std::uint8_t now = grid.holds(cell) ? 1 : 0;
-      if (now != occupied_[cell]) {
-        occupied_[cell] = now;
-        changed_.push_back(cell);
-      }
+    const std::int32_t* cells = grid.cells();
+    std::int64_t cell = 0;
+#if defined(__SSE2__)
+    // 16 cells at a time: their status packed to bytes (0 / 1) against the kept ones.
+    const __m128i one = _mm_set1_epi8(1), none = _mm_set1_epi32(-1);
+    for (; cell + 16 <= volume_; cell += 16) {
+      __m128i words[4];
+      for (int i = 0; i < 4; ++i)
+        words[i] =
+            _mm_cmpgt_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cells + cell) + i),
+                            none);  // all ones where the cell holds a point
+      const __m128i now = _mm_and_si128(
+          _mm_packs_epi16(_mm_packs_epi32(words[0], words[1]), _mm_packs_epi32(words[2], words[3])),
+          one);
+      const __m128i before = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&occupied_[cell]));
+      if (_mm_movemask_epi8(_mm_cmpeq_epi8(now, before)) == 0xffff) continue;
+      for (std::int64_t c = cell; c < cell + 16; ++c) note_status(c, cells[c] >= 0);
     }
+#endif
+    for (; cell < volume_; ++cell) note_status(cell, cells[cell] >= 0);
     if (!changed_.empty()) lower_validity();
   }
 
@@ -130,20 +143,30 @@ class PrefixCache {
   }
 
   /// The longest prefix kept (0: the cache is not in use).
-  int capacity() const { return capacity_; }
+  int capacity() const {
+    return capacity_;
+  }
 
   /// S_k of the centre in `cell`, or −1 when not known.
   std::int64_t known_sum(std::int64_t cell, int k) const {
     return valid_[cell] >= k ? static_cast<std::int64_t>(sums_[(k - 1) * volume_ + cell]) : -1;
   }
   /// Per cell, how many leading sums are known (index by cell); the sums P_k by cell.
-  const std::uint8_t* valid_counts() const { return valid_.data(); }
-  const std::uint32_t* sums_of(int k) const { return sums_.data() + (k - 1) * volume_; }
+  const std::uint8_t* valid_counts() const {
+    return valid_.data();
+  }
+  const std::uint32_t* sums_of(int k) const {
+    return sums_.data() + (k - 1) * volume_;
+  }
   /// True when the cell's last prefix stopped short of k at the walk's halo and nothing near
   /// it changed since (computing it again would stop there again: the other paths are used).
-  bool short_of(std::int64_t cell, int k) const { return k > short_[cell]; }
+  bool short_of(std::int64_t cell, int k) const {
+    return k > short_[cell];
+  }
   /// P_j of the cell (j ≤ the count compute() returned).
-  std::int64_t sum(std::int64_t cell, int j) const { return sums_[(j - 1) * volume_ + cell]; }
+  std::int64_t sum(std::int64_t cell, int j) const {
+    return sums_[(j - 1) * volume_ + cell];
+  }
 
   /// Computes the prefix of the centre in `cell` (up to the largest k asked so far, at least k,
   /// at most capacity()) with `walk` (prepared on the synced points); `order` gets its points
@@ -171,6 +194,14 @@ class PrefixCache {
   }
 
  private:
+  /// Keeps the cell's status, listing it as changed when it differs from the kept one.
+  void note_status(std::int64_t cell, bool holds) {
+    const std::uint8_t now = holds ? 1 : 0;
+    if (now == occupied_[cell]) return;
+    occupied_[cell] = now;
+    changed_.push_back(cell);
+  }
+
   /// added_[j] = Σ_{i<j} d(point i, point j) for from ≤ j < m over the prefix's points, from their
   /// steps (steps_): per axis |s_i − s_j|, folded to L − |s_i − s_j| when shorter around a ring of
   /// length L (|s_i − s_j| ≤ 2·halo < L: the walk's rings are at least 2·halo + 1 long). With
