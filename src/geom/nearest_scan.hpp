@@ -75,8 +75,12 @@ class NearestScan {
     cap_ = every_axis_wraps ? ball_cap(d, k) : class_cap(d, k);
     // The sums kept between calls (prefix_cache.hpp), when a caller keeps the memo, the grid
     // holds the points, their indices are lexicographic, the exact evaluation is by the ball
-    // walk (k small against n, not the line counts of 2D) and the walk covers the box.
-    if (memo && grid_.usable() && d <= 3 && lexicographic()) {
+    // walk (k small against n, not the line counts of 2D) and the walk covers the box. Not on
+    // small boxes: a call there is cheap, and a mesh's box of free nodes changes often (which
+    // empties the cache; measured on NASA iPSC, 16×8).
+    std::int64_t box = 1;
+    for (int axis = 0; axis < d && grid_.usable(); ++axis) box *= grid_.length(axis);
+    if (memo && grid_.usable() && d <= 3 && box >= PrefixCache::kMinBox && lexicographic()) {
       PrefixCache& cache = workspace_.prefix_cache;
       cache.sync(points, grid_);
       poll_.add(static_cast<std::int64_t>(points.size()) * d);

@@ -85,6 +85,7 @@ class PrefixCache {
  public:
   static constexpr int kMaxPrefix = 64;
   static constexpr std::int64_t kMaxEntries = std::int64_t{1} << 23;
+  static constexpr std::int64_t kMinBox = 512;  // boxes of fewer cells do without the cache
 
   /// Forgets everything (the next sync starts afresh).
   void clear() {
