@@ -299,6 +299,12 @@ class PrefixCache {
       occupied_[cell] = grid.holds(static_cast<std::int64_t>(cell)) ? 1 : 0;
     seen_.assign(valid_.size(), 0);
     stamp_ = 0;
+    for (int axis = 0; axis < dims_; ++axis) {
+      position_[axis].resize(valid_.size());
+      for (std::size_t cell = 0; cell < valid_.size(); ++cell)
+        position_[axis][cell] = static_cast<std::int32_t>(
+            (static_cast<std::int64_t>(cell) / stride_[axis]) % len_[axis]);
+    }
   }
 
   /// Breadth-first from the changed cells up to the largest stored radius: a cell at distance
@@ -322,10 +328,8 @@ class PrefixCache {
         while (valid > 0 && radii_store_[cell * capacity_ + valid - 1] >= depth) --valid;
         valid_[cell] = static_cast<std::uint8_t>(valid);
         if (depth == largest_radius_) continue;
-        std::int64_t rest = cell;
         for (int axis = 0; axis < dims_; ++axis) {
-          const int x = static_cast<int>(rest % len_[axis]);
-          rest /= len_[axis];
+          const int x = position_[axis][cell];
           const int len = len_[axis];
           const bool wraps = ring_[axis] > 0;
           for (const int step : {-1, 1}) {
@@ -359,6 +363,7 @@ class PrefixCache {
   std::vector<std::uint8_t> short_;        // per cell: prefix length if the walk stopped short
   std::vector<std::uint8_t> occupied_;     // per cell: free at the last sync
   std::vector<std::uint32_t> seen_;        // per cell: stamp_ when reached by this sync's search
+  std::vector<std::int32_t> position_[3];  // per axis and cell: the cell's coordinate in the box
   std::uint32_t stamp_ = 0;
   std::vector<std::int64_t> changed_, frontier_, next_;
   std::vector<std::uint8_t> radii_;          // compute()'s walk output
