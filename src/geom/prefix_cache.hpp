@@ -22,20 +22,26 @@
 //   cache keeps per cell the number of such j (`valid`), lowered at each call by a search from the
 //   changed cells outward to the largest stored ρ (a breadth-first search over the box is exact
 //   for L1 distance: every axis step costs 1, the box is convex on mesh axes and whole on torus
-//   axes). So a centre with k ≤ valid gets S_k(c) exactly; the scan visits the centres in the
+//   axes; a cell farther than the largest ρ keeps every entry). Its first `valid` points are
+//   then still the same, so a recomputation adds only the later ones to P_valid. So a centre
+//   with k ≤ valid gets S_k(c) exactly; the scan visits the centres in the
 //   same order with the same strict-improvement rule and early stop, and recomputes the set of a
 //   new best exactly, so every field of the answer is unchanged.
 // Bound. A centre whose kept sums are exact only up to v < k has S_k(c) ≥ P_v(c) + Σ_{j=v+1..k}
 // β(j − 1), β(t) the sum of the t least distances from a point of Z^d to others. Proof. The
 // first v of its k nearest are still those of P_v (the claim), and S_k(c) − P_v(c) = Σ_{j>v}
-// Σ_{i<j} d(x_i, x_j); the x_i are j − 1 points other than x_j, and no point of a mesh or torus
-// has more points at distance r than Z^d has (the ball of Z^d maps onto the torus's), so that
-// inner sum is at least β(j − 1). ∎ A centre with a bound no lower than the best is counted
-// without a walk (only a strictly lower sum replaces the best): the answer is unchanged.
+// Σ_{i<j} d(x_i, x_j); the x_i are j − 1 points other than x_j, and for every r a point of a
+// mesh or torus has at most as many others within distance r as a point of Z^d (the ball of
+// Z^d maps onto the torus's), so the t-th least distance from x_j to others is at least Z^d's
+// and that inner sum at least β(j − 1). ∎ A centre with a bound no lower than the best is
+// counted without a walk (only a strictly lower sum replaces the best): the answer is unchanged.
 // A prefix is computed by the ball walk (ball_walk.hpp, exact up to its halo: beyond it fewer
 // than m points are stored and larger k take the scan's other paths), each point's distances to
 // the earlier ones added to the running sum. Memory: at most kMaxEntries prefix entries (5 bytes
-// each) plus 6 bytes per cell; larger boxes keep shorter prefixes (none below 2).
+// each: about 40 MB) plus 7 + 4·d bytes per cell; larger boxes keep shorter prefixes (none
+// below 2). Boxes under kMinBox cells do without (nearest_scan.hpp). A cell whose walk stopped
+// short of k at the halo is not walked again for k until something near it changes (the
+// scan's other, exact paths evaluate it meanwhile).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>

@@ -57,8 +57,10 @@ inline int ball_cap(int dims, int k) {
 
 /// What MM's scan keeps between calls (held by a NearestMemo): the occupancy grid, the ball
 /// walk (whose ball offsets stay while the padded box keeps its shape), the byte-key scan, the
-/// axis indices and the buffers, so that a call reuses their storage. Every call rebuilds
-/// their contents from its points: an answer never depends on what a workspace held before.
+/// axis indices and the buffers, so that a call reuses their storage; every call rebuilds
+/// their contents from its points. The kept sums (prefix_cache.hpp) carry over, brought up to
+/// date from each call's own points and used only where proven exact: an answer never depends
+/// on what a workspace held before.
 struct ScanWorkspace {
   NearestGrid grid;
   BallWalk walk;

@@ -124,8 +124,8 @@ struct NearestMemo {
   std::vector<int> rings;                            ///< the axes the entries belong to
   std::unordered_map<std::uint64_t, Entry> entries;  ///< key: k and the centre's class
   /// The scan's storage kept between calls (grids, ball offsets, buffers), so that a call does
-  /// not allocate it again. Contents never carry over: each call rebuilds them from its points.
-  /// A copy of the memo starts without it (copies are never tied to each other).
+  /// not allocate it again, and the kept sums of "Speed" (brought up to date from each call's
+  /// own points). A copy of the memo starts without it (copies are never tied to each other).
   struct Workspace {
     Workspace() = default;
     Workspace(const Workspace&) {}
