@@ -41,12 +41,18 @@ struct AxisIndex {
         // Small range (integer grids): mark the values that occur, rank by a lookup table.
         std::vector<std::int32_t>& lookup = lookup_;
         lookup.assign(static_cast<std::size_t>(hi - lo + 1), -1);
-        // Without ranks the marking may stop once every value of the range occurs.
+        // Without ranks the marking may stop once every value of the range occurs; a first
+        // pass over a spread of the points (the last axis changes slowest along a
+        // lexicographic list) usually finds them all.
         int unmarked = hi - lo + 1;
-        for (int i = 0; i < n && (with_ranks || unmarked > 0); ++i) {
-          std::int32_t& mark = lookup[points.coord(i, axis) - lo];
-          unmarked -= mark < 0 ? 1 : 0;
-          mark = 0;
+        const int spread = with_ranks ? 1 : std::max(1, n / 1024);
+        for (int step : {spread, 1}) {
+          for (int i = 0; i < n && (with_ranks || unmarked > 0); i += step) {
+            std::int32_t& mark = lookup[points.coord(i, axis) - lo];
+            unmarked -= mark < 0 ? 1 : 0;
+            mark = 0;
+          }
+          if (step == 1) break;
         }
         for (int v = 0; v <= hi - lo; ++v)
           if (lookup[v] == 0) {
