@@ -4,14 +4,30 @@
 #include "allocsim/topo/ordering.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace allocsim {
 
 std::vector<NodeId> MachineView::free_nodes() const {
-  std::vector<NodeId> result;
-  result.reserve(free_count_);
-  for (NodeId node = 0; node < node_count(); ++node)
-    if (!(*busy_)[node]) result.push_back(node);
+  // Without a branch per node (on a mostly free 100k-node machine the branch mispredicts
+  // often): every id is written at the next slot, which only a free node keeps. The slot is
+  // clamped to the last one, so a free count that disagrees with the busy map cannot write past
+  // the end; it is reported instead.
+  const std::vector<char>& busy = *busy_;
+  const std::size_t limit = static_cast<std::size_t>(std::max(free_count_, 0));
+  std::vector<NodeId> result(limit + 1);
+  std::size_t at = 0, seen = 0;
+  for (NodeId node = 0; node < node_count(); ++node) {
+    const std::size_t is_free = busy[node] == 0;
+    result[at] = node;
+    seen += is_free;
+    at = std::min(at + is_free, limit);
+  }
+  if (seen != limit)
+    throw std::logic_error("machine view: free count " + std::to_string(free_count_) +
+                           " disagrees with the busy map's " + std::to_string(seen));
+  result.resize(limit);
   return result;
 }
 

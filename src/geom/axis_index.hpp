@@ -16,21 +16,44 @@ struct AxisIndex {
   std::vector<std::vector<int>> values;         // [axis][rank] -> coordinate
   std::vector<std::vector<std::int32_t>> rank;  // [axis][point] -> rank (empty without ranks)
 
-  explicit AxisIndex(const PointSet& points, bool with_ranks = true)
-      : values(points.dims()), rank(points.dims()) {
+  explicit AxisIndex(const PointSet& points, bool with_ranks = true) { build(points, with_ranks); }
+  /// An empty index, to build() later (keeps its storage between builds).
+  AxisIndex() = default;
+
+  /// Rebuilds the index for `points`, reusing the storage of the previous build.
+  void build(const PointSet& points, bool with_ranks = true) {
     const int n = points.size();
+    values.resize(points.dims());
+    rank.resize(points.dims());
     for (int axis = 0; axis < points.dims(); ++axis) {
       auto& vals = values[axis];
+      vals.clear();
+      rank[axis].clear();
       if (n == 0) continue;
-      int lo = points.coord(0, axis), hi = lo;
-      for (int i = 1; i < n; ++i) {
+      // A ring's coordinates lie in [0, L): no need to look for the least and largest.
+      const bool ring_range = points.wraps(axis) && points.ring(axis) <= 4LL * n + 64;
+      int lo = ring_range ? 0 : points.coord(0, axis), hi = ring_range ? points.ring(axis) - 1 : lo;
+      for (int i = 1; i < n && !ring_range; ++i) {
         lo = std::min(lo, points.coord(i, axis));
         hi = std::max(hi, points.coord(i, axis));
       }
       if (static_cast<std::int64_t>(hi) - lo <= 4LL * n + 64) {
         // Small range (integer grids): mark the values that occur, rank by a lookup table.
-        std::vector<std::int32_t> lookup(hi - lo + 1, -1);
-        for (int i = 0; i < n; ++i) lookup[points.coord(i, axis) - lo] = 0;
+        std::vector<std::int32_t>& lookup = lookup_;
+        lookup.assign(static_cast<std::size_t>(hi - lo + 1), -1);
+        // Without ranks the marking may stop once every value of the range occurs; a first
+        // pass over a spread of the points (the last axis changes slowest along a
+        // lexicographic list) usually finds them all.
+        int unmarked = hi - lo + 1;
+        const int spread = with_ranks ? 1 : std::max(1, n / 1024);
+        for (int step : {spread, 1}) {
+          for (int i = 0; i < n && (with_ranks || unmarked > 0); i += step) {
+            std::int32_t& mark = lookup[points.coord(i, axis) - lo];
+            unmarked -= mark < 0 ? 1 : 0;
+            mark = 0;
+          }
+          if (step == 1) break;
+        }
         for (int v = 0; v <= hi - lo; ++v)
           if (lookup[v] == 0) {
             lookup[v] = static_cast<std::int32_t>(vals.size());
@@ -54,6 +77,9 @@ struct AxisIndex {
             std::lower_bound(vals.begin(), vals.end(), points.coord(i, axis)) - vals.begin());
     }
   }
+
+ private:
+  std::vector<std::int32_t> lookup_;  // build()'s table from coordinate to rank
 };
 
 /// Sum over pairs of the (ring) distance between values, given sorted distinct `values` and the

@@ -32,8 +32,20 @@ class BallWalk {
   /// is false when there is none. `lexicographic` tells that the indices list the points
   /// lexicographically.
   BallWalk(const PointSet& points, const NearestGrid& grid, int least, int most,
-           std::int64_t max_cells, bool lexicographic)
-      : points_(points), d_(points.dims()), lexicographic_(lexicographic) {
+           std::int64_t max_cells, bool lexicographic) {
+    prepare(points, grid, least, most, max_cells, lexicographic);
+  }
+  /// A walk to prepare() later (it keeps its storage, and its ball offsets while the padded
+  /// box keeps its shape, between preparations).
+  BallWalk() = default;
+
+  /// As the constructor, for new points (kept by the caller while the walk is used).
+  void prepare(const PointSet& points, const NearestGrid& grid, int least, int most,
+               std::int64_t max_cells, bool lexicographic) {
+    points_ = &points;
+    d_ = points.dims();
+    lexicographic_ = lexicographic;
+    usable_ = false;
     if (d_ < 1 || d_ > 3 || least < 0 || !grid.usable()) return;
     max_cells = std::min<std::int64_t>(max_cells, std::int64_t{1} << 30);
     auto padded_volume = [&](int h) {
@@ -48,64 +60,46 @@ class BallWalk {
     int halo = std::min(most, 100);
     while (halo >= least && padded_volume(halo) > max_cells) --halo;
     if (halo < least) return;
-    halo_ = halo;
     std::int64_t volume = 1;
+    bool same_offsets = halo == halo_ && d_ == offsets_dims_;
     for (int axis = 0; axis < d_; ++axis) {
       lo_[axis] = grid.low(axis);
       len_[axis] = grid.length(axis);
+      same_offsets = same_offsets && stride_[axis] == volume;
       stride_[axis] = volume;
       volume *= len_[axis] + 2 * halo;
     }
+    halo_ = halo;
     cells_.assign(static_cast<std::size_t>(volume), -1);
     // Every padded cell: the box cell at its location (wrapped on torus axes), if any.
-    std::vector<std::int64_t> source[3];
     for (int axis = 0; axis < 3; ++axis) {
+      source_[axis].clear();
       const int padded = axis < d_ ? len_[axis] + 2 * halo : 1;
       for (int p = 0; p < padded; ++p) {
         int x = axis < d_ ? p - halo : 0;
         if (axis < d_ && points.wraps(axis)) x = ((x % len_[axis]) + len_[axis]) % len_[axis];
         const bool inside = x >= 0 && x < (axis < d_ ? len_[axis] : 1);
-        source[axis].push_back(inside ? x * (axis < d_ ? grid_stride(axis) : 0) : -1);
+        source_[axis].push_back(inside ? x * (axis < d_ ? grid_stride(axis) : 0) : -1);
       }
     }
-    std::int64_t at = 0;
-    for (const std::int64_t z : source[2])
-      for (const std::int64_t y : source[1])
-        for (const std::int64_t x : source[0]) {
-          if (x >= 0 && y >= 0 && z >= 0) cells_[at] = grid.point_at(x + y + z);
-          ++at;
+    // Row by row along axis 0: a box row's cells, their torus copies or nothing.
+    const std::int32_t* box = grid.cells();
+    const std::int64_t* along = source_[0].data();
+    const std::size_t row_length = source_[0].size();
+    std::int32_t* row = cells_.data();
+    for (const std::int64_t z : source_[2])
+      for (const std::int64_t y : source_[1]) {
+        if (y >= 0 && z >= 0) {
+          const std::int32_t* from = box + y + z;
+          // The box row itself is contiguous (padded positions halo … halo + len − 1).
+          for (int p = 0; p < halo; ++p) row[p] = along[p] >= 0 ? from[along[p]] : -1;
+          std::copy_n(from, len_[0], row + halo);
+          for (std::size_t p = static_cast<std::size_t>(halo) + len_[0]; p < row_length; ++p)
+            row[p] = along[p] >= 0 ? from[along[p]] : -1;
         }
-    // The ball's offsets ring by ring, each ring lexicographically (last axis most
-    // significant): the order of the points' indices around a centre whose ring does not cross
-    // a torus seam, when the points are listed lexicographically. Generated in that order.
-    ring_start_.assign(halo + 2, 0);
-    std::size_t widest = 0;
-    auto add = [&](int s0, int s1, int s2) {
-      delta_.push_back(static_cast<std::int32_t>(s0 * stride_[0] + (d_ > 1 ? s1 * stride_[1] : 0) +
-                                                 (d_ > 2 ? s2 * stride_[2] : 0)));
-      steps_[0].push_back(static_cast<std::int8_t>(s0));
-      steps_[1].push_back(static_cast<std::int8_t>(s1));
-      steps_[2].push_back(static_cast<std::int8_t>(s2));
-    };
-    auto last_axis = [&](int rest, int s1, int s2) {  // axis 0 takes what is left: −rest, +rest
-      add(-rest, s1, s2);
-      if (rest > 0) add(rest, s1, s2);
-    };
-    for (int r = 0; r <= halo; ++r) {
-      const std::size_t before = delta_.size();
-      if (d_ == 1) {
-        last_axis(r, 0, 0);
-      } else if (d_ == 2) {
-        for (int s1 = -r; s1 <= r; ++s1) last_axis(r - std::abs(s1), s1, 0);
-      } else {
-        for (int s2 = -r; s2 <= r; ++s2)
-          for (int s1 = -(r - std::abs(s2)); s1 <= r - std::abs(s2); ++s1)
-            last_axis(r - std::abs(s2) - std::abs(s1), s1, s2);
+        row += row_length;
       }
-      ring_start_[r + 1] = static_cast<int>(delta_.size());
-      widest = std::max(widest, delta_.size() - before);
-    }
-    ring_.resize(widest);
+    if (!same_offsets) build_offsets();
     usable_ = true;
   }
 
@@ -153,7 +147,84 @@ class BallWalk {
     return -1;
   }
 
+  /// The first `m` points of `centre` (in the box) in order of (distance, index), each as
+  /// (index << 32 | offset number) into `out` and its distance into `radii`: whole rings in
+  /// index order while they fit, up to the halo (so fewer than m when the rings up to the halo
+  /// hold fewer). Exact by the claim of the file comment (ring r's offsets reach exactly the
+  /// points at distance r, each once).
+  void ordered_nearest(const int* centre, int m, std::vector<std::uint64_t>& out,
+                       std::vector<std::uint8_t>& radii) {
+    out.clear();
+    radii.clear();
+    std::int64_t base = 0;
+    for (int axis = 0; axis < d_; ++axis) {
+      const int x = centre[axis] - lo_[axis];
+      if (x < 0 || x >= len_[axis]) return;
+      base += static_cast<std::int64_t>(x + halo_) * stride_[axis];
+    }
+    const std::int32_t* cells = cells_.data() + base;
+    const std::int32_t* delta = delta_.data();
+    for (int r = 0; r <= halo_ && out.size() < static_cast<std::size_t>(m); ++r) {
+      std::uint64_t* ring = ring_.data();
+      std::size_t found = 0;
+      for (int j = ring_start_[r]; j < ring_start_[r + 1]; ++j) {
+        const std::int32_t index = cells[delta[j]];
+        ring[found] = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(index)) << 32) |
+                      static_cast<std::uint32_t>(j);
+        found += static_cast<std::size_t>(index >= 0);
+      }
+      // In index order already (the offsets' order) unless the ring crosses a seam.
+      if (!lexicographic_ || crosses_seam(centre, r)) std::sort(ring, ring + found);
+      found = std::min(found, static_cast<std::size_t>(m) - out.size());
+      out.insert(out.end(), ring, ring + found);
+      radii.insert(radii.end(), found, static_cast<std::uint8_t>(r));
+    }
+  }
+
+  int halo() const { return halo_; }
+  /// The step along `axis` of ball offset number j (|step| ≤ halo).
+  int step(int axis, std::size_t j) const { return steps_[axis][j]; }
+
  private:
+  /// The ball's offsets up to the halo (they depend only on d, the halo and the strides).
+  void build_offsets() {
+    // The ball's offsets ring by ring, each ring lexicographically (last axis most
+    // significant): the order of the points' indices around a centre whose ring does not cross
+    // a torus seam, when the points are listed lexicographically. Generated in that order.
+    const int halo = halo_;
+    offsets_dims_ = d_;
+    delta_.clear();
+    for (auto& steps : steps_) steps.clear();
+    ring_start_.assign(halo + 2, 0);
+    std::size_t widest = 0;
+    auto add = [&](int s0, int s1, int s2) {
+      delta_.push_back(static_cast<std::int32_t>(s0 * stride_[0] + (d_ > 1 ? s1 * stride_[1] : 0) +
+                                                 (d_ > 2 ? s2 * stride_[2] : 0)));
+      steps_[0].push_back(static_cast<std::int8_t>(s0));
+      steps_[1].push_back(static_cast<std::int8_t>(s1));
+      steps_[2].push_back(static_cast<std::int8_t>(s2));
+    };
+    auto last_axis = [&](int rest, int s1, int s2) {  // axis 0 takes what is left: −rest, +rest
+      add(-rest, s1, s2);
+      if (rest > 0) add(rest, s1, s2);
+    };
+    for (int r = 0; r <= halo; ++r) {
+      const std::size_t before = delta_.size();
+      if (d_ == 1) {
+        last_axis(r, 0, 0);
+      } else if (d_ == 2) {
+        for (int s1 = -r; s1 <= r; ++s1) last_axis(r - std::abs(s1), s1, 0);
+      } else {
+        for (int s2 = -r; s2 <= r; ++s2)
+          for (int s1 = -(r - std::abs(s2)); s1 <= r - std::abs(s2); ++s1)
+            last_axis(r - std::abs(s2) - std::abs(s1), s1, s2);
+      }
+      ring_start_[r + 1] = static_cast<int>(delta_.size());
+      widest = std::max(widest, delta_.size() - before);
+    }
+    ring_.resize(widest);
+  }
+
   std::int64_t grid_stride(int axis) const {
     std::int64_t s = 1;
     for (int a = 0; a < axis; ++a) s *= len_[a];
@@ -163,7 +234,7 @@ class BallWalk {
   /// True when the ring of radius r around `centre` reaches across a torus seam.
   bool crosses_seam(const int* centre, int r) const {
     for (int axis = 0; axis < d_; ++axis)
-      if (points_.wraps(axis) && (centre[axis] < r || centre[axis] + r >= len_[axis])) return true;
+      if (points_->wraps(axis) && (centre[axis] < r || centre[axis] + r >= len_[axis])) return true;
     return false;
   }
 
@@ -190,19 +261,22 @@ class BallWalk {
     for (int axis = 0; axis < d_; ++axis) {
       std::int64_t* h = counts_.data() + axis * slots;
       // Offsets at most L / 2 apart are as far apart on the ring as on a line.
-      const int ring = points_.ring(axis) >= 2 * (size - 1) ? 0 : points_.ring(axis);
+      const int ring = points_->ring(axis) >= 2 * (size - 1) ? 0 : points_->ring(axis);
       total += consecutive_pair_sum(h, size, count, ring, h + size + 1);
     }
     return total;
   }
 
-  const PointSet& points_;
-  int d_;
-  int halo_ = 0;
-  bool lexicographic_;  // indices list the points lexicographically (last axis most significant)
+  const PointSet* points_ = nullptr;
+  int d_ = 0;
+  int halo_ = -1;
+  int offsets_dims_ = 0;  // d of the offsets built (0: none)
+  bool lexicographic_ =
+      false;  // indices list the points lexicographically (last axis most significant)
   int lo_[3] = {0, 0, 0}, len_[3] = {1, 1, 1};
   std::int64_t stride_[3] = {0, 0, 0};
-  std::vector<std::int32_t> cells_;  // padded grid: point index or −1
+  std::vector<std::int32_t> cells_;      // padded grid: point index or −1
+  std::vector<std::int64_t> source_[3];  // per axis and padded position: box cell offset or −1
   // The ball's offsets, by radius: padded-cell offset and per-axis steps.
   std::vector<std::int32_t> delta_;
   std::vector<std::int8_t> steps_[3];

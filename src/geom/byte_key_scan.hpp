@@ -136,8 +136,20 @@ class ByteKeyScan {
   /// centres spanning at most 255, rings at most 255 long, and the largest key (the sum of
   /// the spans, or half rings) at most SmallKeySelection::kMaxKey.
   ByteKeyScan(const PointSet& points, const AxisIndex& index,
-              const std::vector<std::vector<int>>& centre_values)
-      : points_(points), d_(points.dims()) {
+              const std::vector<std::vector<int>>& centre_values) {
+    prepare(points, index, centre_values);
+  }
+  /// A scan to prepare() later (it keeps its storage between preparations).
+  ByteKeyScan() = default;
+
+  /// As the constructor, for a new call (the points are kept by the caller meanwhile).
+  void prepare(const PointSet& points, const AxisIndex& index,
+               const std::vector<std::vector<int>>& centre_values) {
+    points_ = &points;
+    d_ = points.dims();
+    usable_ = false;
+    first_ = true;
+    threshold_ = 0;
     const int n = points.size();
     int key_bound = 0;
     low_.assign(d_, 0);
@@ -193,7 +205,7 @@ class ByteKeyScan {
       // keys += the axis distance (ring-aware), on bytes so that the loop vectorises.
       const std::uint8_t* x = coords_.data() + axis * stride;
       const auto c = static_cast<std::uint8_t>(centre[axis] - low_[axis]);
-      const int ring = points_.ring(axis);
+      const int ring = points_->ring(axis);
       if (ring > 0) {
         const auto length = static_cast<std::uint8_t>(ring);
         for (std::size_t i = 0; i < stride; ++i) {
@@ -239,7 +251,7 @@ class ByteKeyScan {
     for (int axis = 0; axis < d_; ++axis) {
       std::int64_t* h = counts + segment_[axis];
       const int size = span_[axis];
-      sum += consecutive_pair_sum(h, size, k, points_.ring(axis), h + size + 1);
+      sum += consecutive_pair_sum(h, size, k, points_->ring(axis), h + size + 1);
     }
     return radius;
   }
@@ -250,8 +262,8 @@ class ByteKeyScan {
  private:
   static constexpr int kMaxAxes = 8;
 
-  const PointSet& points_;
-  int d_;
+  const PointSet* points_ = nullptr;
+  int d_ = 0;
   bool usable_ = false;
   bool first_ = true;                 // no set chosen yet
   int threshold_ = 0;                 // the previous centre's: the next search starts there

@@ -2,464 +2,18 @@
 #include "allocsim/geom/mm.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <limits>
-#include <memory>
 #include <optional>
 
 #include "axis_index.hpp"
-#include "ball_walk.hpp"
-#include "byte_key_scan.hpp"
-#include "nearest_grid.hpp"
-#include "plane_sums.hpp"
+#include "nearest_scan.hpp"
+#include "scan_workspace.hpp"
 
 namespace allocsim::geom {
 
-namespace {
-
 using detail::AxisIndex;
+using detail::NearestScan;
 
-/// True when the indices list the points in lexicographic order of their coordinates, last
-/// axis most significant (e.g. free processors by node id, axis 0 fastest).
-bool lexicographic_order(const PointSet& points) {
-  const int n = points.size(), d = points.dims();
-  for (int i = 1; i < n; ++i) {
-    int axis = d - 1;
-    while (axis >= 0 && points.coord(i, axis) == points.coord(i - 1, axis)) --axis;
-    if (axis < 0 || points.coord(i, axis) < points.coord(i - 1, axis)) return false;
-  }
-  return true;
-}
-
-/// The class cap C of mm.hpp: the least r with C(r + d, d) ≥ k points of the corner orthant of
-/// Z^d within L1 distance r.
-int class_cap(int dims, int k) {
-  for (int r = 0;; ++r) {
-    std::int64_t count = 1;
-    for (int i = 1; i <= dims; ++i) count = count * (r + i) / i;
-    if (count >= k) return r;
-  }
-}
-
-/// The least r whose L1 ball in Z^d holds k points: Σ_i 2^i · C(d, i) · C(r, i) ≥ k. The radius
-/// of every centre of a torus whose neighbourhood holds only points (when the rings are at
-/// least 2r + 1 long), so the class cap on machines whose every axis wraps.
-int ball_cap(int dims, int k) {
-  for (int r = 0;; ++r) {
-    std::int64_t count = 0, choose_d = 1, choose_r = 1, power = 1;
-    for (int i = 0; i <= dims; ++i) {
-      if (i > 0) {
-        choose_d = choose_d * (dims - i + 1) / i;
-        choose_r = choose_r * (r - i + 1) / i;
-        power *= 2;
-      }
-      count += power * choose_d * choose_r;
-    }
-    if (count >= k) return r;
-  }
-}
-
-/// Scans centres given as per-axis indices into per-axis centre value lists; for each, takes the
-/// k nearest points and keeps the best pairwise sum (see mm.hpp, "Speed").
-class NearestScan {
- public:
-  /// `index` is the points' AxisIndex (kept by the caller for the scan's lifetime).
-  NearestScan(const PointSet& points, int k, std::vector<std::vector<int>> centre_values,
-              const AxisIndex& index, const TimeLimit* time_limit, NearestMemo* memo)
-      : points_(points),
-        k_(k),
-        index_(&index),
-        grid_(points),
-        centre_values_(std::move(centre_values)),
-        poll_(time_limit) {
-    const int d = points.dims();
-    centre_.resize(d);
-    ring_centre_.resize(d);
-    // Early stop (results unchanged: only a strictly lower sum replaces the best). On torus
-    // axes the bound of mm.hpp ("Early stop on tori").
-    if (points.dims() <= 3 && (grid_.usable() || all_distinct(points))) {
-      stop_at_ = distinct_points_lower_bound(points.dims(), k);
-      for (int axis = 0; axis < d; ++axis) {
-        if (!points.wraps(axis)) continue;
-        const std::int64_t half_ring =
-            (static_cast<std::int64_t>(points.ring(axis)) * (k - 1) + 1) / 2;
-        stop_at_ = std::min(stop_at_, half_ring);
-        stop_on_torus_ = k > 1;
-      }
-    }
-    bool every_axis_wraps = true;
-    for (int axis = 0; axis < d; ++axis) every_axis_wraps = every_axis_wraps && points.wraps(axis);
-    cap_ = every_axis_wraps ? ball_cap(d, k) : class_cap(d, k);
-    // The memo pays when the exact evaluation is by rings or lines (k small against n); the
-    // scan's cost is dominated by its pass over the points anyway.
-    if (grid_.usable() && 8LL * k <= points.size() && d <= 3 && cap_ <= 60 && k < (1 << 26) &&
-        lexicographic()) {
-      memo_ = memo ? memo : &own_memo_;
-      if (memo_->rings != points.rings()) {
-        memo_->rings = points.rings();
-        memo_->entries.clear();
-      }
-      if (memo_->entries.size() >= NearestMemo::kCapacity) memo_->entries.clear();
-      grid_.build_empty_distance();
-      build_class_parts();
-      poll_.add(static_cast<std::int64_t>(points.size()) * d);
-    }
-    // Line counts cost O(ρ) per centre against the walk's O(ρ²) cells (src/geom/ball_walk.hpp),
-    // which is cheaper up to a radius of about 8 (measured with bench_mm_scale).
-    if (grid_.usable() && d == 2 && 8LL * k <= points.size() && ball_cap(d, k) > 8) {
-      const int lo[2] = {grid_.low(0), grid_.low(1)}, len[2] = {grid_.length(0), grid_.length(1)};
-      plane_ = std::make_unique<detail::PlaneSums>(points, lo, len);
-      previous_centre_.resize(d);
-    }
-  }
-
-  /// True when the indices list the points lexicographically (computed once).
-  bool lexicographic() {
-    if (lexicographic_ < 0) lexicographic_ = lexicographic_order(points_) ? 1 : 0;
-    return lexicographic_ == 1;
-  }
-
-  /// True when the best sum equals a proven lower bound: no later centre can replace it.
-  bool done() const { return best_sum_ <= stop_at_; }
-
-  const AxisIndex& index() const { return *index_; }
-  /// True when the points are known to be distinct (they fit the occupancy grid).
-  bool distinct() const { return grid_.usable(); }
-
-  /// Evaluates the centre with per-axis positions `pos` (into centre_values); keeps it if its
-  /// sum is strictly lower than the best so far.
-  void evaluate(std::span<const int> pos) {
-    ++evaluated_;
-    poll_.add(1);
-    const int d = points_.dims();
-    for (int axis = 0; axis < d; ++axis) centre_[axis] = centre_values_[axis][pos[axis]];
-    if (memo_) {
-      // The class key and cell from per-axis parts (see class_key and NearestGrid::cell_at).
-      std::uint64_t key = static_cast<std::uint64_t>(k_);
-      std::int64_t cell = 0;
-      bool inside = true;
-      for (int axis = 0; axis < d; ++axis) {
-        key = key * key_base_ + class_part_[axis][pos[axis]];
-        const std::int64_t part = cell_part_[axis][pos[axis]];
-        inside = inside && part >= 0;
-        cell += part;
-      }
-      if (!inside) {
-        evaluate_fast(pos);
-        return;
-      }
-      if (key != last_key_) {
-        const auto found = memo_->entries.find(key);
-        last_entry_ = found == memo_->entries.end() ? nullptr : &found->second;
-        last_key_ = key;
-      }
-      if (last_entry_ && known_by_memo(cell, *last_entry_)) {
-        note_radius(last_entry_->radius);
-        if (last_entry_->sum < best_sum_) evaluate_exactly(pos);  // a new best: its set is needed
-        return;
-      }
-      used_plane_ = false;
-      const int radius = evaluate_fast(pos);
-      if (radius <= cap_ && grid_.empty_distance(cell) > radius) {
-        last_entry_ = &memo_->entries[key];
-        *last_entry_ = {radius, sum_, last_ring_offsets(radius)};
-      }
-      return;
-    }
-    evaluate_fast(pos);
-  }
-
-  /// The best set; `centres` is how many centres a scan without the early stop on tori visits
-  /// (reported as examined when that stop ended the scan, as before it existed).
-  Selection result(std::int64_t centres) const {
-    return Selection::heuristic(best_, best_sum_, stop_on_torus_ && done() ? centres : evaluated_);
-  }
-
- private:
-  /// Per axis and centre position, the centre's share of its class key — the class of mm.hpp
-  /// with k, packed: per axis (min(c − lo, C), min(hi − c, C)) in base C + 1 — and of its grid
-  /// cell (−1 outside the box).
-  void build_class_parts() {
-    const int d = points_.dims();
-    const std::uint64_t base = static_cast<std::uint64_t>(cap_) + 1;
-    key_base_ = base * base;
-    class_part_.assign(d, {});
-    cell_part_.assign(d, {});
-    std::int64_t stride = 1;
-    for (int axis = 0; axis < d; ++axis) {
-      const int lo = grid_.low(axis), len = grid_.length(axis);
-      for (const int c : centre_values_[axis]) {
-        const int below = c - lo, above = lo + len - 1 - c;
-        class_part_[axis].push_back(static_cast<std::uint64_t>(std::min(below, cap_)) * base +
-                                    static_cast<std::uint64_t>(std::min(above, cap_)));
-        cell_part_[axis].push_back(below >= 0 && above >= 0 ? below * stride : -1);
-      }
-      stride *= len;
-    }
-  }
-
-  /// True when the memo entry of the centre's class gives its sum (mm.hpp): every cell within
-  /// the entry's radius holds a point, or every cell nearer than it does and so do the
-  /// translates of the class's chosen last-ring cells.
-  bool known_by_memo(std::int64_t cell, const NearestMemo::Entry& entry) {
-    const int empty = grid_.empty_distance(cell);
-    if (empty > entry.radius) return true;
-    if (empty < entry.radius) return false;
-    const int d = points_.dims();
-    for (std::size_t i = 0; i < entry.last_ring.size(); i += d) {
-      for (int axis = 0; axis < d; ++axis) {
-        int x = centre_[axis] + entry.last_ring[i + axis];
-        if (points_.wraps(axis))
-          x = (x % points_.ring(axis) + points_.ring(axis)) % points_.ring(axis);
-        ring_centre_[axis] = x;
-      }
-      if (!grid_.holds(grid_.cell_at(ring_centre_.data()))) return false;
-    }
-    return true;
-  }
-
-  /// The current centre's chosen points at distance `radius`, as coordinate offsets from it.
-  std::vector<int> last_ring_offsets(int radius) const {
-    std::vector<int> offsets;
-    auto add = [&](int p) {
-      for (int axis = 0; axis < points_.dims(); ++axis)
-        offsets.push_back(points_.coord(p, axis) - centre_[axis]);
-    };
-    if (used_plane_) {
-      for (std::size_t i = 0; i < plane_taken_; ++i) add(ring_[i]);
-      return offsets;
-    }
-    for (const int p : chosen_)
-      if (points_.distance_to(p, centre_) == radius) add(p);
-    return offsets;
-  }
-
-  /// Remembers the k-th distance of the current centre (the next search starts from it).
-  void note_radius(int radius) {
-    if (!plane_) return;
-    previous_radius_ = radius;
-    previous_centre_ = centre_;
-  }
-
-  /// Exact evaluation; in 2D with k small against n by line counts (plane_sums.hpp), and the
-  /// selection only for a new best. Sets sum_ and returns the k-th distance.
-  int evaluate_fast(std::span<const int> pos) {
-    // Large k against n: the scan (which skips re-scoring an unchanged set) is cheaper.
-    if (!plane_) return evaluate_exactly(pos);
-    int at_least = 0;
-    if (previous_radius_ >= 0) {
-      at_least = previous_radius_;
-      for (int axis = 0; axis < points_.dims(); ++axis)
-        at_least -= points_.axis_distance(axis, previous_centre_[axis], centre_[axis]);
-    }
-    int inside = 0;
-    const int radius = plane_->kth_distance(centre_.data(), k_, at_least, inside);
-    note_radius(radius);
-    ring_.clear();
-    grid_.ring(centre_.data(), radius, ring_);
-    const std::size_t take = static_cast<std::size_t>(k_ - inside);
-    if (ring_.size() > take)
-      std::nth_element(ring_.begin(), ring_.begin() + (take - 1), ring_.end());
-    poll_.add(8LL * radius + 8);
-    sum_ = plane_->sum(centre_.data(), k_, radius, std::span<const int>(ring_.data(), take));
-    used_plane_ = true;
-    plane_taken_ = take;
-    if (sum_ < best_sum_) {
-      evaluate_exactly(pos);  // a new best: its set is needed
-      used_plane_ = false;    // chosen_ holds it
-    }
-    return radius;
-  }
-
-  /// Exact evaluation, by rings when the grid is usable and k small against n (rings visit
-  /// about k / density cells), else by computing every distance; sets sum_ and returns the
-  /// distance of the k-th nearest point.
-  int evaluate_exactly(std::span<const int> pos) {
-    if (grid_.usable() && 8LL * k_ <= points_.size()) return evaluate_by_rings();
-    poll_.add(points_.size() + k_);
-    return evaluate_by_scan(pos);
-  }
-
-  /// Exact evaluation by rings; sets sum_ and returns the last ring's radius.
-  int evaluate_by_rings() {
-    poll_.add(k_);
-    // The walk pays its set-up when it is the main evaluator (not beside the line counts, which
-    // call this only for a new best).
-    if (!walk_ && points_.dims() <= 3 && !plane_) {
-      // Radii up to 4x the free ball's (corners, blocked neighbourhoods), or 3 more on tori.
-      const int least = ball_cap(points_.dims(), k_);
-      bool every_axis_wraps = true;
-      for (int axis = 0; axis < points_.dims(); ++axis)
-        every_axis_wraps = every_axis_wraps && points_.wraps(axis);
-      std::int64_t box = 1;
-      for (int axis = 0; axis < points_.dims(); ++axis) box *= grid_.length(axis);
-      walk_ = std::make_unique<detail::BallWalk>(points_, grid_, least,
-                                                 every_axis_wraps ? least + 3 : 4 * least + 3,
-                                                 4 * box + 4096, lexicographic());
-      poll_.add(8LL * points_.size());
-    }
-    if (walk_ && walk_->usable()) {
-      const int radius = walk_->evaluate(centre_.data(), k_, chosen_, sum_);
-      if (radius >= 0) {
-        poll_.add(static_cast<std::int64_t>(chosen_.size()) * points_.dims());
-        keep_if_better();
-        return radius;
-      }
-    }
-    const int radius = grid_.k_nearest(centre_.data(), k_, chosen_, ring_);
-    poll_.add(static_cast<std::int64_t>(chosen_.size()) + 2LL * points_.dims() * radius);
-    sum_ = grid_.pair_sum_near(centre_.data(), radius, chosen_, wide_scratch_);
-    keep_if_better();
-    return radius;
-  }
-
-  void keep_if_better() {
-    if (sum_ < best_sum_) {
-      best_sum_ = sum_;
-      best_ = chosen_;
-      std::sort(best_.begin(), best_.end());
-    }
-  }
-
-  void build_scan_tables() {
-    if (!keys_.empty()) return;
-    const int d = points_.dims();
-    tables_.resize(d);
-    key_limit_ = 0;
-    for (int axis = 0; axis < d; ++axis) {
-      const auto& vals = index_->values[axis];
-      const auto& centres = centre_values_[axis];
-      auto& table = tables_[axis];
-      table.resize(centres.size() * vals.size());
-      int worst = 0;
-      for (std::size_t c = 0; c < centres.size(); ++c) {
-        for (std::size_t v = 0; v < vals.size(); ++v) {
-          table[c * vals.size() + v] = points_.axis_distance(axis, centres[c], vals[v]);
-          worst = std::max(worst, table[c * vals.size() + v]);
-        }
-        poll_.add(static_cast<std::int64_t>(vals.size()));
-      }
-      key_limit_ += worst;
-    }
-    keys_.resize(points_.size());
-  }
-
-  /// The scan with byte keys (byte_key_scan.hpp): the same set and radius as select_by_scan.
-  int evaluate_by_small_keys(std::span<const int> pos) {
-    for (int axis = 0; axis < points_.dims(); ++axis)
-      centre_[axis] = centre_values_[axis][pos[axis]];
-    bool changed = false;
-    const int radius = byte_scan_->evaluate(centre_.data(), k_, sum_, changed);
-    // As evaluate_by_scan: the previous centre's set again cannot be strictly better.
-    if (changed && sum_ < best_sum_) {
-      byte_scan_->chosen_indices(chosen_);
-      keep_if_better();
-    }
-    return radius;
-  }
-
-  /// The k nearest by computing every point's distance (points not on a usable grid).
-  int evaluate_by_scan(std::span<const int> pos) {
-    if (byte_scan_state_ == 0) {
-      byte_scan_ = std::make_unique<detail::ByteKeyScan>(points_, *index_, centre_values_);
-      byte_scan_state_ = byte_scan_->usable() ? 1 : 2;
-      poll_.add(static_cast<std::int64_t>(points_.size()) * points_.dims());
-    }
-    if (byte_scan_state_ == 1) return evaluate_by_small_keys(pos);
-    if (points_.size() > 0 && index_->rank[0].empty()) index_ = &own_index_.emplace(points_);
-    const int radius = select_by_scan(pos);
-    // The scan lists the set in index order: the same set as the previous centre has the same
-    // sum and cannot be strictly better, so it is not scored again.
-    if (chosen_ == previous_) return radius;
-    previous_ = chosen_;
-    sum_ = detail::indexed_pair_sum(points_, *index_, chosen_, scratch_);
-    keep_if_better();
-    return radius;
-  }
-
-  /// The k nearest by their distance keys (counting selection); returns the k-th distance.
-  int select_by_scan(std::span<const int> pos) {
-    build_scan_tables();
-    const int n = points_.size(), d = points_.dims();
-    const int* row0 = tables_[0].data() + pos[0] * index_->values[0].size();
-    const std::int32_t* rank0 = index_->rank[0].data();
-    if (d == 1) {
-      for (int i = 0; i < n; ++i) keys_[i] = row0[rank0[i]];
-    } else if (d == 2) {
-      const int* row1 = tables_[1].data() + pos[1] * index_->values[1].size();
-      const std::int32_t* rank1 = index_->rank[1].data();
-      for (int i = 0; i < n; ++i) keys_[i] = row0[rank0[i]] + row1[rank1[i]];
-    } else {
-      for (int i = 0; i < n; ++i) keys_[i] = 0;
-      for (int axis = 0; axis < d; ++axis) {
-        const int* row = tables_[axis].data() + pos[axis] * index_->values[axis].size();
-        const auto& rank = index_->rank[axis];
-        for (int i = 0; i < n; ++i) keys_[i] += row[rank[i]];
-      }
-    }
-    if (key_limit_ > 8 * n + 4096) {
-      select_smallest_keys(keys_, k_, key_limit_, histogram_, chosen_);
-      int radius = 0;
-      for (const int p : chosen_) radius = std::max<int>(radius, keys_[p]);
-      return radius;
-    }
-    // Counting selection (as select_smallest_keys): all keys below the threshold, then the
-    // lowest indices at the threshold.
-    histogram_.assign(key_limit_ + 1, 0);
-    for (int i = 0; i < n; ++i) ++histogram_[keys_[i]];
-    int below = 0, threshold = 0;
-    while (below + histogram_[threshold] < k_) below += histogram_[threshold++];
-    int at_threshold = k_ - below;
-    chosen_.resize(k_);
-    int* out = chosen_.data();
-    for (int i = 0; i < n; ++i) {
-      const int key = keys_[i];
-      if (key < threshold) {
-        *out++ = i;
-      } else if (key == threshold && at_threshold > 0) {
-        *out++ = i;
-        --at_threshold;
-      }
-    }
-    return threshold;
-  }
-
-  const PointSet& points_;
-  int k_;
-  const AxisIndex* index_;  // the caller's, or own_index_ once ranks are needed
-  std::optional<AxisIndex> own_index_;
-  detail::NearestGrid grid_;
-  std::vector<std::vector<int>> centre_values_;
-  std::vector<int> centre_, ring_centre_, ring_, previous_;
-  std::vector<std::vector<int>> tables_;  // [axis][centre pos * distinct values + value rank]
-  int key_limit_ = 0;
-  std::vector<std::int32_t> keys_;
-  std::unique_ptr<detail::ByteKeyScan> byte_scan_;
-  int byte_scan_state_ = 0;  // 0 not yet set up, 1 used, 2 keys do not fit bytes
-  std::vector<int> histogram_, chosen_, scratch_, best_;
-  std::vector<std::int64_t> wide_scratch_;
-  std::int64_t sum_ = 0;
-  std::int64_t best_sum_ = std::numeric_limits<std::int64_t>::max();
-  std::int64_t evaluated_ = 0;
-  std::int64_t stop_at_ = -1;
-  bool stop_on_torus_ = false;  // stop_at_ uses the torus bound (k > 1)
-  int cap_ = 0;
-  NearestMemo own_memo_;
-  NearestMemo* memo_ = nullptr;
-  std::unique_ptr<detail::PlaneSums> plane_;
-  int lexicographic_ = -1;                  // lexicographic(): not yet known, no, yes
-  std::unique_ptr<detail::BallWalk> walk_;  // set up at the first evaluation by rings
-  std::vector<int> previous_centre_;
-  int previous_radius_ = -1;
-  bool used_plane_ = false;      // the last exact sum came from plane_ (M in ring_)
-  std::size_t plane_taken_ = 0;  // |M| then
-  std::uint64_t last_key_ = ~std::uint64_t{0};
-  std::uint64_t key_base_ = 1;
-  std::vector<std::vector<std::uint64_t>> class_part_;  // [axis][centre position]
-  std::vector<std::vector<std::int64_t>> cell_part_;    // [axis][centre position]
-  NearestMemo::Entry* last_entry_ = nullptr;
-  TimeLimitPoll poll_;
-};
+namespace {
 
 Selection all_points(const PointSet& points) {
   Selection s;
@@ -481,35 +35,41 @@ void keep_first_appearances(std::vector<int>& values) {
   values.resize(kept);
 }
 
-Selection scan_grid(const PointSet& points, int k, std::vector<std::vector<int>> axis_values,
-                    CentreOrder order, const TimeLimit* time_limit, NearestMemo* memo,
-                    const AxisIndex* built = nullptr) {
+/// Scans the product grid of `given` per-axis centre values (normalised first: sorted distinct,
+/// or distinct in order of first appearance for premas; `normalised` tells they already are).
+Selection scan_grid(const PointSet& points, int k, const std::vector<std::vector<int>>& given,
+                    bool normalised, CentreOrder order, const TimeLimit* time_limit,
+                    NearestMemo* memo, detail::ScanWorkspace& workspace, const AxisIndex& index) {
   const int d = points.dims();
-  for (auto& vals : axis_values) {
-    if (order == CentreOrder::premas) {
-      keep_first_appearances(vals);
-    } else {
-      std::sort(vals.begin(), vals.end());
-      vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
+  if (!normalised) {
+    workspace.centre_values.resize(given.size());
+    for (std::size_t axis = 0; axis < given.size(); ++axis) {
+      auto& vals = workspace.centre_values[axis];
+      vals.assign(given[axis].begin(), given[axis].end());
+      if (order == CentreOrder::premas) {
+        keep_first_appearances(vals);
+      } else {
+        std::sort(vals.begin(), vals.end());
+        vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
+      }
     }
   }
-  std::optional<AxisIndex> own;
-  if (!built) built = &own.emplace(points, /*with_ranks=*/false);
-  NearestScan scan(points, k, axis_values, *built, time_limit, memo);
+  const std::vector<std::vector<int>>& axis_values = normalised ? given : workspace.centre_values;
+  NearestScan scan(points, k, axis_values, index, time_limit, memo, workspace);
   // The odometer's fastest axis comes first in `axes`.
   std::vector<int> axes(d);
   for (int i = 0; i < d; ++i) axes[i] = order == CentreOrder::premas ? d - 1 - i : i;
   std::vector<int> pos(d, 0);
-  auto next = [&] {
-    int i = 0;
-    while (i < d && ++pos[axes[i]] == static_cast<int>(axis_values[axes[i]].size()))
-      pos[axes[i++]] = 0;
-    return i < d;
-  };
-  while (true) {
-    scan.evaluate(pos);
-    if (k == 1 || scan.done()) break;  // k = 1: every centre yields 0, the first wins
-    if (!next()) break;
+  if (k == 1) {
+    scan.evaluate(pos);  // every centre yields 0, the first wins
+  } else {
+    // Rows along the fastest axis, the others as an odometer.
+    while (scan.evaluate_row(pos, axes[0])) {
+      int i = 1;
+      while (i < d && ++pos[axes[i]] == static_cast<int>(axis_values[axes[i]].size()))
+        pos[axes[i++]] = 0;
+      if (i == d) break;
+    }
   }
   std::int64_t centres = 1;
   for (const auto& vals : axis_values) centres *= static_cast<std::int64_t>(vals.size());
@@ -532,7 +92,11 @@ Selection nearest_best_over_grid(const PointSet& points, int k,
                                  NearestMemo* memo) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
-  return scan_grid(points, k, axis_values, order, time_limit, memo);
+  std::optional<detail::ScanWorkspace> own;
+  detail::ScanWorkspace& workspace = detail::workspace_of(memo, own);
+  workspace.index.build(points, /*with_ranks=*/false);
+  return scan_grid(points, k, axis_values, false, order, time_limit, memo, workspace,
+                   workspace.index);
 }
 
 Selection manhattan_median(const PointSet& points, int k, const TimeLimit* time_limit) {
@@ -543,18 +107,25 @@ Selection manhattan_median(const PointSet& points, int k, CentreOrder order,
                            const TimeLimit* time_limit, NearestMemo* memo) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
-  if (order == CentreOrder::premas)
-    return scan_grid(points, k, coordinates_by_axis(points), order, time_limit, memo);
+  std::optional<detail::ScanWorkspace> own;
+  detail::ScanWorkspace& workspace = detail::workspace_of(memo, own);
   // Ranks only when the scan by distances needs them (NearestScan computes them then).
-  const AxisIndex index(points, /*with_ranks=*/false);
-  return scan_grid(points, k, index.values, order, time_limit, memo, &index);
+  workspace.index.build(points, /*with_ranks=*/false);
+  if (order == CentreOrder::premas)
+    return scan_grid(points, k, coordinates_by_axis(points), false, order, time_limit, memo,
+                     workspace, workspace.index);
+  // The index's values are sorted and distinct already.
+  return scan_grid(points, k, workspace.index.values, true, order, time_limit, memo, workspace,
+                   workspace.index);
 }
 
 Selection gen_alg(const PointSet& points, int k, const TimeLimit* time_limit, NearestMemo* memo) {
   if (k <= 0) return {};
   if (k >= points.size()) return all_points(points);
-  const AxisIndex index(points);
-  NearestScan scan(points, k, index.values, index, time_limit, memo);
+  std::optional<detail::ScanWorkspace> own;
+  detail::ScanWorkspace& workspace = detail::workspace_of(memo, own);
+  workspace.index.build(points);
+  NearestScan scan(points, k, workspace.index.values, workspace.index, time_limit, memo, workspace);
   const int n = points.size(), d = points.dims();
   // Skip centres that repeat an earlier point: sort indices by coordinates, keep the first
   // (nothing to skip when the occupancy grid holds the points: they are distinct).

@@ -50,7 +50,18 @@ inline std::int64_t consecutive_pair_sum(const std::int64_t* h, int size, std::i
 class NearestGrid {
  public:
   /// Usable when the points are distinct and the box volume is at most 8·n + 256.
-  explicit NearestGrid(const PointSet& points) : points_(points), d_(points.dims()) {
+  explicit NearestGrid(const PointSet& points) { build(points); }
+  /// An empty grid, to build() later (keeps its storage between builds).
+  NearestGrid() = default;
+
+  /// Rebuilds the grid for `points` (kept by the caller while the grid is used), reusing the
+  /// storage of the previous build.
+  void build(const PointSet& points) {
+    points_ = &points;
+    d_ = points.dims();
+    usable_ = false;
+    cell_.clear();
+    empty_distance_.clear();
     const int n = points.size();
     if (n == 0) return;
     lo_.assign(d_, 0);
@@ -67,16 +78,46 @@ class NearestGrid {
       if (volume > 8LL * n + 256) return;
     }
     cell_.assign(static_cast<std::size_t>(volume), -1);
-    for (int i = 0; i < n; ++i) {
-      const std::int64_t at = cell_at(points.point(i).data());
-      if (cell_[at] >= 0) {  // duplicate point: the grid cannot hold multiplicities
-        cell_.clear();
-        return;
+    // Locals: stores into cell_ could alias the members, which the loop would reload.
+    bool increasing = true;
+    std::int64_t previous = -1;
+    std::int32_t* cells = cell_.data();
+    const int* coords = points.point(0).data();
+    if (d_ <= 3) {
+      std::int64_t low[3] = {0, 0, 0}, stride[3] = {0, 0, 0};
+      for (int axis = 0; axis < d_; ++axis) low[axis] = lo_[axis], stride[axis] = stride_[axis];
+      for (int i = 0; i < n; ++i, coords += d_) {
+        std::int64_t at = (coords[0] - low[0]) * stride[0];
+        if (d_ > 1) at += (coords[1] - low[1]) * stride[1];
+        if (d_ > 2) at += (coords[2] - low[2]) * stride[2];
+        if (cells[at] >= 0) {  // duplicate point: the grid cannot hold multiplicities
+          cell_.clear();
+          return;
+        }
+        cells[at] = i;
+        increasing = increasing && at > previous;
+        previous = at;
       }
-      cell_[at] = i;
+    } else {
+      for (int i = 0; i < n; ++i, coords += d_) {
+        const std::int64_t at = cell_at(coords);
+        if (cells[at] >= 0) {
+          cell_.clear();
+          return;
+        }
+        cells[at] = i;
+        increasing = increasing && at > previous;
+        previous = at;
+      }
     }
+    increasing_ = increasing;
     usable_ = true;
   }
+
+  /// True when the points' cells increase with their index: the indices list the points
+  /// lexicographically, last axis most significant (cell numbers are mixed-radix numbers with
+  /// axis 0 the least significant digit). Meaningful when usable().
+  bool increasing() const { return increasing_; }
 
   bool usable() const { return usable_; }
   int dims() const { return d_; }
@@ -90,6 +131,8 @@ class NearestGrid {
   }
   /// True when the cell holds a point.
   bool holds(std::int64_t cell) const { return cell_[cell] >= 0; }
+  /// Every cell's point index or −1, by cell number.
+  const std::int32_t* cells() const { return cell_.data(); }
   /// The index of the point in the cell, or −1.
   std::int32_t point_at(std::int64_t cell) const { return cell_[cell]; }
   /// The cell of a location inside the box.
@@ -139,13 +182,13 @@ class NearestGrid {
     std::int64_t total = 0;
     const int width = 2 * radius + 1;
     for (int axis = 0; axis < d_; ++axis) {
-      const int ring = points_.ring(axis);
+      const int ring = points_->ring(axis);
       const bool whole_ring = ring > 0 && ring <= width;
       const int size = whole_ring ? ring : width;
       scratch.assign(3 * static_cast<std::size_t>(size + 1), 0);
       std::int64_t* counts = scratch.data();
       for (const int p : chosen) {
-        int value = points_.coord(p, axis);
+        int value = points_->coord(p, axis);
         if (!whole_ring) {
           value -= centre[axis];
           if (ring > 0 && value > radius) value -= ring;
@@ -170,7 +213,7 @@ class NearestGrid {
     for (std::int64_t at = 0; at < volume; ++at) empty_distance_[at] = cell_[at] >= 0 ? kFar : 0;
     for (int axis = 0; axis < d_; ++axis) {
       const std::int64_t stride = stride_[axis], len = len_[axis], block = stride * len;
-      const bool ring = points_.wraps(axis);
+      const bool ring = points_->wraps(axis);
       for (std::int64_t outer = 0; outer < volume; outer += block) {
         if (stride == 1) {
           relax_line(empty_distance_.data() + outer, 1, len, ring);
@@ -295,7 +338,7 @@ class NearestGrid {
   /// Positions along `axis` at distance e from c (0, 1 or 2 of them), as offsets into the box.
   int positions(int axis, int c, int e, int* out) const {
     int count = 0;
-    if (points_.wraps(axis)) {
+    if (points_->wraps(axis)) {
       const int ring = len_[axis];
       if (2 * e > ring) return 0;
       out[count++] = (c + e) % ring;
@@ -308,14 +351,15 @@ class NearestGrid {
     return count;
   }
 
-  const PointSet& points_;
-  int d_;
+  const PointSet* points_ = nullptr;
+  int d_ = 0;
   std::vector<int> lo_, len_;
   std::vector<std::int64_t> stride_;
   std::vector<std::int32_t> cell_;
   std::vector<int> empty_distance_;
   std::vector<std::vector<Step>> steps_;  // per axis, by distance: the current centre's cells
   bool usable_ = false;
+  bool increasing_ = false;
 };
 
 }  // namespace allocsim::geom::detail

@@ -172,6 +172,104 @@ TEST(FastNearest, MemoKeptBetweenCallsGivesTheSameAnswers) {
   EXPECT_GT(entries, 0U);  // the memo was used
 }
 
+/// One memo (and so one workspace: grids, ball offsets, buffers, kept sums) shared by every
+/// variant and carried from machine to machine of other shapes, dimensions and wraps, with
+/// shuffled indices at times, and to a copy: every answer equals the reference's.
+TEST(FastNearest, OneMemoAcrossMachinesAndVariants) {
+  Rng rng(4242);
+  NearestMemo memo;
+  int calls = 0;
+  while (calls < 600) {
+    const Machine m = random_machine(rng);
+    Rng shuffle(static_cast<std::uint64_t>(calls) + 3);
+    const PointSet points = m.points(calls % 4 == 3 ? &shuffle : nullptr);
+    if (points.size() < 2) continue;
+    const int k = static_cast<int>(rng.uniform_int(1, points.size()));
+    const std::string what = "call " + std::to_string(calls) + " k=" + std::to_string(k);
+    for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {
+      expect_same(manhattan_median(points, k, order, nullptr, &memo),
+                  reference::manhattan_median(points, k, order), what + " mm");
+      expect_same(nearest_best_over_grid(points, k, all_positions(m), order, nullptr, &memo),
+                  reference::nearest_best_over_grid(points, k, all_positions(m), order),
+                  what + " mm centers=all");
+    }
+    expect_same(gen_alg(points, k, nullptr, &memo), reference::gen_alg(points, k),
+                what + " genalg");
+    if (calls % 50 == 0) {
+      NearestMemo copy = memo;  // starts without the workspace, answers the same
+      EXPECT_EQ(copy.workspace.state, nullptr);
+      expect_same(manhattan_median(points, k, CentreOrder::sorted, nullptr, &copy),
+                  reference::manhattan_median(points, k), what + " copied memo");
+    }
+    ++calls;
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_NE(memo.workspace.state, nullptr);
+}
+
+/// The sums kept between calls (src/geom/prefix_cache.hpp) on machines large enough for them,
+/// as an allocator uses them: jobs of 1–64 nodes placed by MM and released in random order,
+/// each variant with its own memo fed only the free lists; every answer (set, sum, centres
+/// examined) equals the reference's, and the cache was used.
+TEST(FastNearest, SumsKeptBetweenCallsFollowTheChangingFreeSet) {
+  Rng rng(9001);
+  NearestMemo sorted_memo, premas_memo, all_memo, free_memo;
+  int calls = 0;
+  for (int machine = 0; machine < 8; ++machine) {
+    Machine m;
+    const int dims = machine % 2 == 0 ? 2 : 3;
+    for (int axis = 0; axis < dims; ++axis) {
+      const int side = dims == 2 ? 20 + 2 * machine : 10 + machine / 2;
+      m.sides.push_back(side);
+      m.rings.push_back(machine % 4 >= 2 || (machine == 5 && axis == 1) ? side : 0);
+    }
+    int volume = 1;
+    for (const int side : m.sides) volume *= side;
+    m.free.assign(volume, 1);
+    std::vector<std::vector<int>> running;
+    for (int step = 0; step < 36; ++step) {
+      int busy = 0;
+      for (const char f : m.free) busy += f ? 0 : 1;
+      while (!running.empty() && (busy > 0.4 * volume || rng.uniform_int(0, 3) == 0)) {
+        const auto j = rng.uniform_int(0, static_cast<std::int64_t>(running.size()) - 1);
+        for (const int node : running[j]) m.free[node] = 1;
+        busy -= static_cast<int>(running[j].size());
+        running.erase(running.begin() + j);
+      }
+      const PointSet points = m.points();
+      const int k = std::min(points.size(), static_cast<int>(rng.uniform_int(1, 64)));
+      const std::string what = "machine " + std::to_string(machine) + " step " +
+                               std::to_string(step) + " k=" + std::to_string(k);
+      const Selection sorted =
+          manhattan_median(points, k, CentreOrder::sorted, nullptr, &sorted_memo);
+      expect_same(sorted, reference::manhattan_median(points, k, CentreOrder::sorted), what);
+      if (step % 3 == 0) {
+        expect_same(manhattan_median(points, k, CentreOrder::premas, nullptr, &premas_memo),
+                    reference::manhattan_median(points, k, CentreOrder::premas), what + " premas");
+        expect_same(
+            nearest_best_over_grid(points, k, all_positions(m), CentreOrder::sorted, nullptr,
+                                   &all_memo),
+            reference::nearest_best_over_grid(points, k, all_positions(m), CentreOrder::sorted),
+            what + " centers=all");
+        expect_same(gen_alg(points, k, nullptr, &free_memo), reference::gen_alg(points, k),
+                    what + " genalg");
+      }
+      ++calls;
+      if (::testing::Test::HasFailure()) return;
+      std::vector<int> ids;
+      for (int node = 0; node < m.volume(); ++node)
+        if (m.free[node]) ids.push_back(node);
+      std::vector<int> job;
+      for (const int i : sorted.indices) job.push_back(ids[i]), m.free[ids[i]] = 0;
+      running.push_back(job);
+    }
+  }
+  EXPECT_GT(calls, 250);
+  EXPECT_GT(sorted_memo.workspace.reused, 10000);
+  EXPECT_GT(all_memo.workspace.reused, 1000);
+  EXPECT_GT(free_memo.workspace.reused, 1000);
+}
+
 /// Every MM variant against the reference on one point set.
 void expect_all_same(const Machine& m, const PointSet& points, int k, const std::string& what) {
   for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {

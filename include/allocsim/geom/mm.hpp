@@ -56,6 +56,15 @@
 // holds k points (the radius of every centre whose neighbourhood holds only points, when the
 // rings are at least 2C + 1 long): fewer classes, hence fewer first evaluations per class.
 //
+// Between calls (a NearestMemo kept by an allocator), when the points are listed
+// lexicographically on a usable grid and k ≤ 64: every centre's sums S_1 … S_m of its nearest
+// points in (distance, index) order are kept, with how many of them stay exact; a call learns
+// from its own points which positions changed status and lowers that count for the centres
+// within reach (src/geom/prefix_cache.hpp proves the kept sums exact). Known sums no lower than
+// the best are only counted; the others are walked again. Same centres in the same order, same
+// strict-improvement rule and early stop, and a new best's set is computed again: every field of
+// the answer is unchanged.
+//
 // Early stop. The scan stops once the best sum equals a lower bound valid for every k distinct
 // points (only a strictly lower sum replaces the best, so later centres cannot win): on mesh
 // axes the least pairwise sum of k distinct points of Z^d (distinct_points_lower_bound); with
@@ -79,6 +88,7 @@
 // When this torus bound ends a scan early, Selection::nodes still reports every centre (as the
 // scan without it examined), so every field of the answer is unchanged.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -86,6 +96,10 @@
 #include "allocsim/geom/point_set.hpp"
 
 namespace allocsim::geom {
+
+namespace detail {
+struct ScanWorkspace;  // src/geom/nearest_scan.hpp
+}  // namespace detail
 
 /// Order in which MM visits its grid centres (see the file comment): it decides which of several
 /// centres with the least sum wins.
@@ -96,7 +110,8 @@ enum class CentreOrder {
 
 /// Sums of MM's centres whose neighbourhood holds only points (see "Speed" above), kept
 /// between calls on points of the same axes (e.g. by an allocator between its decisions; a
-/// call on other axes empties it). Bound: at most kCapacity entries (emptied when full).
+/// call on other axes empties it). Bound: at most kCapacity entries (emptied when full). Its
+/// workspace also keeps every centre's sums for k ≤ 64 (at most 2^23 sums of 5 bytes).
 struct NearestMemo {
   static constexpr std::size_t kCapacity = std::size_t{1} << 16;
   struct Entry {
@@ -108,6 +123,23 @@ struct NearestMemo {
   };
   std::vector<int> rings;                            ///< the axes the entries belong to
   std::unordered_map<std::uint64_t, Entry> entries;  ///< key: k and the centre's class
+  /// The scan's storage kept between calls (grids, ball offsets, buffers), so that a call does
+  /// not allocate it again, and the kept sums of "Speed" (brought up to date from each call's
+  /// own points). A copy of the memo starts without it (copies are never tied to each other).
+  struct Workspace {
+    Workspace() = default;
+    Workspace(const Workspace&) {}
+    Workspace(Workspace&&) = default;
+    Workspace& operator=(const Workspace&) {
+      state.reset();
+      return *this;
+    }
+    Workspace& operator=(Workspace&&) = default;
+    ~Workspace() = default;
+    std::shared_ptr<detail::ScanWorkspace> state;
+    std::int64_t reused = 0;  ///< centres whose sum came from an earlier call (statistics)
+  };
+  Workspace workspace;
 };
 
 /// MM with the intersection centres (CentreOrder::sorted). Every solver here polls `time_limit`
