@@ -115,19 +115,11 @@ class BallWalk {
       base += static_cast<std::int64_t>(x + halo_) * stride_[axis];
     }
     const std::int32_t* cells = cells_.data() + base;
-    const std::int32_t* delta = delta_.data();
     chosen.clear();
     taken_.clear();
     for (int r = 0; r <= halo_; ++r) {
-      // Branch-free: every offset is written, the count advances on cells holding a point.
       std::uint64_t* ring = ring_.data();
-      std::size_t found = 0;
-      for (int j = ring_start_[r]; j < ring_start_[r + 1]; ++j) {
-        const std::int32_t index = cells[delta[j]];
-        ring[found] = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(index)) << 32) |
-                      static_cast<std::uint32_t>(j);
-        found += static_cast<std::size_t>(index >= 0);
-      }
+      std::size_t found = gather_ring(cells, r);
       const std::size_t need = static_cast<std::size_t>(k) - chosen.size();
       if (found > need) {
         // Already in index order (see the offsets' order) unless the ring crosses a seam.
@@ -163,16 +155,9 @@ class BallWalk {
       base += static_cast<std::int64_t>(x + halo_) * stride_[axis];
     }
     const std::int32_t* cells = cells_.data() + base;
-    const std::int32_t* delta = delta_.data();
     for (int r = 0; r <= halo_ && out.size() < static_cast<std::size_t>(m); ++r) {
       std::uint64_t* ring = ring_.data();
-      std::size_t found = 0;
-      for (int j = ring_start_[r]; j < ring_start_[r + 1]; ++j) {
-        const std::int32_t index = cells[delta[j]];
-        ring[found] = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(index)) << 32) |
-                      static_cast<std::uint32_t>(j);
-        found += static_cast<std::size_t>(index >= 0);
-      }
+      std::size_t found = gather_ring(cells, r);
       // In index order already (the offsets' order) unless the ring crosses a seam.
       if (!lexicographic_ || crosses_seam(centre, r)) std::sort(ring, ring + found);
       found = std::min(found, static_cast<std::size_t>(m) - out.size());
@@ -186,6 +171,22 @@ class BallWalk {
   int step(int axis, std::size_t j) const { return steps_[axis][j]; }
 
  private:
+  /// Lists in ring_ the points on ring r around the cell `cells` points at, as (point index <<
+  /// 32 | offset number) in offset order, and returns how many. Branch-free: every offset is
+  /// written, the count advances on cells holding a point.
+  std::size_t gather_ring(const std::int32_t* cells, int r) {
+    std::uint64_t* ring = ring_.data();
+    const std::int32_t* delta = delta_.data();
+    std::size_t found = 0;
+    for (int j = ring_start_[r]; j < ring_start_[r + 1]; ++j) {
+      const std::int32_t index = cells[delta[j]];
+      ring[found] = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(index)) << 32) |
+                    static_cast<std::uint32_t>(j);
+      found += static_cast<std::size_t>(index >= 0);
+    }
+    return found;
+  }
+
   /// The ball's offsets up to the halo (they depend only on d, the halo and the strides).
   void build_offsets() {
     // The ball's offsets ring by ring, each ring lexicographically (last axis most

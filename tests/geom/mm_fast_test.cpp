@@ -39,6 +39,16 @@ struct Machine {
                                                      static_cast<std::int64_t>(rows.size()) - 1)]);
     return PointSet::from_rows(rows, rings);
   }
+  /// Makes busy the free nodes that `chosen` picked from points() (indices in node-id order)
+  /// and returns their ids.
+  std::vector<int> take(const Selection& chosen) {
+    std::vector<int> ids;
+    for (int node = 0; node < volume(); ++node)
+      if (free[node]) ids.push_back(node);
+    std::vector<int> job;
+    for (const int i : chosen.indices) job.push_back(ids[i]), free[ids[i]] = 0;
+    return job;
+  }
 };
 
 /// A random machine: 1–3 axes, mesh or torus, with a few random busy boxes (a lightly used
@@ -159,13 +169,7 @@ TEST(FastNearest, MemoKeptBetweenCallsGivesTheSameAnswers) {
       ++calls;
       entries += memo_sorted.entries.size();
       if (::testing::Test::HasFailure()) return;
-      // Allocate the MM answer (free ids in order, so indices map to the i-th free node).
-      std::vector<int> ids;
-      for (int node = 0; node < m.volume(); ++node)
-        if (m.free[node]) ids.push_back(node);
-      std::vector<int> job;
-      for (const int i : sorted.indices) job.push_back(ids[i]), m.free[ids[i]] = 0;
-      running.push_back(job);
+      running.push_back(m.take(sorted));  // allocate the MM answer
     }
   }
   EXPECT_GT(calls, 500);
@@ -256,12 +260,7 @@ TEST(FastNearest, SumsKeptBetweenCallsFollowTheChangingFreeSet) {
       }
       ++calls;
       if (::testing::Test::HasFailure()) return;
-      std::vector<int> ids;
-      for (int node = 0; node < m.volume(); ++node)
-        if (m.free[node]) ids.push_back(node);
-      std::vector<int> job;
-      for (const int i : sorted.indices) job.push_back(ids[i]), m.free[ids[i]] = 0;
-      running.push_back(job);
+      running.push_back(m.take(sorted));
     }
   }
   EXPECT_GT(calls, 250);
