@@ -19,10 +19,14 @@
 #include <cstdio>
 #include <deque>
 #include <map>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "allocsim/alloc/allocator.hpp"
 #include "allocsim/geom/mm.hpp"
+#include "allocsim/topo/topology.hpp"
 #include "allocsim/util/heap.hpp"
 #include "allocsim/util/rng.hpp"
 #include "geom/mm_reference.hpp"
@@ -51,37 +55,20 @@ const std::vector<MachineCase>& machine_cases() {
 
 /// The machine's busy map, its running jobs (oldest first) and the job sizes to place.
 struct Replay {
-  std::vector<int> sides, rings;
+  std::shared_ptr<const Topology> topology;
+  std::vector<int> rings;
+  std::vector<int> node_coords;  // every node's coordinates, node-major (as the allocator's)
   std::vector<char> busy;
   std::deque<std::vector<int>> running;
   int busy_count = 0;
 
   int volume() const { return static_cast<int>(busy.size()); }
+  /// The free points and their node ids, as CommAwareAllocator::allocate makes them.
   PointSet free_points(std::vector<int>& ids) const {
-    PointSet points(static_cast<int>(sides.size()), rings);
-    const std::size_t dims = sides.size(), free = static_cast<std::size_t>(volume() - busy_count);
-    // Without a branch per node, as MachineView::free_nodes: every node is written at the next
-    // slot, which only a free node keeps (one spare slot at the end).
-    std::vector<int> c(dims, 0), coords((free + 1) * dims);
-    ids.resize(free + 1);
-    std::size_t at = 0;
-    for (int node = 0; node < volume(); ++node) {
-      int* to = coords.data() + dims * at;
-      // Whole points at a time (an element loop becomes a memmove call per node).
-      if (dims == 3) {
-        to[0] = c[0], to[1] = c[1], to[2] = c[2];
-      } else if (dims == 2) {
-        to[0] = c[0], to[1] = c[1];
-      } else {
-        std::copy_n(c.data(), dims, to);
-      }
-      ids[at] = node;
-      at += busy[node] == 0;
-      for (std::size_t axis = 0; axis < c.size() && ++c[axis] == sides[axis]; ++axis) c[axis] = 0;
-    }
-    ids.resize(free);
-    coords.resize(free * dims);
-    points.add_rows(coords);  // as CommAwareAllocator::allocate
+    Rng unused(1);
+    ids = MachineView(*topology, busy, volume() - busy_count, unused).free_nodes();
+    PointSet points(topology->dims(), rings);
+    points.add_gathered(node_coords, ids);
     return points;
   }
   /// Places one job of k nodes with MM (fast or reference), after releasing the oldest jobs
@@ -105,12 +92,14 @@ struct Replay {
 
 Replay prepared(const MachineCase& machine) {
   Replay replay;
-  replay.sides = machine.sides;
-  int volume = 1;
-  for (const int side : machine.sides) {
-    replay.rings.push_back(machine.torus ? side : 0);
-    volume *= side;
-  }
+  replay.topology = std::make_shared<const Topology>(Topology::parse(machine.name));
+  const int volume = replay.topology->node_count(), dims = replay.topology->dims();
+  for (const int side : machine.sides) replay.rings.push_back(machine.torus ? side : 0);
+  replay.node_coords.resize(static_cast<std::size_t>(volume) * dims);
+  for (int node = 0; node < volume; ++node)
+    replay.topology->coords(
+        node, std::span<int>(replay.node_coords.data() + static_cast<std::size_t>(node) * dims,
+                             static_cast<std::size_t>(dims)));
   replay.busy.assign(volume, 0);
   Rng rng(7);
   NearestMemo memo;

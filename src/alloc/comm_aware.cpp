@@ -171,22 +171,7 @@ std::optional<Allocation> CommAwareAllocator::allocate(const Job& job,
   const SelectionCache::Answer* answer = cache_.find(free, key);
   if (!answer) {
     geom::PointSet points(topology.dims(), rings_);
-    points.reserve(static_cast<int>(free.size()));
-    const std::size_t dims = static_cast<std::size_t>(topology.dims());
-    std::vector<int> coords(free.size() * dims);
-    for (std::size_t i = 0; i < free.size(); ++i) {
-      const int* from = node_coords_.data() + static_cast<std::size_t>(free[i]) * dims;
-      int* to = coords.data() + i * dims;
-      // Whole points at a time (a copy of a few ints is a memmove call per node).
-      if (dims == 3) {
-        to[0] = from[0], to[1] = from[1], to[2] = from[2];
-      } else if (dims == 2) {
-        to[0] = from[0], to[1] = from[1];
-      } else {
-        std::copy_n(from, dims, to);
-      }
-    }
-    points.add_rows(coords);
+    points.add_gathered(node_coords_, free);
     bool fell_back = false;
     geom::Selection selection = choose(points, k, job, machine.time_limit(), fell_back);
     answer = &cache_.store(key, fell_back, std::move(selection));

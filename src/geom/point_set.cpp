@@ -47,20 +47,59 @@ PointSet::AxisWindow PointSet::axis_window(int axis) const {
   return {lo, hi - lo + 1};
 }
 
-void PointSet::add_rows(std::span<const int> coords) {
-  if (dims_ == 0 || coords.size() % static_cast<std::size_t>(dims_) != 0)
-    throw InputError(std::to_string(coords.size()) + " coordinates are not whole points of a " +
-                     std::to_string(dims_) + "-dimensional point set");
-  const auto dims = static_cast<std::size_t>(dims_);
+namespace {
+/// Throws unless every coordinate of `coords` (point-major, `rings.size()` per point) lies in
+/// its axis's ring.
+void check_in_rings(std::span<const int> coords, const std::vector<int>& rings) {
+  const std::size_t dims = rings.size();
   for (std::size_t axis = 0; axis < dims; ++axis) {
-    const int ring = rings_[axis];
+    const int ring = rings[axis];
     if (ring <= 0) continue;
     for (std::size_t i = axis; i < coords.size(); i += dims)
       if (coords[i] < 0 || coords[i] >= ring)
         throw InputError("coordinate " + std::to_string(coords[i]) + " outside ring of length " +
                          std::to_string(ring));
   }
+}
+}  // namespace
+
+void PointSet::add_rows(std::span<const int> coords) {
+  if (dims_ == 0 || coords.size() % static_cast<std::size_t>(dims_) != 0)
+    throw InputError(std::to_string(coords.size()) + " coordinates are not whole points of a " +
+                     std::to_string(dims_) + "-dimensional point set");
+  check_in_rings(coords, rings_);
   coords_.insert(coords_.end(), coords.begin(), coords.end());
+}
+
+void PointSet::add_gathered(std::span<const int> table, std::span<const int> ids) {
+  const auto dims = static_cast<std::size_t>(dims_);
+  if (dims == 0) throw InputError("points added to a 0-dimensional point set");
+  const std::size_t rows = table.size() / dims, first = coords_.size();
+  coords_.resize(first + ids.size() * dims);
+  int* to = coords_.data() + first;
+  for (const int id : ids) {
+    if (id < 0 || static_cast<std::size_t>(id) >= rows) {
+      coords_.resize(first);
+      throw InputError("point " + std::to_string(id) + " is not in a table of " +
+                       std::to_string(rows) + " points");
+    }
+    const int* from = table.data() + static_cast<std::size_t>(id) * dims;
+    // Whole points at a time (a copy of a few ints is a memmove call per point).
+    if (dims == 3) {
+      to[0] = from[0], to[1] = from[1], to[2] = from[2];
+    } else if (dims == 2) {
+      to[0] = from[0], to[1] = from[1];
+    } else {
+      std::copy_n(from, dims, to);
+    }
+    to += dims;
+  }
+  try {
+    check_in_rings(std::span<const int>(coords_).subspan(first), rings_);
+  } catch (...) {
+    coords_.resize(first);
+    throw;
+  }
 }
 
 bool PointSet::any_wrap() const {

@@ -39,6 +39,21 @@ struct Machine {
                                                      static_cast<std::int64_t>(rows.size()) - 1)]);
     return PointSet::from_rows(rows, rings);
   }
+  /// Makes busy the nodes of the box of lengths `len` from `lo` (wrapping around each axis);
+  /// returns how many were free.
+  int take_box(const std::vector<int>& lo, const std::vector<int>& len) {
+    int taken = 0;
+    for (int node = 0; node < volume(); ++node) {
+      const auto c = coords(node);
+      bool in = true;
+      for (std::size_t axis = 0; axis < sides.size() && in; ++axis) {
+        const int off = ((c[axis] - lo[axis]) % sides[axis] + sides[axis]) % sides[axis];
+        in = off < len[axis];
+      }
+      if (in && free[node]) free[node] = 0, ++taken;
+    }
+    return taken;
+  }
   /// Makes busy the free nodes that `chosen` picked from points() (indices in node-id order)
   /// and returns their ids.
   std::vector<int> take(const Selection& chosen) {
@@ -76,15 +91,7 @@ Machine random_machine(Rng& rng) {
         lo[axis] = static_cast<int>(rng.uniform_int(0, m.sides[axis] - 1));
         len[axis] = static_cast<int>(rng.uniform_int(1, std::max(1, m.sides[axis] / 2)));
       }
-      for (int node = 0; node < volume; ++node) {
-        const auto c = m.coords(node);
-        bool in = true;
-        for (int axis = 0; axis < dims && in; ++axis) {
-          const int off = ((c[axis] - lo[axis]) % m.sides[axis] + m.sides[axis]) % m.sides[axis];
-          in = off < len[axis];
-        }
-        if (in) m.free[node] = 0;
-      }
+      m.take_box(lo, len);
     }
   }
   return m;
@@ -103,6 +110,20 @@ std::vector<std::vector<int>> all_positions(const Machine& m) {
   return values;
 }
 
+/// Every MM variant against the reference on one point set.
+void expect_all_same(const Machine& m, const PointSet& points, int k, const std::string& what) {
+  for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {
+    expect_same(manhattan_median(points, k, order), reference::manhattan_median(points, k, order),
+                what + " mm");
+    expect_same(nearest_best_over_grid(points, k, all_positions(m), order),
+                reference::nearest_best_over_grid(points, k, all_positions(m), order),
+                what + " mm centers=all");
+  }
+  expect_same(gen_alg(points, k), reference::gen_alg(points, k), what + " genalg");
+  expect_same(mm_inc(points, k), improve_by_swaps(points, reference::manhattan_median(points, k)),
+              what + " mm-inc");
+}
+
 TEST(FastNearest, SameAnswersAsTheReferenceOnRandomMachines) {
   Rng rng(20261124);
   int instances = 0;
@@ -114,16 +135,7 @@ TEST(FastNearest, SameAnswersAsTheReferenceOnRandomMachines) {
     const int k = static_cast<int>(rng.uniform_int(1, points.size()));
     const std::string what = "instance " + std::to_string(instances) + " k=" + std::to_string(k) +
                              " n=" + std::to_string(points.size());
-    for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {
-      expect_same(manhattan_median(points, k, order), reference::manhattan_median(points, k, order),
-                  what + " mm");
-      expect_same(nearest_best_over_grid(points, k, all_positions(m), order),
-                  reference::nearest_best_over_grid(points, k, all_positions(m), order),
-                  what + " mm centers=all");
-    }
-    expect_same(gen_alg(points, k), reference::gen_alg(points, k), what + " genalg");
-    expect_same(mm_inc(points, k), improve_by_swaps(points, reference::manhattan_median(points, k)),
-                what + " mm-inc");
+    expect_all_same(m, points, k, what);
     expect_same(
         improve_by_swaps(points, manhattan_median(points, k, CentreOrder::premas)),
         improve_by_swaps(points, reference::manhattan_median(points, k, CentreOrder::premas)),
@@ -269,20 +281,6 @@ TEST(FastNearest, SumsKeptBetweenCallsFollowTheChangingFreeSet) {
   EXPECT_GT(free_memo.workspace.reused, 1000);
 }
 
-/// Every MM variant against the reference on one point set.
-void expect_all_same(const Machine& m, const PointSet& points, int k, const std::string& what) {
-  for (const auto order : {CentreOrder::sorted, CentreOrder::premas}) {
-    expect_same(manhattan_median(points, k, order), reference::manhattan_median(points, k, order),
-                what + " mm");
-    expect_same(nearest_best_over_grid(points, k, all_positions(m), order),
-                reference::nearest_best_over_grid(points, k, all_positions(m), order),
-                what + " mm centers=all");
-  }
-  expect_same(gen_alg(points, k), reference::gen_alg(points, k), what + " genalg");
-  expect_same(mm_inc(points, k), improve_by_swaps(points, reference::manhattan_median(points, k)),
-              what + " mm-inc");
-}
-
 /// Busy boxes (jobs) over a machine until about `busy` of it is taken.
 void fill_with_boxes(Machine& m, Rng& rng, double busy) {
   const int dims = static_cast<int>(m.sides.size());
@@ -293,15 +291,7 @@ void fill_with_boxes(Machine& m, Rng& rng, double busy) {
       lo[axis] = static_cast<int>(rng.uniform_int(0, m.sides[axis] - 1));
       len[axis] = static_cast<int>(rng.uniform_int(1, 4));
     }
-    for (int node = 0; node < m.volume(); ++node) {
-      const auto c = m.coords(node);
-      bool in = true;
-      for (int axis = 0; axis < dims && in; ++axis) {
-        const int off = ((c[axis] - lo[axis]) % m.sides[axis] + m.sides[axis]) % m.sides[axis];
-        in = off < len[axis];
-      }
-      if (in && m.free[node]) m.free[node] = 0, ++taken;
-    }
+    taken += m.take_box(lo, len);
   }
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "allocsim/geom/exact.hpp"
 #include "allocsim/geom/point_set.hpp"
@@ -114,6 +115,33 @@ TEST(LeastShellCost, FillsInnerShellsFirst) {
   EXPECT_EQ(least_shell_cost(3, 27), 26);
   EXPECT_TRUE(all_distinct(testing::full_grid(3, 3)));
   EXPECT_FALSE(all_distinct(PointSet::from_rows({{1, 2}, {0, 0}, {1, 2}})));
+}
+
+TEST(PointSet, GatheredRowsEqualTheRowsAndAreChecked) {
+  // A per-node table of a 2x3 torus-by-line machine (axis 0 a ring of 2), node-major.
+  const std::vector<int> table = {0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 1, 2};
+  PointSet gathered(2, {2, 0}), rows(2, {2, 0});
+  gathered.add_gathered(table, std::vector<int>{5, 0, 3});
+  rows.add_rows(std::vector<int>{1, 2, 0, 0, 1, 1});
+  ASSERT_EQ(gathered.size(), 3);
+  for (int i = 0; i < 3; ++i)
+    for (int axis = 0; axis < 2; ++axis)
+      EXPECT_EQ(gathered.coord(i, axis), rows.coord(i, axis)) << i << " " << axis;
+  // A node outside the table, or a coordinate outside its ring: refused, nothing appended.
+  EXPECT_THROW(gathered.add_gathered(table, std::vector<int>{1, 6}), InputError);
+  EXPECT_THROW(gathered.add_gathered(table, std::vector<int>{-1}), InputError);
+  EXPECT_THROW(gathered.add_gathered(std::vector<int>{0, 0, 2, 0}, std::vector<int>{0, 1}),
+               InputError);
+  EXPECT_EQ(gathered.size(), 3);
+  // Three axes (the unrolled copy) and one axis (the general copy).
+  PointSet cube(3);
+  cube.add_gathered(std::vector<int>{0, 0, 0, 4, 5, 6}, std::vector<int>{1, 1});
+  EXPECT_EQ(cube.size(), 2);
+  EXPECT_EQ(cube.coord(1, 2), 6);
+  PointSet line(1);
+  line.add_gathered(std::vector<int>{7, 8, 9}, std::vector<int>{2, 0});
+  EXPECT_EQ(line.coord(0, 0), 9);
+  EXPECT_EQ(line.coord(1, 0), 7);
 }
 
 TEST(Solve, ParsesDurationsAndMethods) {

@@ -27,6 +27,9 @@ class PointSet {
   void add(std::span<const int> point);
   /// Appends many points at once: `coords` holds them point-major (a multiple of dims()).
   void add_rows(std::span<const int> coords);
+  /// Appends, for each id in `ids`, the point at table[id · dims()] (a per-node coordinate
+  /// table, e.g. the free nodes of a machine), with add_rows' checks.
+  void add_gathered(std::span<const int> table, std::span<const int> ids);
   void reserve(int points) { coords_.reserve(static_cast<std::size_t>(points) * dims_); }
   int dims() const { return dims_; }
   int size() const { return dims_ == 0 ? 0 : static_cast<int>(coords_.size()) / dims_; }
