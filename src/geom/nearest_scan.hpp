@@ -70,17 +70,16 @@ class NearestScan {
         stop_on_torus_ = k > 1;
       }
     }
-    bool every_axis_wraps = true;
-    for (int axis = 0; axis < d; ++axis) every_axis_wraps = every_axis_wraps && points.wraps(axis);
-    cap_ = every_axis_wraps ? ball_cap(d, k) : class_cap(d, k);
+    for (int axis = 0; axis < d; ++axis)
+      every_axis_wraps_ = every_axis_wraps_ && points.wraps(axis);
+    cap_ = every_axis_wraps_ ? ball_cap(d, k) : class_cap(d, k);
     // The sums kept between calls (prefix_cache.hpp), when a caller keeps the memo, the grid
     // holds the points, their indices are lexicographic, the exact evaluation is by the ball
     // walk (k small against n, not the line counts of 2D) and the walk covers the box. Not on
     // small boxes: a call there is cheap, and a mesh's box of free nodes changes often (which
     // empties the cache; measured on NASA iPSC, 16×8).
-    std::int64_t box = 1;
-    for (int axis = 0; axis < d && grid_.usable(); ++axis) box *= grid_.length(axis);
-    if (memo && grid_.usable() && d <= 3 && box >= PrefixCache::kMinBox && lexicographic()) {
+    for (int axis = 0; axis < d && grid_.usable(); ++axis) box_ *= grid_.length(axis);
+    if (memo && grid_.usable() && d <= 3 && box_ >= PrefixCache::kMinBox && lexicographic()) {
       PrefixCache& cache = workspace_.prefix_cache;
       cache.sync(points, grid_);
       poll_.add(static_cast<std::int64_t>(points.size()) * d);
@@ -191,31 +190,19 @@ class NearestScan {
     const int d = points_.dims();
     for (int axis = 0; axis < d; ++axis) centre_[axis] = centre_values_[axis][pos[axis]];
     if (cache_) {
-      std::int64_t cell = 0;
-      bool inside = true;
-      for (int axis = 0; axis < d; ++axis) {
-        const std::int64_t part = cell_part_[axis][pos[axis]];
-        inside = inside && part >= 0;
-        cell += part;
-      }
-      if (!inside || !evaluate_cached(pos, cell)) evaluate_fast(pos);
+      const std::int64_t cell = cell_of(pos);
+      if (cell < 0 || !evaluate_cached(pos, cell)) evaluate_fast(pos);
       return;
     }
     if (memo_) {
-      // The class key and cell from per-axis parts (see class_key and NearestGrid::cell_at).
-      std::uint64_t key = static_cast<std::uint64_t>(k_);
-      std::int64_t cell = 0;
-      bool inside = true;
-      for (int axis = 0; axis < d; ++axis) {
-        key = key * key_base_ + class_part_[axis][pos[axis]];
-        const std::int64_t part = cell_part_[axis][pos[axis]];
-        inside = inside && part >= 0;
-        cell += part;
-      }
-      if (!inside) {
+      const std::int64_t cell = cell_of(pos);
+      if (cell < 0) {
         evaluate_fast(pos);
         return;
       }
+      // The class key from per-axis parts (see build_class_parts).
+      std::uint64_t key = static_cast<std::uint64_t>(k_);
+      for (int axis = 0; axis < d; ++axis) key = key * key_base_ + class_part_[axis][pos[axis]];
       if (key != last_key_) {
         const auto found = memo_->entries.find(key);
         last_entry_ = found == memo_->entries.end() ? nullptr : &found->second;
@@ -244,6 +231,19 @@ class NearestScan {
   }
 
  private:
+  /// The grid cell of the centre with per-axis positions `pos`, from per-axis parts (as
+  /// NearestGrid::cell_at); −1 when it lies outside the box.
+  std::int64_t cell_of(std::span<const int> pos) const {
+    std::int64_t cell = 0;
+    bool inside = true;
+    for (int axis = 0; axis < points_.dims(); ++axis) {
+      const std::int64_t part = cell_part_[axis][pos[axis]];
+      inside = inside && part >= 0;
+      cell += part;
+    }
+    return inside ? cell : -1;
+  }
+
   /// The centre's sum from the prefix cache, computing the cell's prefix when it is not known;
   /// keeps the centre if strictly better (a known sum's set is computed again). False when the
   /// prefix cannot reach k (the other paths evaluate the centre).
@@ -274,13 +274,8 @@ class NearestScan {
   void prepare_walk(int for_k) {
     // Radii up to 4x the free ball's (corners, blocked neighbourhoods), or 3 more on tori.
     const int least = ball_cap(points_.dims(), for_k);
-    bool every_axis_wraps = true;
-    for (int axis = 0; axis < points_.dims(); ++axis)
-      every_axis_wraps = every_axis_wraps && points_.wraps(axis);
-    std::int64_t box = 1;
-    for (int axis = 0; axis < points_.dims(); ++axis) box *= grid_.length(axis);
-    workspace_.walk.prepare(points_, grid_, least, every_axis_wraps ? least + 3 : 4 * least + 3,
-                            4 * box + 4096, lexicographic());
+    workspace_.walk.prepare(points_, grid_, least, every_axis_wraps_ ? least + 3 : 4 * least + 3,
+                            4 * box_ + 4096, lexicographic());
     walk_ = &workspace_.walk;
     poll_.add(8LL * points_.size());
   }
@@ -553,6 +548,8 @@ class NearestScan {
   std::int64_t stop_at_ = -1;
   bool stop_on_torus_ = false;  // stop_at_ uses the torus bound (k > 1)
   int cap_ = 0;
+  bool every_axis_wraps_ = true;
+  std::int64_t box_ = 1;  // cells of the grid's box (when the grid is usable)
   NearestMemo own_memo_;
   NearestMemo* memo_ = nullptr;
   std::unique_ptr<PlaneSums> plane_;

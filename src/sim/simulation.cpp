@@ -302,7 +302,7 @@ Workload synthetic_workload(const RunConfig& config, const SyntheticSpec& spec) 
 }
 
 Workload load_workload(const RunConfig& config, const std::string& trace_dir) {
-  if (config.trace.rfind("synthetic:", 0) == 0 || config.trace == "synthetic")
+  if (is_synthetic_trace(config.trace))
     return synthetic_workload(config, SyntheticSpec(config.trace));
   ReadOptions options;
   options.strict = config.strict;

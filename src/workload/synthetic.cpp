@@ -168,6 +168,10 @@ void validate_synthetic_spec(const std::string& spec) {
   plan_synthetic(spec);
 }
 
+bool is_synthetic_trace(const std::string& trace) {
+  return trace == "synthetic" || trace.rfind("synthetic:", 0) == 0;
+}
+
 Workload generate_synthetic(const std::string& spec, Rng& rng) {
   return SyntheticSpec(spec).generate(rng);
 }

@@ -117,3 +117,11 @@ TEST(Synthetic, ParsedSpecGeneratesWhatGenerateSyntheticDoes) {
   }
   EXPECT_THROW(SyntheticSpec("synthetic:jobs=-1"), InputError);
 }
+
+TEST(SyntheticSpec, SyntheticTraceNamesAreToldFromFileNames) {
+  EXPECT_TRUE(is_synthetic_trace("synthetic"));
+  EXPECT_TRUE(is_synthetic_trace("synthetic:jobs=20"));
+  EXPECT_FALSE(is_synthetic_trace("synthetic-jobs.swf"));
+  EXPECT_FALSE(is_synthetic_trace("NASA-iPSC-1993-3.1-cln"));
+  EXPECT_FALSE(is_synthetic_trace(""));
+}

@@ -50,6 +50,8 @@ void check_job_count(std::uint64_t jobs, bool allow_large, const std::string& wh
 /// The `allow_large=0|1` parameter (a permission: not part of canonical specs).
 ParamSpec allow_large_param();
 
+/// True when `trace` names a synthetic workload (`synthetic` or `synthetic:...`), not a file.
+bool is_synthetic_trace(const std::string& trace);
 /// Synthetic workloads: `synthetic:jobs=1000,arrival=exp:10,runtime=exp:100,size=uniform:1,64`
 /// (size: `uniform:min,max`, `pow2:min,max`, `const:P`, `sides:L` for an a x b request). Seeded
 /// by `rng`. Times are finite in [0, kMaxTime]; sizes integers in [1, 2^31-1] (pow2 up to 2^30,

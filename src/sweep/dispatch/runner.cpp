@@ -13,17 +13,11 @@
 
 namespace allocsim::sweep {
 
-namespace {
-bool is_synthetic(const std::string& trace) {
-  return trace.rfind("synthetic", 0) == 0;
-}
-}  // namespace
-
 LoadFn core_load() {
   // Each synthetic spec is parsed once (a sweep's replicates differ only in the seed).
   auto specs = std::make_shared<std::map<std::string, SyntheticSpec>>();
   return [specs](const RunConfig& config, const std::string& trace_dir) {
-    if (config.trace.rfind("synthetic:", 0) == 0 || config.trace == "synthetic") {
+    if (is_synthetic_trace(config.trace)) {
       auto found = specs->find(config.trace);
       if (found == specs->end())
         found = specs->emplace(config.trace, SyntheticSpec(config.trace)).first;
@@ -58,7 +52,7 @@ const ConfigRunner::Cached& ConfigRunner::base_workload(const RunConfig& config)
   // What load_workload() reads depends on: the source and the reader options, and for
   // synthetic workloads the workload seed (transforms are applied later, per config). The
   // options go into the key as their bytes (no number formatting per config).
-  const bool synthetic = is_synthetic(config.trace);
+  const bool synthetic = is_synthetic_trace(config.trace);
   std::string& key = key_;
   key.assign(config.trace);
   auto append = [&](const auto& value) {
