@@ -53,6 +53,11 @@ studies=$("$ALLOCSIM" reproduce --list | awk '{print $1}')
   call the geometry or mapping layer directly.
 - Figures are drawn by `tools/plot_study.py` (PNG and PDF); error bars are 95 % confidence
   intervals over replicas where a study has replicas.
+- **Quick runs** (`allocsim reproduce STUDY --quick`, run by CI for every study) use reduced
+  inputs, so they check only what a reduced run can: the trends marked `quick = true` in
+  `experiments/published/<study>.toml` against the paper, and `quick_value` rows against the
+  quick run's own reference values; every other row prints `n/a (quick)`. The tables below are
+  full runs.
 
 TEXT
 } >"$DOC"
