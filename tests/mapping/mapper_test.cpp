@@ -178,6 +178,24 @@ TEST(Partition, MetisPartsAreBalanced) {
   }
 }
 
+TEST(Partition, RecursiveBisectionAsCharmTopoLB) {
+  // METIS_PartGraphRecursive (CHARM++'s TopoLB.C): every group used, loads balanced, and the
+  // same seed gives the same groups.
+  const auto graph = make_pattern("leanmd:cells=6x6x6,procs=64");
+  const auto partition = partition_metis(graph, 64, 1, true);
+  const auto groups = coalesce(graph, partition);
+  double total = 0, largest = 0, smallest = 1e300;
+  for (TaskId g = 0; g < groups.size(); ++g) {
+    total += groups.load(g);
+    largest = std::max(largest, groups.load(g));
+    smallest = std::min(smallest, groups.load(g));
+  }
+  EXPECT_GT(smallest, 0);
+  EXPECT_LE(largest, 1.1 * total / 64);
+  EXPECT_EQ(partition.group_of, partition_metis(graph, 64, 1, true).group_of);
+  EXPECT_NE(partition.group_of, partition_metis(graph, 64, 1).group_of);
+}
+
 TEST(Partition, SpecialCasesAndMapping) {
   const auto graph = make_pattern("mesh2d:6x6");
   const auto one = partition_metis(graph, 1, 1);

@@ -103,21 +103,29 @@ std::vector<Case> cases(bool quick) {
 
 /// The graph the mappers see: the pattern's p tasks, or its objects METIS-partitioned into p
 /// groups and coalesced (the partition map_graph makes with seed 1).
-mapping::TaskGraph group_graph(const std::string& pattern, int p) {
+mapping::TaskGraph group_graph(const std::string& pattern, int p, bool recursive = false) {
   mapping::TaskGraph graph = mapping::make_pattern(pattern);
   if (graph.size() <= p) return graph;
-  return mapping::coalesce(graph, mapping::partition_metis(graph, p, mix_seed(1, 0x6d65746973)));
+  return mapping::coalesce(
+      graph, mapping::partition_metis(graph, p, mix_seed(1, 0x6d65746973), recursive));
+}
+
+/// A seeded random permutation of 0..n-1 (identity for k = 0).
+std::vector<int> permutation(int n, int k, const char* what) {
+  std::vector<int> label(n);
+  for (int t = 0; t < n; ++t) label[t] = t;
+  Rng rng(mix_seed(static_cast<std::uint64_t>(k), stable_hash(what)));
+  if (k > 0)
+    for (int i = n - 1; i > 0; --i) std::swap(label[i], label[rng.uniform_int(0, i)]);
+  return label;
 }
 
 /// The same graph with task t renumbered label[t] (numbering 0: unchanged; k >= 1: the k-th
 /// seeded random permutation).
 mapping::TaskGraph renumbered(const mapping::TaskGraph& graph, int numbering) {
-  const int n = graph.size();
-  std::vector<int> label(n);
-  for (int t = 0; t < n; ++t) label[t] = t;
   if (numbering == 0) return graph;
-  Rng rng(mix_seed(static_cast<std::uint64_t>(numbering), stable_hash("agarwal-numbering")));
-  for (int i = n - 1; i > 0; --i) std::swap(label[i], label[rng.uniform_int(0, i)]);
+  const int n = graph.size();
+  const std::vector<int> label = permutation(n, numbering, "agarwal-numbering");
   std::vector<mapping::TaskEdge> edges;
   std::vector<double> loads(n);
   for (mapping::TaskId t = 0; t < n; ++t) {
@@ -152,12 +160,21 @@ struct Results {
   double mean(const std::string& mapper) const { return mean_interval(runs.at(mapper)).mean; }
 };
 
-Results measure_case(const mapping::TaskGraph& base, const Topology& topology) {
-  const std::vector<NodeId> nodes = all_nodes(topology);
+/// Maps `base` under every numbering with `mappers`; `shuffle_processors`: the processors are
+/// listed in a random order (one per numbering) instead of machine order, so the mappers'
+/// "first processor among equal costs" falls on a random one of them.
+Results measure_case(const mapping::TaskGraph& base, const Topology& topology,
+                     const std::vector<std::string>& mappers, bool shuffle_processors = false) {
+  const std::vector<NodeId> machine_order = all_nodes(topology);
   Results r;
   for (int numbering = 0; numbering <= kNumberings; ++numbering) {
     const mapping::TaskGraph graph = renumbered(base, numbering);
-    for (const auto& [mapper, label] : kMappers) {
+    std::vector<NodeId> nodes = machine_order;
+    if (shuffle_processors) {
+      const auto order = permutation(static_cast<int>(nodes.size()), numbering, "agarwal-procs");
+      for (std::size_t i = 0; i < nodes.size(); ++i) nodes[i] = machine_order[order[i]];
+    }
+    for (const std::string& mapper : mappers) {
       if (numbering == 0 && mapper == "random") continue;
       const double value = hpb(graph, topology, nodes, mapper, std::max(numbering, 1));
       if (numbering == 0)
@@ -167,6 +184,12 @@ Results measure_case(const mapping::TaskGraph& base, const Topology& topology) {
     }
   }
   return r;
+}
+
+std::vector<std::string> all_mappers() {
+  std::vector<std::string> out;
+  for (const auto& [mapper, label] : kMappers) out.push_back(mapper);
+  return out;
 }
 
 /// "m ± h" of a sample.
@@ -185,6 +208,72 @@ std::vector<double> gaps(const Results& r) {
   return out;
 }
 
+/// LeanMD's four reductions (%) and the coalesced graph's average degree, as one note.
+std::string leanmd_line(const Results& r, double degree) {
+  auto cut = [&](const std::string& a, const std::string& b) {
+    return 100 * (1 - r.mean(a) / r.mean(b));
+  };
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "degree %.1f: TopoLB %.1f %%, TopoCentLB %.1f %%, refine further %.1f %%, "
+                "TopoLB + refine %.1f %% (random %.3f, TopoLB %.3f)",
+                degree, cut(kTopoLB, "random"), cut("topocentlb", "random"),
+                cut("topolb:order=2+refine", kTopoLB), cut("topolb:order=2+refine", "random"),
+                r.mean("random"), r.mean(kTopoLB));
+  return text;
+}
+
+/// Full run only: each remaining mismatch measured again under one changed assumption.
+void isolating_experiments(std::map<std::string, std::map<int, Results>>& res, Measurements& m) {
+  // Fig. 4's "about 10 %": the processors listed in a random order (one per numbering), so that
+  // both greedy mappers' ties between equally cheap processors fall on a random one of them
+  // rather than on the lowest machine index.
+  {
+    double sum = 0;
+    int count = 0;
+    std::string per_p;
+    for (const auto& [p, main] : res["stencil-3d"]) {
+      const Topology topology = Topology::parse("torus:" + sides(shape3d(p)));
+      const Results r = measure_case(group_graph("mesh2d:" + sides(shape2d(p)), p), topology,
+                                     {"topocentlb", kTopoLB}, true);
+      const double gap = r.mean("topocentlb") / r.mean(kTopoLB) - 1;
+      sum += gap;
+      ++count;
+      char text[160];
+      std::snprintf(text, sizeof text, "%s%d: %.3f -> %.3f (TopoLB %.3f, TopoCentLB %.3f)",
+                    per_p.empty() ? "" : "; ", p, main.mean("topocentlb") / main.mean(kTopoLB) - 1,
+                    gap, r.mean(kTopoLB), r.mean("topocentlb"));
+      per_p += text;
+    }
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "isolating fig4/topocentlb-over-topolb (one change: processors in random order "
+                  "instead of machine order): mean over p %.3f; by p, TopoCentLB / TopoLB - 1 "
+                  "machine order -> random order: ",
+                  sum / count);
+    m.notes.push_back(text + per_p);
+  }
+  // Figs. 5-6's reductions: the LeanMD object graph (proxies relaying to the computes) or the
+  // partitioner (recursive bisection, as CHARM++'s TopoLB.C), one at a time.
+  for (const auto& [name, p] : std::vector<std::pair<std::string, int>>{
+           {"leanmd-2d", 512}, {"leanmd-3d", 512}, {"leanmd-3d", 1024}}) {
+    const std::string pattern = "leanmd:cells=6x6x6,procs=" + std::to_string(p);
+    const Topology topology =
+        Topology::parse("torus:" + sides(name == "leanmd-2d" ? shape2d(p) : shape3d(p)));
+    std::string text = "isolating " + name + " p = " + std::to_string(p) +
+                       " reductions against random: as run, " +
+                       leanmd_line(res[name][p], group_graph(pattern, p).average_degree());
+    const mapping::TaskGraph computes = group_graph(pattern + ",proxies=computes", p);
+    text += "; object graph proxies=computes, " +
+            leanmd_line(measure_case(computes, topology, all_mappers()), computes.average_degree());
+    const mapping::TaskGraph bisection = group_graph(pattern, p, true);
+    text +=
+        "; METIS recursive bisection, " +
+        leanmd_line(measure_case(bisection, topology, all_mappers()), bisection.average_degree());
+    m.notes.push_back(text);
+  }
+}
+
 }  // namespace
 
 Measurements agarwal_mapping(const StudyContext& context) {
@@ -198,7 +287,7 @@ Measurements agarwal_mapping(const StudyContext& context) {
     labels[c.name] = c.label;
     analytic[c.name][c.p] = analytic_random(c.torus);
     machine_of[c.name][c.p] = sides(c.torus);
-    res[c.name][c.p] = measure_case(group_graph(c.pattern, c.p), topology);
+    res[c.name][c.p] = measure_case(group_graph(c.pattern, c.p), topology, all_mappers());
   }
   auto at = [&](const std::string& name, int p, const std::string& mapper) {
     return res[name][p].mean(mapper);
@@ -308,6 +397,7 @@ Measurements agarwal_mapping(const StudyContext& context) {
     figure.panels.push_back(panel);
   }
   write_figure(context, "agarwal-mapping-figs1-6", figure, m);
+  if (!context.quick) isolating_experiments(res, m);
   m.notes.push_back(
       "direct calls to the mapping layer (mapping::map_graph, as `allocsim map`): 2D-mesh "
       "pattern (1 KiB per edge) with p tasks on the most square 2D and most cubic 3D torus of p "
