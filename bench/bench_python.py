@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Speed of the Python module (issue 30) on the NASA iPSC/860 trace with EASY on flat:128:
+
+  1. C++ policies run from Python against the CLI: allocsim.run(...) timed in this process
+     (trace reading, simulation, results) against `allocsim run --format json`'s own
+     wall_seconds (reading included), the two in turn, A B A B ...; target: the median ratio
+     within 5 %. Also the whole processes (a Python interpreter that imports allocsim and runs,
+     against the CLI process), for the record.
+  2. The Python first-fit allocator against the C++ `flat` (the same schedule): allocsim.run on
+     one allocsim.Trace, in turn; target: the median ratio under 20x.
+
+Medians over --runs pairs (the machine may be shared: the ratios are taken pair by pair).
+
+  ALLOCSIM_TRACE_DIR=../shared/traces PYTHONPATH=build/python \\
+      /usr/bin/python3 bench/bench_python.py --allocsim build/allocsim [--runs 9]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import allocsim
+
+NASA = "NASA-iPSC-1993-3.1-cln"
+CONFIG = {"machine": "flat:128", "trace": NASA, "sched": "easy", "alloc": "flat"}
+
+
+class FirstFit(allocsim.Allocator):
+    """`flat` in Python: the lowest free ids."""
+
+    def allocate(self, job, machine):
+        free = machine.free_nodes()
+        return free[:job.size] if len(free) >= job.size else None
+
+
+def cli_seconds(binary):
+    """The CLI's own wall_seconds of one run (reading included) and its whole-process time."""
+    command = [binary, "run", "--format", "json"]
+    for key, value in CONFIG.items():
+        command += ["--" + key.replace("_", "-"), value]
+    started = time.perf_counter()
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["resources"]["wall_seconds"], time.perf_counter() - started
+
+
+def python_process_seconds():
+    """A whole Python process that imports allocsim and runs CONFIG."""
+    code = f"import allocsim; allocsim.run(**{CONFIG!r})"
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return time.perf_counter() - started
+
+
+def timed(function):
+    started = time.perf_counter()
+    result = function()
+    return time.perf_counter() - started, result
+
+
+def summary(name, values, unit="s"):
+    print(f"  {name:<46} median {statistics.median(values):9.4f} {unit}   "
+          f"(min {min(values):.4f}, max {max(values):.4f}, n={len(values)})")
+    return statistics.median(values)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--allocsim", default=os.environ.get("ALLOCSIM_BINARY", "build/allocsim"))
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    if not os.environ.get("ALLOCSIM_TRACE_DIR"):
+        sys.exit("bench_python: set ALLOCSIM_TRACE_DIR to the folder holding " + NASA)
+
+    print(f"1. C++ policies from Python against the CLI ({CONFIG})")
+    cli_seconds(args.allocsim), allocsim.run(**CONFIG)  # warm-up (file cache)
+    cli, python, ratios, cli_process, python_process, process_ratios = [], [], [], [], [], []
+    for _ in range(args.runs):
+        inside, whole = cli_seconds(args.allocsim)
+        ours, _ = timed(lambda: allocsim.run(**CONFIG))
+        cli.append(inside)
+        python.append(ours)
+        ratios.append(ours / inside)
+        cli_process.append(whole)
+        python_process.append(python_process_seconds())
+        process_ratios.append(python_process[-1] / whole)
+    summary("CLI run (its wall_seconds, reading included)", cli)
+    summary("allocsim.run() in Python (reading included)", python)
+    ratio = summary("ratio Python / CLI, pair by pair", ratios, "x")
+    print(f"  -> {100 * (ratio - 1):+.1f} % (target: within 5 %): "
+          f"{'PASS' if abs(ratio - 1) <= 0.05 else 'FAIL'}")
+    summary("whole CLI process", cli_process)
+    summary("whole Python process (interpreter, import, run)", python_process)
+    summary("ratio of whole processes, pair by pair", process_ratios, "x")
+
+    print(f"\n2. Python first fit against the C++ flat, one Trace ({NASA}, easy, flat:128)")
+    trace = allocsim.Trace(NASA)
+    config = dict(CONFIG, trace=trace)
+    first_fit, flat, ratios = [], [], []
+    for _ in range(args.runs):
+        ours, a = timed(lambda: allocsim.run(**dict(config, alloc=FirstFit())))
+        theirs, b = timed(lambda: allocsim.run(**config))
+        assert a.summary == b.summary, "the two allocators should give the same schedule"
+        first_fit.append(ours)
+        flat.append(theirs)
+        ratios.append(ours / theirs)
+    summary("allocsim.run(alloc=FirstFit())", first_fit)
+    summary("allocsim.run(alloc='flat')", flat)
+    ratio = summary("ratio Python first fit / C++ flat, pair by pair", ratios, "x")
+    print(f"  -> {ratio:.1f}x (target: under 20x): {'PASS' if ratio < 20 else 'FAIL'}")
+
+
+if __name__ == "__main__":
+    main()
