@@ -25,7 +25,10 @@ import time
 import allocsim
 
 NASA = "NASA-iPSC-1993-3.1-cln"
-CONFIG = {"machine": "flat:128", "trace": NASA, "sched": "easy", "alloc": "flat"}
+# C++ policies: the topology-blind first fit (the run is mostly reading the trace) and MC1x1 on
+# the iPSC's 128 nodes as a 16 x 8 mesh (mostly allocating).
+CONFIGS = [{"machine": "flat:128", "trace": NASA, "sched": "easy", "alloc": "flat"},
+           {"machine": "mesh:16x8", "trace": NASA, "sched": "easy", "alloc": "mc1x1"}]
 
 
 class FirstFit(allocsim.Allocator):
@@ -36,19 +39,19 @@ class FirstFit(allocsim.Allocator):
         return free[:job.size] if len(free) >= job.size else None
 
 
-def cli_seconds(binary):
+def cli_seconds(binary, config):
     """The CLI's own wall_seconds of one run (reading included) and its whole-process time."""
     command = [binary, "run", "--format", "json"]
-    for key, value in CONFIG.items():
+    for key, value in config.items():
         command += ["--" + key.replace("_", "-"), value]
     started = time.perf_counter()
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     return json.loads(out)["resources"]["wall_seconds"], time.perf_counter() - started
 
 
-def python_process_seconds():
-    """A whole Python process that imports allocsim and runs CONFIG."""
-    code = f"import allocsim; allocsim.run(**{CONFIG!r})"
+def python_process_seconds(config):
+    """A whole Python process that imports allocsim and runs `config`."""
+    code = f"import allocsim; allocsim.run(**{config!r})"
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True)
     return time.perf_counter() - started
@@ -66,25 +69,19 @@ def summary(name, values, unit="s"):
     return statistics.median(values)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--allocsim", default=os.environ.get("ALLOCSIM_BINARY", "build/allocsim"))
-    parser.add_argument("--runs", type=int, default=9)
-    args = parser.parse_args()
-    if not os.environ.get("ALLOCSIM_TRACE_DIR"):
-        sys.exit("bench_python: set ALLOCSIM_TRACE_DIR to the folder holding " + NASA)
-
-    print(f"1. C++ policies from Python against the CLI ({CONFIG})")
-    cli_seconds(args.allocsim), allocsim.run(**CONFIG)  # warm-up (file cache)
+def compare_with_cli(args, config):
+    """Part 1 for one config: the CLI and allocsim.run in turn, --runs pairs."""
+    print(f"1. C++ policies from Python against the CLI ({config})")
+    cli_seconds(args.allocsim, config), allocsim.run(**config)  # warm-up (file cache)
     cli, python, ratios, cli_process, python_process, process_ratios = [], [], [], [], [], []
     for _ in range(args.runs):
-        inside, whole = cli_seconds(args.allocsim)
-        ours, _ = timed(lambda: allocsim.run(**CONFIG))
+        inside, whole = cli_seconds(args.allocsim, config)
+        ours, _ = timed(lambda: allocsim.run(**config))
         cli.append(inside)
         python.append(ours)
         ratios.append(ours / inside)
         cli_process.append(whole)
-        python_process.append(python_process_seconds())
+        python_process.append(python_process_seconds(config))
         process_ratios.append(python_process[-1] / whole)
     summary("CLI run (its wall_seconds, reading included)", cli)
     summary("allocsim.run() in Python (reading included)", python)
@@ -94,10 +91,22 @@ def main():
     summary("whole CLI process", cli_process)
     summary("whole Python process (interpreter, import, run)", python_process)
     summary("ratio of whole processes, pair by pair", process_ratios, "x")
+    print()
 
-    print(f"\n2. Python first fit against the C++ flat, one Trace ({NASA}, easy, flat:128)")
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--allocsim", default=os.environ.get("ALLOCSIM_BINARY", "build/allocsim"))
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    if not os.environ.get("ALLOCSIM_TRACE_DIR"):
+        sys.exit("bench_python: set ALLOCSIM_TRACE_DIR to the folder holding " + NASA)
+
+    for config in CONFIGS:
+        compare_with_cli(args, config)
+    print(f"2. Python first fit against the C++ flat, one Trace ({NASA}, easy, flat:128)")
     trace = allocsim.Trace(NASA)
-    config = dict(CONFIG, trace=trace)
+    config = dict(CONFIGS[0], trace=trace)
     first_fit, flat, ratios = [], [], []
     for _ in range(args.runs):
         ours, a = timed(lambda: allocsim.run(**dict(config, alloc=FirstFit())))

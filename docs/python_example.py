@@ -71,9 +71,10 @@ def main(figure_path):
     for name, result in results.items():  # per-job records: one row per job
         slowdown = np.sort(result.jobs["comm_slowdown"].to_numpy())
         cdf.plot(slowdown, np.arange(1, len(slowdown) + 1) / len(slowdown), label=name)
-    cdf.set_xlabel("job's running time / its time alone on a compact allocation")
+    cdf.set_xlabel("job's running time / its time alone on a compact allocation (log)")
     cdf.set_ylabel("fraction of jobs")
-    cdf.set_xlim(left=1)
+    cdf.set_xscale("log")
+    cdf.set_xlim(1, 100)
     cdf.set_title("per-job communication slowdown (CDF)")
     cdf.legend(loc="lower right")
     figure.tight_layout()

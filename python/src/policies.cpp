@@ -27,15 +27,17 @@ std::string traceback_text(const py::handle& value) {
   return text;
 }
 
-std::string job_text(std::int64_t job_id) {
-  return job_id >= 0 ? "job " + std::to_string(job_id) : std::string("the scheduling pass");
+/// " on job 12", " in the scheduling pass" (a scheduler's), or "" (an allocator's commit).
+std::string subject_text(const std::string& what, std::int64_t job_id) {
+  if (job_id >= 0) return " on job " + std::to_string(job_id);
+  return what.ends_with(".schedule") ? " in the scheduling pass" : "";
 }
 
 }  // namespace
 
 PolicyFailure policy_failure(const std::string& what, std::int64_t job_id, double time,
                              const std::string& detail, py::object cause) {
-  std::string message = "Python " + what + " failed on " + job_text(job_id) +
+  std::string message = "Python " + what + " failed" + subject_text(what, job_id) +
                         " at simulated time " + number_text(time) + " s: " + detail;
   if (!cause.is_none()) message += "\n" + traceback_text(cause);
   py::object type = py::module_::import("allocsim._allocsim").attr("PolicyError");

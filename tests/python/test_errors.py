@@ -115,7 +115,7 @@ def test_scheduler_exception_names_the_pass_and_time():
     with pytest.raises(allocsim.PolicyError) as error:
         allocsim.run(machine="flat:64", trace=TRACE, sched=BadScheduler(fail))
     message = str(error.value)
-    assert re.search(r"Python scheduler BadScheduler\.schedule failed on the scheduling pass at "
+    assert re.search(r"Python scheduler BadScheduler\.schedule failed in the scheduling pass at "
                      r"simulated time [0-9.]+ s: KeyError", message), message
     assert "in fail" in message and error.value.job_id is None and error.value.time > 50
 
@@ -161,3 +161,15 @@ def test_still_works_after_failures():
     with pytest.raises(allocsim.PolicyError):
         allocsim.run(machine="mesh:8x8", trace=TRACE, alloc=Answer(divide_by_zero, bad_job=0))
     assert allocsim.run(machine="mesh:8x8", trace=TRACE).summary["jobs"] == 40
+
+
+def test_exception_in_commit():
+    class BadCommit(Answer):
+        def commit(self, nodes):
+            if len(nodes) > 8:
+                raise ValueError(f"too many: {len(nodes)}")
+    with pytest.raises(allocsim.PolicyError,
+                       match=r"Python allocator BadCommit\.commit failed at simulated time "
+                             r"[0-9.e+]+ s: ValueError: too many") as error:
+        allocsim.run(machine="mesh:8x8", trace=TRACE, alloc=BadCommit(divide_by_zero, 10**9))
+    assert "in commit" in str(error.value)

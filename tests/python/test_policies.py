@@ -127,3 +127,19 @@ def test_list_families():
     easy = [e for e in allocsim.list("schedulers") if e["name"] == "easy"][0]
     assert easy["params"][0]["key"] == "order"
     assert allocsim.node_ids("0-3 8 10-11") == [0, 1, 2, 3, 8, 10, 11]
+
+
+class ShapedFirstFit(FirstFit):
+    """First fit declared shape-constrained: EASY's look-ahead replays clones of it."""
+
+    contiguous_only = True
+    clones = 0
+
+    def clone(self):
+        ShapedFirstFit.clones += 1
+        return super().clone()
+
+
+def test_contiguous_only_allocator_is_cloned_for_the_look_ahead():
+    result = allocsim.run(machine="mesh:8x8", trace=MIXED, sched="easy", alloc=ShapedFirstFit())
+    assert ShapedFirstFit.clones > 0 and result.summary["jobs"] == 120
