@@ -145,7 +145,17 @@ RunOutput run(const py::dict& settings, const std::string& trace_dir) {
     simulation.set_allocator(std::make_unique<PythonAllocator>(allocator, state));
   if (!scheduler.is_none())
     simulation.set_scheduler(std::make_unique<PythonScheduler>(scheduler, state));
-  return RunOutput{config, simulation.run()};  // a PolicyFailure raises its PolicyError
+  try {
+    return RunOutput{config, simulation.run()};  // a PolicyFailure raises its PolicyError
+  } catch (const std::logic_error& broken) {
+    // The simulation's own checks of what a policy did (a scheduler that leaves placeable jobs
+    // waiting on an idle machine): a Python policy's mistake, reported as one.
+    if (scheduler.is_none() && allocator.is_none()) throw;
+    const std::string what = !scheduler.is_none()
+                                 ? "scheduler " + type_name(scheduler) + ".schedule"
+                                 : "allocator " + type_name(allocator) + ".allocate";
+    throw policy_failure(what, -1, simulation.now(), broken.what(), py::none());
+  }
 }
 
 py::dict summary_of(const RunOutput& out) {

@@ -173,3 +173,13 @@ def test_exception_in_commit():
                              r"[0-9.e+]+ s: ValueError: too many") as error:
         allocsim.run(machine="mesh:8x8", trace=TRACE, alloc=BadCommit(divide_by_zero, 10**9))
     assert "in commit" in str(error.value)
+
+
+def test_scheduler_that_never_starts_jobs():
+    class Lazy(allocsim.Scheduler):
+        def schedule(self, context):
+            pass
+    with pytest.raises(allocsim.PolicyError, match=r"Python scheduler Lazy\.schedule failed in "
+                       r"the scheduling pass at simulated time [0-9.e+]+ s: scheduler left "
+                       r"placeable jobs waiting on an idle machine"):
+        allocsim.run(machine="mesh:8x8", trace=TRACE, sched=Lazy())
