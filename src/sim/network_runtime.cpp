@@ -50,7 +50,8 @@ std::vector<std::pair<LinkId, double>> pattern_link_loads(const Topology& topolo
 
 class FlowRuntime final : public RuntimeModel {
  public:
-  FlowRuntime(double comm, double bandwidth) : comm_(comm), bandwidth_(bandwidth) {}
+  FlowRuntime(double comm, double bandwidth, FlowLoad load)
+      : comm_(comm), bandwidth_(bandwidth), load_(load) {}
 
   double runtime(const Job& job, const Allocation&, const Topology&) const override {
     return job.runtime;
@@ -58,7 +59,7 @@ class FlowRuntime final : public RuntimeModel {
 
   void rerate(RateContext& context, const RunningChange& change) override {
     if (!network_) {
-      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_, bandwidth_);
+      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_, bandwidth_, load_);
       first_time_ = context.now();
     } else {
       utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
@@ -107,17 +108,16 @@ class FlowRuntime final : public RuntimeModel {
     auto found = pattern_reference_rates_.find(tasks);
     if (found == pattern_reference_rates_.end()) {
       const std::vector<NodeId> compact = reference_compact_nodes(topology, tasks);
-      double max_load = 0;
-      for (const auto& [link, load] :
-           pattern_link_loads(topology, *traffic.graph, compact, scratch_))
-        max_load = std::max(max_load, load);
-      const double rate = max_load > 0 ? 1.0 / max_load : std::numeric_limits<double>::infinity();
+      const double pacing =
+          network_->pacing_load(pattern_link_loads(topology, *traffic.graph, compact, scratch_));
+      const double rate = pacing > 0 ? 1.0 / pacing : std::numeric_limits<double>::infinity();
       found = pattern_reference_rates_.emplace(tasks, rate).first;
     }
     network_->add_job(job, loads, found->second);
   }
 
   double comm_, bandwidth_;
+  FlowLoad load_;
   std::unordered_map<int, double> pattern_reference_rates_;
   std::vector<double> scratch_;
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
@@ -158,13 +158,13 @@ class DistanceRuntime final : public RuntimeModel {
 
 }  // namespace
 
-std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth) {
+std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth, FlowLoad load) {
   if (!(bandwidth > 0) || !std::isfinite(bandwidth))
     throw InputError("runtime model 'flow': bandwidth must be positive.");
   if (!(comm >= 0 && comm <= 1))
     throw InputError("runtime model 'flow': comm must be in [0, 1], got " + std::to_string(comm) +
                      ".");
-  return std::make_unique<FlowRuntime>(comm, bandwidth);
+  return std::make_unique<FlowRuntime>(comm, bandwidth, load);
 }
 
 std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {
