@@ -52,17 +52,23 @@ std::vector<std::string> items_of(const ConfigField& field, const py::handle& va
       }
       return items;
     }
-    case FieldType::real:
-      if (is_bool || !(py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)))
+    case FieldType::real:  // int, float and numpy's numbers
+      if (is_bool ||
+          !(PyFloat_Check(value.ptr()) || PyIndex_Check(value.ptr()) ||
+            py::hasattr(value, "__float__")) ||
+          py::isinstance<py::str>(value))
         throw wrong();
-      return {number_text(value.cast<double>())};
-    case FieldType::boolean:
-      if (!is_bool) throw wrong();
-      return {value.cast<bool>() ? "true" : "false"};
-    case FieldType::unsigned_integer:
-      if (is_bool || !py::isinstance<py::int_>(value) || value.cast<py::int_>() < py::int_(0))
+      return {number_text(py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>())};
+    case FieldType::boolean:  // bool and numpy.bool_
+      if (!is_bool && py::type::of(value).attr("__name__").cast<std::string>() != "bool_")
         throw wrong();
-      return {py::str(value).cast<std::string>()};
+      return {py::bool_(py::reinterpret_borrow<py::object>(value)) ? "true" : "false"};
+    case FieldType::unsigned_integer: {  // int and numpy's integers, >= 0
+      if (is_bool || !PyIndex_Check(value.ptr())) throw wrong();
+      const py::int_ number(py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr())));
+      if (number < py::int_(0)) throw wrong();
+      return {py::str(static_cast<const py::handle&>(number)).cast<std::string>()};
+    }
   }
   throw wrong();
 }

@@ -143,3 +143,11 @@ class ShapedFirstFit(FirstFit):
 def test_contiguous_only_allocator_is_cloned_for_the_look_ahead():
     result = allocsim.run(machine="mesh:8x8", trace=MIXED, sched="easy", alloc=ShapedFirstFit())
     assert ShapedFirstFit.clones > 0 and result.summary["jobs"] == 120
+
+
+def test_numpy_numbers_as_keywords():
+    import numpy as np
+    a = allocsim.run(trace=MIXED, seed=np.int64(4), bsd_threshold=np.float32(60),
+                     strict=np.bool_(False))
+    b = allocsim.run(trace=MIXED, seed=4, bsd_threshold=60.0, strict=False)
+    assert a.summary == b.summary and a.config == b.config
