@@ -31,8 +31,8 @@ forbid "src/network include/allocsim/network" \
 forbid "src/sched include/allocsim/sched" 'allocsim/sim/' \
   "sched/ includes no sim/: schedulers see their SchedulerContext"
 forbid "$below_cli" 'commands\.hpp|cli/' "nothing below cli/ includes cli/"
-forbid "$core" 'allocsim/(sweep|output)/|mpi\.h|hdf5\.h|boost/mpi|toml' \
-  "the core has no MPI, HDF5, TOML, writers or sweep"
+forbid "$core" 'allocsim/(sweep|output)/|mpi\.h|hdf5\.h|boost/mpi|toml|pybind11|Python\.h' \
+  "the core has no MPI, HDF5, TOML, Python, writers or sweep"
 forbid "src/output include/allocsim/output" 'allocsim/sweep/|mpi\.h|hdf5\.h|boost/mpi' \
   "the writers need nothing from the sweep, MPI or HDF5"
 forbid "src/sweep/experiment include/allocsim/sweep/experiment" \
