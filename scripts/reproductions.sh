@@ -155,11 +155,11 @@ TopoCentLB/TopoLB gap grows to 69 % at bandwidth 0.01 and tends to 2). Each FAIL
   time there) dilutes the 14.3 % hop-bytes gap. One change, comm 0.1 -> 0.2: 8.3 % (PASS; 0.5:
   12.1 %); from comm 0.2 up every gap row passes under `mean`, while under `max` two or more
   fail at every comm. The paper gives no computation share.
-- **Mesh penalty largest for random: mesh / torus 1.228 for random against 1.421 (TopoLB) and
-  1.461 (TopoCentLB).** TopoLB's and TopoCentLB's mesh placements are 61-65 % longer in hops per
+- **Mesh penalty largest for random: mesh / torus 1.228 for random against 1.477 (TopoLB) and
+  1.461 (TopoCentLB).** TopoLB's and TopoCentLB's mesh placements are 65-68 % longer in hops per
   byte than their torus ones (random's: 23 %). One change, the mappers finding a folded mesh
   embedding (1.071 hops per byte): 0.993 and 0.884 against random's 1.228, the check holds.
-  One reference for both machines instead: still FAIL (1.985, 2.050 against 1.745). Under
+  One reference for both machines instead: still FAIL (2.067, 2.050 against 1.745). Under
   `max` no single change passes it (the folded embedding still doubles the most loaded link).
 
 TEXT
