@@ -61,8 +61,20 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          ParamKind::real,
          "1",
          "link bandwidth relative to the one at which comm holds (lower = slower communication)",
-         {}}},
-       [](const Params& p) { return make_flow_runtime(p.real("comm"), p.real("bandwidth")); }},
+         {}},
+        // Added after the first release: left out of canonical specs at its default.
+        {"switch",
+         ParamKind::choice,
+         "none",
+         "first: the machine's first axis lists the processors of one switch, which share the "
+         "switch's links (messages routed on the switches; topo/switches.hpp)",
+         {"none", "first"},
+         {},
+         true,
+         false}},
+       [](const Params& p) {
+         return make_flow_runtime(p.real("comm"), p.real("bandwidth"), p.text("switch") == "first");
+       }},
       {"wormhole",
        "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets of "
        "plen flits at its start, wormhole routing (XY; dateline channels on tori), jobs' "

@@ -20,7 +20,13 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// Cost per start or end: one FlowNetwork::solve, which re-solves only the running jobs
 /// connected to the change through shared links.
 /// `bandwidth` scales every link's capacity (1: the bandwidth at which comm holds).
-std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1);
+/// `switches`: the machine's first axis lists the processors of one switch (topo/switches.hpp):
+/// messages are routed on the switches, so a switch's links are shared by its processors; a
+/// job's reference is its k processors on the ceil(k / side(0)) switches of the most compact
+/// switch box, and each processor's own link to its switch (k − 1 messages each way in an
+/// all-to-all, whatever the placement) bounds its rate through the cap.
+std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1,
+                                                bool switches = false);
 
 /// Parameters of `wormhole` (GABL paper §4.2 defaults: plen 8 flits, ts 3, num_mes 5).
 struct WormholeRuntimeParams {
