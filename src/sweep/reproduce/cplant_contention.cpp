@@ -128,8 +128,9 @@ void ross_extension(const StudyContext& context, Measurements& m, Figure& figure
     if (comm_load.second != 1.5) continue;
     for (auto& [strategy, makespan] : runs) {
       Series& s = series[strategy];
-      s.label = strategy.first + ", " + strategy.second + " fit";
-      s.colour = strategy.first == "row" ? 0 : strategy.first == "snake" ? 1 : 2;
+      s.label =
+          "Ross: " + strategy.first + ", " + (strategy.second == "none" ? "no" : "best") + " fit";
+      s.colour = strategy.first == "row" ? 6 : strategy.first == "snake" ? 7 : 8;  // not Table 1's
       s.dash = strategy.second == "none" ? 0 : 1;
       s.x.push_back(comm_load.first);
       s.y.push_back(makespan / 3600);
