@@ -89,8 +89,10 @@ void add_reproduce_command(CLI::App& app) {
       "reproduce", "run a published study and compare every published value with ours");
   command->add_option("study", args->study, "study name (see --list)");
   command->add_flag("--list", args->list, "list the studies");
-  command->add_flag("--quick", args->quick,
-                    "reduced run (under a minute; published values are for the full run)");
+  command->add_flag(
+      "--quick", args->quick,
+      "reduced run (under a minute): checks only the rows a reduced run can check (the same trend, "
+      "or the quick run's own reference value); the rest print n/a (quick)");
   command
       ->add_option("-o,--output", args->output,
                    "folder for the result file, <study>.json, <study>.md and figures")

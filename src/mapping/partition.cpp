@@ -35,7 +35,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
-Partition partition_metis(const TaskGraph& graph, int parts, std::uint64_t seed) {
+Partition partition_metis(const TaskGraph& graph, int parts, std::uint64_t seed, bool recursive) {
   if (parts < 1) throw InputError("partition: need at least one part");
   const int n = graph.size();
   Partition result;
@@ -56,12 +56,14 @@ Partition partition_metis(const TaskGraph& graph, int parts, std::uint64_t seed)
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
   options[METIS_OPTION_NUMBERING] = 0;
-  const int status =
-      METIS_PartGraphKway(&vertices, &constraints, offsets.data(), targets.data(), loads.data(),
-                          nullptr, bytes.empty() ? nullptr : bytes.data(), &nparts, nullptr,
-                          nullptr, options, &cut, part.data());
+  const auto metis = recursive ? METIS_PartGraphRecursive : METIS_PartGraphKway;
+  const int status = metis(&vertices, &constraints, offsets.data(), targets.data(), loads.data(),
+                           nullptr, bytes.empty() ? nullptr : bytes.data(), &nparts, nullptr,
+                           nullptr, options, &cut, part.data());
   if (status != METIS_OK)
-    throw std::runtime_error("METIS_PartGraphKway failed with status " + std::to_string(status));
+    throw std::runtime_error(
+        std::string(recursive ? "METIS_PartGraphRecursive" : "METIS_PartGraphKway") +
+        " failed with status " + std::to_string(status));
   for (TaskId t = 0; t < n; ++t) result.group_of[t] = static_cast<int>(part[t]);
   return result;
 }

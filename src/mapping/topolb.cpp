@@ -100,11 +100,14 @@ class TopoLBRun {
     placed_sum_[t] = sum;
   }
 
-  /// The task with the largest gain and its best processor. Algorithm 1 (§4.2) divides the
-  /// summed estimate by n − k, one less than the free count F; both sides are multiplied by
-  /// F − 1 here, so the gain compared is Σ f_est − (F − 1)·min f_est (exact in integers).
+  /// The task with the largest gain and its best processor. §4.4: "we maintain the minimum
+  /// and average value of f_est for each unassigned task over all unassigned processors. Let
+  /// us call these arrays FMIn[t] and FAvg[t], respectively. In the k-th iteration we need to
+  /// select the unassigned task t_k, which maximizes the value of FAvg[t] − FMIn[t]." The
+  /// average is over the F free processors (not Algorithm 1's n − k = F − 1); both sides are
+  /// multiplied by F, so the gain compared is Σ f_est − F·min f_est (exact in integers).
   std::pair<TaskId, int> choose() {
-    const double others = static_cast<double>(free_.size()) - 1;
+    const double free_count = static_cast<double>(free_.size());
     TaskId best = -1;
     double best_gain = 0;
     auto consider = [&](TaskId t, double gain) {
@@ -116,22 +119,25 @@ class TopoLBRun {
     const double unplaced_weight_sum = order_ == 1 ? 0.0 : weight_free_sum_;
     for (const TaskId t : frontier_) {
       const double sum = alpha() * placed_sum_[t] + unplaced_bytes_[t] * unplaced_weight_sum;
-      consider(t, sum - others * min_cost_[t]);
+      consider(t, sum - free_count * min_cost_[t]);
     }
-    // Unconstrained tasks differ only in their unplaced bytes U: gain U·(ΣW − (F−1)·W_min) ≥ 0
-    // (orders 2, 3), so the most communicating one (lowest id on ties) beats the others; order 1
-    // gives them all gain 0, so the lowest id wins.
-    const std::vector<int>& candidates = order_ == 1 ? by_id_ : by_communication_;
-    while (comm_cursor_ < n_ && state_[candidates[comm_cursor_]] != State::unconstrained)
+    // Unconstrained tasks differ only in their unplaced bytes U: F·gain = U·(ΣW − F·W_min) ≥ 0
+    // (orders 2, 3; order 1: 0). When ΣW > F·W_min the most communicating one (lowest id on
+    // ties) beats the others; when every free processor has the same W (any torus, order 2)
+    // all their gains are 0 and the lowest id wins.
+    while (id_cursor_ < n_ && state_[by_id_[id_cursor_]] != State::unconstrained) ++id_cursor_;
+    while (comm_cursor_ < n_ && state_[by_communication_[comm_cursor_]] != State::unconstrained)
       ++comm_cursor_;
     int light = -1;
-    if (comm_cursor_ < n_) {
-      const TaskId t = candidates[comm_cursor_];
-      // f_est = U·W_q: least where W is, unless U = 0 (every cost 0: the first free processor).
-      light =
-          unplaced_bytes_[t] > 0 ? lightest_free() : *std::min_element(free_.begin(), free_.end());
-      const double minimum = order_ == 1 ? 0.0 : unplaced_bytes_[t] * weight_[light];
-      consider(t, unplaced_bytes_[t] * unplaced_weight_sum - others * minimum);
+    if (id_cursor_ < n_) {
+      light = order_ == 1 ? -1 : lightest_free();
+      const double spread = order_ == 1 ? 0.0 : unplaced_weight_sum - free_count * weight_[light];
+      const TaskId t = spread > 0 ? by_communication_[comm_cursor_] : by_id_[id_cursor_];
+      // f_est = U·W_q: least where W is, unless U = 0 or order 1 (every cost 0: the first free
+      // processor).
+      if (order_ == 1 || unplaced_bytes_[t] == 0)
+        light = *std::min_element(free_.begin(), free_.end());
+      consider(t, unplaced_bytes_[t] * spread);
     }
     return {best, state_[best] == State::frontier ? min_proc_[best] : light};
   }
@@ -197,7 +203,7 @@ class TopoLBRun {
   std::vector<double> weight_;  // Σ distance to all (order 2) or free (order 3) processors
   double weight_free_sum_ = 0;
   std::vector<int> free_, free_position_, by_weight_, by_id_, by_communication_, distance_;
-  int weight_cursor_ = 0, comm_cursor_ = 0;
+  int weight_cursor_ = 0, id_cursor_ = 0, comm_cursor_ = 0;
 };
 
 class TopoLBMapper final : public Mapper {

@@ -24,10 +24,12 @@ HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
   HopBytes result;
   result.total_bytes = graph.total_bytes;
   for (std::int32_t t = 0; t < graph.size(); ++t) {
-    for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i)
-      if (graph.targets[i] > t)
-        result.hop_bytes +=
-            graph.bytes[i] * topology.distance(placement[t], placement[graph.targets[i]]);
+    for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i) {
+      const std::int32_t other = graph.targets[i];
+      if (other <= t || placement[t] == placement[other]) continue;  // once; no link crossed
+      result.hop_bytes += graph.bytes[i] * topology.distance(placement[t], placement[other]);
+      result.inter_processor_bytes += graph.bytes[i];
+    }
   }
   return result;
 }

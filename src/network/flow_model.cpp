@@ -6,21 +6,40 @@
 
 namespace allocsim {
 
-FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth)
+double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad form,
+                   std::int64_t link_count) {
+  double result = 0;
+  if (form == FlowLoad::max) {
+    for (const auto& [link, load] : loads) result = std::max(result, load);
+    return result;
+  }
+  // Agarwal et al. §5.3: "a smaller value of hops-per-byte leads to a smaller number of
+  // packets on each link": the job's hop-bytes (Σ_l w_l) over every link of the machine.
+  for (const auto& [link, load] : loads) result += load;
+  return link_count > 0 ? result / static_cast<double>(link_count) : 0;
+}
+
+FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth, FlowLoad load)
     : topology_(&topology),
       comm_(comm),
       bandwidth_(bandwidth),
-      compact_of_link_(topology.link_slot_count(), -1) {}
+      load_(load),
+      pool_link_(load == FlowLoad::mean ? topology.link_slot_count() : -1),
+      compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {}
+
+double FlowNetwork::pacing_load(std::span<const std::pair<LinkId, double>> loads) const {
+  return allocsim::pacing_load(loads, load_, topology_->link_count());
+}
 
 double FlowNetwork::reference_rate(int k) {
   if (k < 2) return std::numeric_limits<double>::infinity();
   const auto found = reference_rates_.find(k);
   if (found != reference_rates_.end()) return found->second;
   const std::vector<NodeId> nodes = reference_compact_nodes(*topology_, k);
-  std::int64_t max_load = 0;
+  std::vector<std::pair<LinkId, double>> loads;
   for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes))
-    max_load = std::max(max_load, load.load);
-  const double rate = 1.0 / static_cast<double>(max_load);
+    loads.emplace_back(load.link, static_cast<double>(load.load));
+  const double rate = 1.0 / pacing_load(loads);
   reference_rates_.emplace(k, rate);
   return rate;
 }
@@ -75,9 +94,16 @@ void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>>
 void FlowNetwork::insert_job(JobKey key, RunningJob job) {
   if (jobs_.count(key)) remove_job(key);
   job.key = key;
+  if (load_ == FlowLoad::mean && !job.loads.empty()) {
+    // Its load spread evenly over all N links: one load Σ w / N on the pool, which stands for
+    // each of them (max-min fair sharing of N equal links, each loaded Σ w / N by every job,
+    // is that of the one pool link).
+    const double spread = pacing_load(job.loads);
+    job.loads.assign(1, {pool_link_, spread});
+  }
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
   if (jobs_on_link_.empty()) {
-    const auto slots = static_cast<std::size_t>(topology_->link_slot_count());
+    const auto slots = static_cast<std::size_t>(compact_of_link_.size());
     jobs_on_link_.resize(slots);
     use_of_link_.assign(slots, 0);
     owner_of_link_.assign(slots, nullptr);
@@ -293,7 +319,10 @@ void FlowNetwork::update_utilization() {
     utilization_.max = std::max(utilization_.max, job.owned_peak);
   }
   const auto links = topology_->link_count();
-  utilization_.mean = links > 0 ? total / static_cast<double>(links) : 0;
+  if (load_ == FlowLoad::mean)  // the pool's use is that of every link
+    utilization_.mean = total;
+  else
+    utilization_.mean = links > 0 ? total / static_cast<double>(links) : 0;
 }
 
 }  // namespace allocsim

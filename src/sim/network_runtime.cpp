@@ -51,8 +51,8 @@ std::vector<std::pair<LinkId, double>> pattern_link_loads(const Topology& topolo
 
 class FlowRuntime final : public RuntimeModel {
  public:
-  FlowRuntime(double comm, double bandwidth, bool switches)
-      : comm_(comm), bandwidth_(bandwidth), switches_(switches) {}
+  FlowRuntime(double comm, double bandwidth, FlowLoad load, bool switches)
+      : comm_(comm), bandwidth_(bandwidth), load_(load), switches_(switches) {}
 
   double runtime(const Job& job, const Allocation&, const Topology&) const override {
     return job.runtime;
@@ -63,7 +63,7 @@ class FlowRuntime final : public RuntimeModel {
       if (switches_)
         switch_topology_ = std::make_unique<const Topology>(switch_topology(context.topology()));
       network_ = std::make_unique<FlowNetwork>(switches_ ? *switch_topology_ : context.topology(),
-                                               comm_, bandwidth_);
+                                               comm_, bandwidth_, load_);
       first_time_ = context.now();
     } else {
       utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
@@ -118,11 +118,9 @@ class FlowRuntime final : public RuntimeModel {
     auto found = pattern_reference_rates_.find(tasks);
     if (found == pattern_reference_rates_.end()) {
       const std::vector<NodeId> compact = reference_compact_nodes(topology, tasks);
-      double max_load = 0;
-      for (const auto& [link, load] :
-           pattern_link_loads(topology, *traffic.graph, compact, scratch_))
-        max_load = std::max(max_load, load);
-      const double rate = max_load > 0 ? 1.0 / max_load : std::numeric_limits<double>::infinity();
+      const double pacing =
+          network_->pacing_load(pattern_link_loads(topology, *traffic.graph, compact, scratch_));
+      const double rate = pacing > 0 ? 1.0 / pacing : std::numeric_limits<double>::infinity();
       found = pattern_reference_rates_.emplace(tasks, rate).first;
     }
     network_->add_job(job, loads, found->second);
@@ -159,6 +157,7 @@ class FlowRuntime final : public RuntimeModel {
   }
 
   double comm_, bandwidth_;
+  FlowLoad load_;
   bool switches_ = false;
   std::unique_ptr<const Topology> switch_topology_;  ///< switches_: the machine's switches
   std::unordered_map<int, double> switched_reference_rates_;
@@ -202,13 +201,16 @@ class DistanceRuntime final : public RuntimeModel {
 
 }  // namespace
 
-std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth, bool switches) {
+std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth, FlowLoad load,
+                                                bool switches) {
   if (!(bandwidth > 0) || !std::isfinite(bandwidth))
     throw InputError("runtime model 'flow': bandwidth must be positive.");
   if (!(comm >= 0 && comm <= 1))
     throw InputError("runtime model 'flow': comm must be in [0, 1], got " + std::to_string(comm) +
                      ".");
-  return std::make_unique<FlowRuntime>(comm, bandwidth, switches);
+  if (switches && load != FlowLoad::max)
+    throw InputError("runtime model 'flow': switch=first needs load=max.");
+  return std::make_unique<FlowRuntime>(comm, bandwidth, load, switches);
 }
 
 std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {

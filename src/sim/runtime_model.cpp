@@ -51,7 +51,8 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
        "running jobs share link bandwidth max-min fairly (the run's pattern mapped by its "
        "mapper, default all-to-all; dimension-ordered routing): runtime x ((1 - comm) + comm x s), "
        "s the communication slowdown vs alone "
-       "on a compact box, re-rated at every start and end",
+       "on a compact box (paced by the most loaded link, or with load=mean by the load spread "
+       "over all links), re-rated at every start and end",
        {{"comm",
          ParamKind::real,
          "0.5",
@@ -62,18 +63,30 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          "1",
          "link bandwidth relative to the one at which comm holds (lower = slower communication)",
          {}},
+        {"load",
+         ParamKind::choice,
+         "max",
+         "what paces a job's communication: max (its most loaded link, dimension-ordered "
+         "routes) or mean (its hop-bytes spread over all the machine's links, as adaptive "
+         "routing would: Agarwal et al. 5.3)",
+         {"max", "mean"},
+         {},
+         true,
+         false},  // added after the first flow runs: at its default their config ids stay
         // Added after the first release: left out of canonical specs at its default.
         {"switch",
          ParamKind::choice,
          "none",
          "first: the machine's first axis lists the processors of one switch, which share the "
-         "switch's links (messages routed on the switches; topo/switches.hpp)",
+         "switch's links (messages routed on the switches; topo/switches.hpp; load=max only)",
          {"none", "first"},
          {},
          true,
          false}},
        [](const Params& p) {
-         return make_flow_runtime(p.real("comm"), p.real("bandwidth"), p.text("switch") == "first");
+         return make_flow_runtime(p.real("comm"), p.real("bandwidth"),
+                                  p.text("load") == "mean" ? FlowLoad::mean : FlowLoad::max,
+                                  p.text("switch") == "first");
        }},
       {"wormhole",
        "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets of "

@@ -178,13 +178,32 @@ TEST(Partition, MetisPartsAreBalanced) {
   }
 }
 
+TEST(Partition, RecursiveBisectionAsCharmTopoLB) {
+  // METIS_PartGraphRecursive (CHARM++'s TopoLB.C): every group used, loads balanced, and the
+  // same seed gives the same groups.
+  const auto graph = make_pattern("leanmd:cells=6x6x6,procs=64");
+  const auto partition = partition_metis(graph, 64, 1, true);
+  const auto groups = coalesce(graph, partition);
+  double total = 0, largest = 0, smallest = 1e300;
+  for (TaskId g = 0; g < groups.size(); ++g) {
+    total += groups.load(g);
+    largest = std::max(largest, groups.load(g));
+    smallest = std::min(smallest, groups.load(g));
+  }
+  EXPECT_GT(smallest, 0);
+  EXPECT_LE(largest, 1.1 * total / 64);
+  EXPECT_EQ(partition.group_of, partition_metis(graph, 64, 1, true).group_of);
+  EXPECT_NE(partition.group_of, partition_metis(graph, 64, 1).group_of);
+}
+
 TEST(Partition, SpecialCasesAndMapping) {
   const auto graph = make_pattern("mesh2d:6x6");
   const auto one = partition_metis(graph, 1, 1);
   EXPECT_EQ(std::set<int>(one.group_of.begin(), one.group_of.end()), std::set<int>{0});
   const auto many = partition_metis(graph, 50, 1);
   for (TaskId t = 0; t < 36; ++t) EXPECT_EQ(many.group_of[t], t);
-  // 36 tasks on 4 processors: partitioned, all on the given nodes, intra-group bytes count.
+  // 36 tasks on 4 processors: partitioned, all on the given nodes; intra-group bytes travel no
+  // link and do not count in hops per byte (the four nodes are 2 or 4 hops apart).
   const auto topology = Topology::parse("torus:4x4");
   const std::vector<NodeId> nodes{0, 5, 10, 15};
   const auto outcome = map_graph(graph, topology, nodes, "topolb", 1);
@@ -193,7 +212,9 @@ TEST(Partition, SpecialCasesAndMapping) {
   for (const NodeId node : outcome.placement)
     EXPECT_NE(std::find(nodes.begin(), nodes.end(), node), nodes.end());
   EXPECT_DOUBLE_EQ(outcome.hop_bytes.total_bytes, graph.total_bytes());
-  EXPECT_LT(outcome.hop_bytes.hops_per_byte(), 1.0);
+  EXPECT_LT(outcome.hop_bytes.inter_processor_bytes, graph.total_bytes());
+  EXPECT_GE(outcome.hop_bytes.hops_per_byte(), 2.0);
+  EXPECT_LE(outcome.hop_bytes.hops_per_byte(), 4.0);
   const std::vector<NodeId> single{3};
   EXPECT_DOUBLE_EQ(map_graph(graph, topology, single, "topolb", 1).hop_bytes.hop_bytes, 0.0);
 }

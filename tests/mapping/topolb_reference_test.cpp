@@ -10,8 +10,8 @@ using namespace allocsim::mapping;
 
 namespace {
 
-/// Algorithm 1 literally (first task with the largest gain, first processor with the least
-/// cost), with the implementation's scaled estimates.
+/// Algorithm 1 with §4.4's gain FAvg − FMin (first task with the largest gain, first processor
+/// with the least cost), with the implementation's scaled estimates.
 std::vector<NodeId> reference_topolb(const TaskGraph& graph, const Topology& topology,
                                      const std::vector<NodeId>& nodes, int order) {
   const int n = graph.size(), p = static_cast<int>(nodes.size());
@@ -44,8 +44,8 @@ std::vector<NodeId> reference_topolb(const TaskGraph& graph, const Topology& top
         sum += cost;
         if (arg < 0 || cost < minimum) minimum = cost, arg = q;  // q ascending: earliest wins
       }
-      // Algorithm 1: gain = Σ f_est / (n − k) − min f_est, n − k = free_count − 1; times n − k.
-      const double gain = sum - (free_count - 1) * minimum;
+      // §4.4: gain = FAvg − FMin = Σ f_est / F − min f_est over the F free processors; times F.
+      const double gain = sum - free_count * minimum;
       if (best_task < 0 || gain > best_gain) best_task = t, best_gain = gain, best_proc = arg;
     }
     at[best_task] = best_proc;

@@ -90,6 +90,72 @@ TEST(FlowModel, SmallJobSharingWithALargeOne) {
   EXPECT_DOUBLE_EQ(1 / network.rate(2).progress, 1.125);
 }
 
+// The two pacing loads (flow_model.hpp) on a case worked by hand. mesh:8 is a line of 8 nodes,
+// N = 14 directed links. All-to-all among {0, 2, 4, 6}: the link x -> x+1 carries (nodes <= x)
+// · (nodes > x) messages, 3, 3, 4, 4, 3, 3, 0 rightwards and the same leftwards: most loaded 4,
+// hop-bytes 40. The reference {0, 1, 2, 3}: 3, 4, 3 each way: most loaded 4, hop-bytes 20.
+// max: s = 4 / 4 = 1 (the spread-out job's bottleneck is the reference's), runtime x 1.
+// mean: s = (40 / 14) / (20 / 14) = 2 (twice the bytes x hops on the same 14 links), with
+// comm = 0.5 runtime x (0.5 + 0.5 · 2) = 1.5.
+TEST(FlowModel, MaxAndMeanLoadGiveTheirHandComputedTimes) {
+  const Topology t = Topology::parse("mesh:8");
+  ASSERT_EQ(t.link_count(), 14);
+  const std::vector<NodeId> spread{0, 2, 4, 6};
+  FlowNetwork bottleneck(t, 0.5, 1, FlowLoad::max);
+  bottleneck.add_job(1, spread);
+  bottleneck.solve();
+  EXPECT_DOUBLE_EQ(bottleneck.reference_rate(4), 1.0 / 4);
+  EXPECT_DOUBLE_EQ(bottleneck.rate(1).comm_slowdown, 1);
+  EXPECT_DOUBLE_EQ(1 / bottleneck.rate(1).progress, 1);
+  FlowNetwork mean(t, 0.5, 1, FlowLoad::mean);
+  mean.add_job(1, spread);
+  mean.solve();
+  EXPECT_DOUBLE_EQ(mean.reference_rate(4), 14.0 / 20);
+  EXPECT_DOUBLE_EQ(mean.rate(1).comm_slowdown, 2);
+  EXPECT_DOUBLE_EQ(1 / mean.rate(1).progress, 1.5);
+  // At bandwidth 0.1 the bottleneck form gives s = 10 (capped: 1 / bandwidth), the mean form
+  // s = 2 / 0.1 = 20: runtimes x 5.5 and x 10.5.
+  FlowNetwork slow_max(t, 0.5, 0.1, FlowLoad::max), slow_mean(t, 0.5, 0.1, FlowLoad::mean);
+  slow_max.add_job(1, spread);
+  slow_mean.add_job(1, spread);
+  slow_max.solve();
+  slow_mean.solve();
+  EXPECT_DOUBLE_EQ(1 / slow_max.rate(1).progress, 5.5);
+  EXPECT_DOUBLE_EQ(1 / slow_mean.rate(1).progress, 10.5);
+}
+
+// Under the mean form all jobs' loads share the pool of all N links. mesh:4, N = 6: jobs on
+// {0, 2} and {1, 3} each cross 4 links once (hop-bytes 4; the reference {0, 1}: 2, so alone
+// s = 2). Together, equal rates r with 2 · r · 4/6 <= 1: r = 3/4, against the reference's
+// 1 / (2/6) = 3: s = 4, comm 0.5: runtime x 2.5 (the bottleneck form gives s = 2: they share
+// two links). Each communicates 0.5·4 / 2.5 = 4/5 of its time, using r · 4/6 = 1/2 of every
+// link: the pool's utilization is 2 · 1/2 · 4/5 = 4/5 on every link (mean = max).
+TEST(FlowModel, MeanLoadJobsShareThePoolOfAllLinks) {
+  const Topology t = Topology::parse("mesh:4");
+  FlowNetwork network(t, 0.5, 1, FlowLoad::mean);
+  network.add_job(1, std::vector<NodeId>{0, 2});
+  network.solve();
+  EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 2);
+  network.add_job(2, std::vector<NodeId>{1, 3});
+  network.solve();
+  for (int job : {1, 2}) {
+    EXPECT_DOUBLE_EQ(network.rate(job).comm_slowdown, 4);
+    EXPECT_DOUBLE_EQ(1 / network.rate(job).progress, 2.5);
+  }
+  EXPECT_DOUBLE_EQ(network.utilization().mean, 0.8);
+  EXPECT_DOUBLE_EQ(network.utilization().max, 0.8);
+  network.remove_job(2);
+  network.solve();
+  EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 2);
+}
+
+TEST(FlowModel, PacingLoadIsTheMaximumOrTheSumOverAllLinks) {
+  const std::vector<std::pair<LinkId, double>> loads{{3, 2.0}, {7, 5.0}, {9, 1.0}};
+  EXPECT_EQ(pacing_load(loads, FlowLoad::max, 16), 5.0);
+  EXPECT_EQ(pacing_load(loads, FlowLoad::mean, 16), 8.0 / 16);
+  EXPECT_EQ(pacing_load({}, FlowLoad::mean, 16), 0.0);
+}
+
 TEST(FlowModel, CommZeroIgnoresTheNetwork) {
   const Topology t = Topology::parse("mesh:4");
   FlowNetwork network(t, 0.0);
@@ -113,8 +179,9 @@ TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
   std::mt19937 rng(13);
   for (const char* spec : {"mesh:8x8", "torus:4x4x4", "mesh:16x4"}) {
     const Topology t = Topology::parse(spec);
-    for (double bandwidth : {1.0, 0.5}) {
-      FlowNetwork incremental(t, 0.7, bandwidth);
+    for (const auto& [bandwidth, load] :
+         {std::pair{1.0, FlowLoad::max}, {0.5, FlowLoad::max}, {0.5, FlowLoad::mean}}) {
+      FlowNetwork incremental(t, 0.7, bandwidth, load);
       std::map<FlowNetwork::JobKey, std::vector<NodeId>> running;
       std::vector<NodeId> all(t.node_count());
       std::iota(all.begin(), all.end(), 0);
@@ -138,7 +205,7 @@ TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
           running.erase(victim);
         }
         incremental.solve();
-        FlowNetwork fresh(t, 0.7, bandwidth);
+        FlowNetwork fresh(t, 0.7, bandwidth, load);
         for (const auto& [key, nodes] : running) fresh.add_job(key, nodes);
         fresh.solve();
         for (const auto& [key, nodes] : running) {

@@ -26,8 +26,11 @@ struct Partition {
 /// largest at most 100 — METIS 5.1's k-way refinement gives up balance when edge weights dwarf
 /// vertex weights (LeanMD with 1 KiB edges: 2.4× the mean load and half the parts empty). Special
 /// cases without METIS: parts = 1 (one group) and tasks ≤ parts (task i alone in group i, the rest
-/// empty). Groups METIS leaves empty stay empty.
-Partition partition_metis(const TaskGraph& graph, int parts, std::uint64_t seed);
+/// empty). Groups METIS leaves empty stay empty. `recursive`: METIS_PartGraphRecursive
+/// (recursive bisection, as the CHARM++ TopoLB.C and TopoCentLB.C of Agarwal et al. call)
+/// instead of k-way; same weights and seed.
+Partition partition_metis(const TaskGraph& graph, int parts, std::uint64_t seed,
+                          bool recursive = false);
 
 /// The group graph: group load = Σ task loads; bytes between groups = Σ of the edges between
 /// them; bytes inside a group (edges and internal bytes) become the group's internal bytes.

@@ -21,7 +21,7 @@ struct TaskEdge {
 
 /// A task graph in CSR form (§3 "Task Graph"). Self loops are not edges: bytes a task exchanges
 /// with itself (or, after coalescing, between tasks of one group) are its `internal_bytes`,
-/// which count in the hops-per-byte denominator but never travel.
+/// which never travel (and count neither in hop-bytes nor in hops per byte's denominator).
 class TaskGraph {
  public:
   TaskGraph() = default;
@@ -46,7 +46,8 @@ class TaskGraph {
   double internal_bytes(TaskId task) const { return internal_[task]; }
   /// Bytes on `task`'s edges (its total communication with other tasks).
   double communication(TaskId task) const { return communication_[task]; }
-  /// Bytes over all edges plus all internal bytes: the hops-per-byte denominator.
+  /// Bytes over all edges plus all internal bytes (hops per byte divides by the bytes that
+  /// leave their processor: metrics/hop_bytes.hpp).
   double total_bytes() const { return total_bytes_; }
   double average_degree() const {
     return size() ? 2.0 * static_cast<double>(edge_count()) / size() : 0.0;

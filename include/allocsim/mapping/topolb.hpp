@@ -18,11 +18,14 @@
 // distance), so each step costs O(p·δ(t_k) + frontier) and the whole run O(p·|E| + n·frontier)
 // for orders 1 and 2; order 3 rescans every frontier task each step, O(n·p·frontier) worst.
 //
-// Gain (Algorithm 1, §4.2, taken literally): Σ_free f_est(t, q) / (n − k) − min_free f_est(t, q),
-// where n − k is one less than the free count (§4.4's FAvg − FMin divides by the free count;
-// the two differ by Σ f_est / ((n − k)(n − k + 1)), which favours the task with more unplaced
-// bytes when FAvg − FMin ties, as it often does on a regular stencil). At the last step one task
-// is left and taken.
+// Gain (§4.4): "we maintain the minimum and average value of f_est for each unassigned task
+// over all unassigned processors. Let us call these arrays FMIn[t] and FAvg[t], respectively.
+// In the k-th iteration we need to select the unassigned task t_k, which maximizes the value
+// of FAvg[t] − FMIn[t]." So gain = Σ_free f_est(t, q) / F − min_free f_est(t, q), F the free
+// count (the authors' CHARM++ TopoLB.C divides the running total by the processors left, too).
+// Algorithm 1's box prints the divisor n − k = F − 1, which is not an average and divides by
+// zero at k = n; it would add Σ f_est / (F(F − 1)) to each gain, i.e. favour tasks whose least
+// cost is large. Compared multiplied by F: F·gain = Σ f_est − F·min f_est (exact in integers).
 // Ties, as Algorithm 1's strict comparisons: the lowest task id among equal gains, the earliest
 // processor in the list among equal costs. No randomness.
 #include <vector>

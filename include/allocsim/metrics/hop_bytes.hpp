@@ -10,8 +10,8 @@
 namespace allocsim {
 
 /// A communication graph in CSR form, as metrics see it (mapping::TaskGraph::comm_view()):
-/// each undirected edge listed from both ends with its bytes; `total_bytes` is the
-/// hops-per-byte denominator (edge bytes plus bytes that never leave a task).
+/// each undirected edge listed from both ends with its bytes; `total_bytes` is all bytes (edge
+/// bytes plus bytes that never leave a task).
 struct CommGraphView {
   std::span<const std::int64_t> offsets;  // vertices + 1 entries
   std::span<const std::int32_t> targets;
@@ -20,13 +20,21 @@ struct CommGraphView {
   int size() const { return offsets.empty() ? 0 : static_cast<int>(offsets.size()) - 1; }
 };
 
-/// Hop-bytes (§3): Σ over edges of bytes × hop distance between the endpoints' processors.
-/// Hops per byte divides by all bytes, including bytes between tasks on one processor and
-/// internal bytes of coalesced groups (0 when the graph has no bytes).
+/// Hop-bytes (§3): "the total size of inter-processor communication in bytes weighted by
+/// distance between the respective end-processors". Hops per byte ("the average number of
+/// network links a byte has to travel") divides it by the inter-processor bytes: bytes between
+/// tasks on one processor, and the internal bytes of coalesced groups, cross no link and count
+/// in neither term — §3's denominator sums the edges of the task graph being mapped, which in
+/// §4 is the graph of p groups, and the authors' TopoLB.C drops same-group messages from both
+/// hop-bytes and its "Avg hops" denominator. `total_bytes` keeps all bytes (a job's traffic).
+/// Hops per byte is 0 when no byte leaves its processor.
 struct HopBytes {
   double hop_bytes = 0;
   double total_bytes = 0;
-  double hops_per_byte() const { return total_bytes > 0 ? hop_bytes / total_bytes : 0.0; }
+  double inter_processor_bytes = 0;
+  double hops_per_byte() const {
+    return inter_processor_bytes > 0 ? hop_bytes / inter_processor_bytes : 0.0;
+  }
 };
 
 /// O(m·d) for m edges; `placement[t]` is task t's node.

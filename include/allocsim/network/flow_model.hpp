@@ -14,15 +14,44 @@
 //   ends with its slowest message (the job's rate is that of its slowest flow).
 // - Every link has capacity `bandwidth` (default 1: the bandwidth at which comm was measured).
 //   Rates are max-min fair among the running jobs (progressive filling, max_min.hpp), each
-//   all-to-all job capped at bandwidth · r_ref, r_ref = 1 / max_l w_ref,l: a job never
-//   communicates faster than alone on the reference allocation, so at bandwidth 1 its trace
-//   runtime is a floor. (Jobs with a mapped pattern are not capped: see add_job.)
+//   all-to-all job capped at bandwidth · r_ref, r_ref = 1 / L(w_ref), L the pacing load below
+//   of the reference allocation's loads: a job never communicates faster than alone on the
+//   reference allocation, so at bandwidth 1 its trace runtime is a floor. (Jobs with a mapped
+//   pattern are not capped: see add_job.)
 // - Communication slowdown s = r_ref / r (≥ 1 / bandwidth when capped). The job advances through
-// its trace runtime at
-//   progress rate 1 / ((1 − comm) + comm·s): with s fixed it takes (1 − comm)·T + comm·T·s.
-//   Compute and communication are interleaved evenly (bulk-synchronous iterations), and shares
-//   are computed as if every running job were communicating at once (worst-case overlap, the
-//   case Leung et al. observed doubling two jobs' running times).
+//   its trace runtime at progress rate 1 / ((1 − comm) + comm·s): with s fixed it takes
+//   (1 − comm)·T + comm·T·s. Compute and communication are interleaved evenly
+//   (bulk-synchronous iterations), and shares are computed as if every running job were
+//   communicating at once (worst-case overlap, the case Leung et al. observed doubling two jobs'
+//   running times).
+//
+// Two pacing loads (FlowLoad; `flow:load=max|mean`), i.e. two answers to "which link load sets
+// a job's communication time":
+// - max (the default, the bottleneck form): the job's messages are routed on their
+//   dimension-ordered paths and its most loaded link paces it, L(w) = max_l w_l; jobs contend
+//   on the links they share. This is a fluid model of deterministic routing, where a hot link
+//   is not relieved by idle ones: it applies when the network routes obliviously (as
+//   link_loads.hpp does) and a job's exchange ends with its slowest message. Alone at low
+//   bandwidth, two mappings' times tend to the ratio of their most loaded links.
+// - mean: the job's link load is spread evenly over every link of the machine, as adaptive
+//   routing (or a simulator that spreads a hot link's load, like the BigNetSim runs of
+//   Agarwal et al. §5.3) would: L(w) = Σ_l w_l / N, N = Topology::link_count() (every real
+//   directed link of the machine, used by the job or not), i.e. the job's hop-bytes over N.
+//   This is Agarwal et al.'s argument, §5.3: "TopoLB is the most resilient; this is because a
+//   smaller value of hops-per-byte leads to a smaller number of packets on each link.
+//   Consequently, the links can service the traffic with a smaller bandwidth", and §5.4: "there
+//   are additional wrap-around paths in a torus network which help in keeping average load on
+//   links lower". The average is over all links, not over the links the job uses: only then is
+//   "packets on each link" a function of hops-per-byte alone (same bytes, same machine: it is
+//   hops-per-byte × bytes / N), as the paper's sentence has it, and more links (the torus's
+//   wrap-around) lower it, as §5.4's does; averaged over the used links a mapping that spreads
+//   its bytes over more, longer routes could have the lower mean. Alone at low bandwidth, two
+//   mappings' times tend to the ratio of their hop-bytes. As every job's load is spread over
+//   the whole machine, all communicating jobs share one pool of N links (capacity N ·
+//   bandwidth, max-min fair, each job's weight its hop-bytes): jobs contend wherever they are,
+//   so the mean form suits one job per machine or machine-wide adaptive spreading; where
+//   several jobs' locality matters, use max. Link utilization is then the pool's: the same on
+//   every link (mean = max).
 #include <cstdint>
 #include <map>
 #include <span>
@@ -34,6 +63,17 @@
 #include "allocsim/network/max_min.hpp"
 
 namespace allocsim {
+
+/// Which link load paces a job's communication (see the file comment).
+enum class FlowLoad {
+  max,   ///< its most loaded link (bottleneck of dimension-ordered routes)
+  mean,  ///< its hop-bytes spread over all the machine's links (Agarwal et al. §5.3)
+};
+
+/// The pacing load of per-link loads under `form`: max_l w_l, or Σ_l w_l / link_count
+/// (summed in the order given). 0 for no loads.
+double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad form,
+                   std::int64_t link_count);
 
 /// The flow model's view of the running jobs, re-solved after every start and end.
 /// solve() re-runs progressive filling only on the jobs whose rates can have changed: those
@@ -60,8 +100,10 @@ class FlowNetwork {
     double max = 0;
   };
 
-  /// `bandwidth`: every link's capacity, relative to the bandwidth at which `comm` holds (1).
-  FlowNetwork(const Topology& topology, double comm, double bandwidth = 1);
+  /// `bandwidth`: every link's capacity, relative to the bandwidth at which `comm` holds (1);
+  /// `load`: the pacing load (max: bottleneck link; mean: hop-bytes over all links).
+  FlowNetwork(const Topology& topology, double comm, double bandwidth = 1,
+              FlowLoad load = FlowLoad::max);
 
   /// A job starts with the all-to-all pattern among `nodes`.
   void add_job(JobKey key, std::span<const NodeId> nodes);
@@ -72,7 +114,7 @@ class FlowNetwork {
   /// reference, whose pattern is then all-to-all too.
   void add_job(JobKey key, int nodes, std::vector<LoadedLink> loads);
   /// A job starts with weighted link loads (e.g. bytes of a mapped pattern) and its own
-  /// reference rate (1 / the largest load of the same pattern on the reference allocation).
+  /// reference rate (1 / pacing_load of the same pattern on the reference allocation).
   void add_job(JobKey key, std::span<const std::pair<LinkId, double>> loads, double reference_rate);
   void remove_job(JobKey key);
   bool empty() const { return jobs_.empty(); }
@@ -87,6 +129,9 @@ class FlowNetwork {
   /// Communication rate of k nodes alone on the reference compact allocation (+inf if k < 2).
   double reference_rate(int k);
   double comm() const { return comm_; }
+  FlowLoad load() const { return load_; }
+  /// pacing_load of `loads` under this network's form and machine.
+  double pacing_load(std::span<const std::pair<LinkId, double>> loads) const;
 
  private:
   struct RunningJob {
@@ -108,6 +153,8 @@ class FlowNetwork {
   };
   static constexpr std::size_t kMaxMemoizedLoads = 4096;
 
+  /// Adds `job` (its loads: real links); under FlowLoad::mean its loads become one load,
+  /// Σ w / N, on the pool link.
   void insert_job(JobKey key, RunningJob job);
   /// Position of `link` in `job`'s loads (which use it).
   static int position_of(const RunningJob& job, LinkId link);
@@ -121,6 +168,10 @@ class FlowNetwork {
 
   const Topology* topology_;
   double comm_, bandwidth_;
+  FlowLoad load_;
+  /// Link slots the solver knows: the topology's, plus under FlowLoad::mean one more, the pool
+  /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
+  LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
   std::vector<std::vector<RunningJob*>> jobs_on_link_;  ///< per LinkId, the jobs loading it
   std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs

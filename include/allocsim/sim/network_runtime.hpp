@@ -7,6 +7,7 @@
 #include <span>
 
 #include "allocsim/network/distance_model.hpp"
+#include "allocsim/network/flow_model.hpp"
 #include "allocsim/sim/runtime_model.hpp"
 
 namespace allocsim {
@@ -19,13 +20,16 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// 1 / ((1 − comm) + comm·s) with s their max-min fair communication slowdown.
 /// Cost per start or end: one FlowNetwork::solve, which re-solves only the running jobs
 /// connected to the change through shared links.
-/// `bandwidth` scales every link's capacity (1: the bandwidth at which comm holds).
+/// `bandwidth` scales every link's capacity (1: the bandwidth at which comm holds); `load`
+/// chooses what paces a job's communication (flow_model.hpp: max, its most loaded link, for
+/// oblivious routing; mean, its hop-bytes over all links, Agarwal et al. §5.3's argument).
 /// `switches`: the machine's first axis lists the processors of one switch (topo/switches.hpp):
 /// messages are routed on the switches, so a switch's links are shared by its processors; a
 /// job's reference is its k processors on the ceil(k / side(0)) switches of the most compact
 /// switch box, and each processor's own link to its switch (k − 1 messages each way in an
-/// all-to-all, whatever the placement) bounds its rate through the cap.
+/// all-to-all, whatever the placement) bounds its rate through the cap (load=max only).
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1,
+                                                FlowLoad load = FlowLoad::max,
                                                 bool switches = false);
 
 /// Parameters of `wormhole` (GABL paper §4.2 defaults: plen 8 flits, ts 3, num_mes 5).

@@ -148,11 +148,11 @@ Measurements cplant_contention(const StudyContext& context) {
       "cplant-contention");
   // Makespans of every stream order x replicate per setting and strategy (their mean and
   // interval), and per stream order (replicates averaged).
-  const ReplicateValues runs = replicate_values(
+  const ReplicateValues replicates = replicate_values(
       results, {"comm", "size_exp", "load", "stream", "order", "fit"}, {"makespan"});
   std::map<Setting, std::map<Strategy, std::vector<double>>> samples;
   std::map<std::pair<Setting, std::string>, Makespans> stream_makespans;
-  for (const auto& [key, v] : runs.values) {
+  for (const auto& [key, v] : replicates.values) {
     const Setting setting{std::stod(key[0]), std::stod(key[1]), std::stod(key[2])};
     const Strategy strategy{key[4], key[5]};
     double sum = 0;

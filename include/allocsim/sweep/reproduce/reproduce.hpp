@@ -23,6 +23,13 @@ struct PublishedValue {
   bool relative = false;  ///< tolerance is a fraction of |published|
   std::string source;     ///< table or figure ("Table 1")
   std::string page;       ///< page or section
+  /// What a `--quick` run (reduced inputs) can check of this value: nothing ("n/a (quick)"),
+  /// the same value or trend as the full run (`quick = true`: a trend the reduced run shows
+  /// too), or a reference value of the quick run itself (`quick_value`, `quick_tolerance`).
+  enum class Quick { not_checked, same, reference };
+  Quick quick = Quick::not_checked;
+  double quick_value = 0, quick_tolerance = 0;  ///< Quick::reference only
+  bool quick_relative = false;                  ///< quick_tolerance is a fraction of |quick_value|
 };
 
 /// A study's data file.
@@ -73,9 +80,11 @@ const Study& find_study(const std::string& name);
 /// One line of the comparison.
 struct Comparison {
   PublishedValue published;
+  bool applicable = true;  ///< false: a quick run cannot check it ("n/a (quick)", not counted)
   bool measured = false;
   double ours = 0;        ///< numbers: our value; facts: 1 when it holds
-  double difference = 0;  ///< numbers: ours - published
+  double reference = 0;   ///< numbers: the value compared with (published, or the quick reference)
+  double difference = 0;  ///< numbers: ours - reference
   bool pass = false;
 };
 
@@ -86,12 +95,14 @@ struct Reproduction {
   bool quick = false;
   std::vector<Comparison> comparisons;
   Measurements measurements;
+  /// Every applicable comparison passed, and there was at least one.
   bool all_pass() const;
 };
 
 /// Compares measurements with the published values: a number passes when
 /// |ours - published| <= tolerance (times |published| when relative), a fact when it holds;
-/// anything not measured fails.
+/// anything not measured fails. In a quick run a value is checked only as its `quick` field
+/// says (the published value, or the quick run's own reference); the rest are "n/a (quick)".
 Reproduction compare(const Published& published, const Measurements& measured, bool quick);
 
 /// Runs the study and compares it with its data file (experiments/published/<name>.toml).
