@@ -9,6 +9,7 @@
 #include <map>
 
 #include "allocsim/sim/simulation.hpp"
+#include "allocsim/util/error.hpp"
 #include "sim/job_maker.hpp"
 
 using namespace allocsim;
@@ -64,4 +65,9 @@ TEST(SwitchedFlow, CurveOrdersTheSwitches) {
                    allocsim::testing::make_job(2, 0, 2, 10)};
   Simulation simulation(config, std::move(workload));
   for (const auto& record : simulation.run().jobs) EXPECT_DOUBLE_EQ(record.end, 10);
+}
+
+TEST(SwitchedFlow, NeedsTheMaxLoad) {
+  // The reference bounds a job by its processors' own links, a most-loaded-link argument.
+  EXPECT_THROW(run("flow:comm=0.5,load=mean,switch=first"), InputError);
 }
