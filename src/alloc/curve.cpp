@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "allocsim/topo/ordering.hpp"
+#include "allocsim/topo/switches.hpp"
 #include "allocsim/util/error.hpp"
 
 namespace allocsim {
@@ -292,7 +293,17 @@ void append_curve_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entri
          ParamKind::choice,
          "linear",
          "span minimised when no interval fits: linear, or ring (ordering as a cycle)",
-         {"linear", "ring"}}},
+         {"linear", "ring"}},
+        // Added after the first release: left out of canonical specs at its default.
+        {"switch",
+         ParamKind::choice,
+         "none",
+         "first: the machine's first axis lists the processors of one switch; the ordering "
+         "runs over the switches (the other axes), each switch's processors consecutively",
+         {"none", "first"},
+         {},
+         true,
+         false}},
        [](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
          const std::string& fit_name = params.text("fit");
          const CurveFit fit = fit_name == "first"   ? CurveFit::first
@@ -300,6 +311,11 @@ void append_curve_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entri
                               : fit_name == "none"  ? CurveFit::none
                                                     : CurveFit::best;
          const SpanKind span = params.text("span") == "ring" ? SpanKind::ring : SpanKind::linear;
+         if (params.text("switch") == "first")  // Leung et al. §2.2 order the switch mesh
+           return std::make_unique<CurveAllocator>(
+               switch_major_order(make_ordering(params.text("order"), switch_topology(topology)),
+                                  topology.side(0)),
+               fit, span);
          return std::make_unique<CurveAllocator>(make_ordering(params.text("order"), topology), fit,
                                                  span);
        }});

@@ -52,6 +52,10 @@ std::size_t FlowNetwork::NodeListHash::operator()(const std::vector<NodeId>& nod
 }
 
 void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes) {
+  add_job(key, nodes, reference_rate(static_cast<int>(nodes.size())));
+}
+
+void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes, double reference_rate) {
   // Allocators hand out the same node lists again and again: their loads are memoized (a pure
   // function of the list; the memo is emptied when it grows past kMaxMemoizedLoads entries).
   std::vector<NodeId> list(nodes.begin(), nodes.end());
@@ -65,7 +69,7 @@ void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes) {
   }
   RunningJob job;
   job.loads = found->second;
-  job.reference_rate = reference_rate(static_cast<int>(nodes.size()));
+  job.reference_rate = reference_rate;
   insert_job(key, std::move(job));
 }
 

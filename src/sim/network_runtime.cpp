@@ -10,6 +10,7 @@
 #include "allocsim/network/flow_model.hpp"
 #include "allocsim/network/link_loads.hpp"
 #include "allocsim/sim/job_mapping.hpp"
+#include "allocsim/topo/switches.hpp"
 
 namespace allocsim {
 
@@ -50,8 +51,8 @@ std::vector<std::pair<LinkId, double>> pattern_link_loads(const Topology& topolo
 
 class FlowRuntime final : public RuntimeModel {
  public:
-  FlowRuntime(double comm, double bandwidth, FlowLoad load)
-      : comm_(comm), bandwidth_(bandwidth), load_(load) {}
+  FlowRuntime(double comm, double bandwidth, FlowLoad load, bool switches)
+      : comm_(comm), bandwidth_(bandwidth), load_(load), switches_(switches) {}
 
   double runtime(const Job& job, const Allocation&, const Topology&) const override {
     return job.runtime;
@@ -59,7 +60,10 @@ class FlowRuntime final : public RuntimeModel {
 
   void rerate(RateContext& context, const RunningChange& change) override {
     if (!network_) {
-      network_ = std::make_unique<FlowNetwork>(context.topology(), comm_, bandwidth_, load_);
+      if (switches_)
+        switch_topology_ = std::make_unique<const Topology>(switch_topology(context.topology()));
+      network_ = std::make_unique<FlowNetwork>(switches_ ? *switch_topology_ : context.topology(),
+                                               comm_, bandwidth_, load_);
       first_time_ = context.now();
     } else {
       utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
@@ -71,12 +75,18 @@ class FlowRuntime final : public RuntimeModel {
     } else {
       for (int job : change.jobs) {
         if (const JobTraffic* traffic = context.traffic(job)) {
+          if (switches_)
+            throw InputError("runtime model 'flow': switch=first takes no mapped pattern yet");
           add_pattern_job(context.topology(), job, *traffic);
           continue;
         }
         const auto found = std::find_if(running.begin(), running.end(),
                                         [&](const RunningJob& r) { return r.job == job; });
-        network_->add_job(job, task_nodes(context.jobs()[job], found->allocation));
+        const std::span<const NodeId> nodes = task_nodes(context.jobs()[job], found->allocation);
+        if (switches_)
+          add_switched_job(context.topology(), job, nodes);
+        else
+          network_->add_job(job, nodes);
       }
     }
     if (!network_->solve()) {
@@ -116,8 +126,41 @@ class FlowRuntime final : public RuntimeModel {
     network_->add_job(job, loads, found->second);
   }
 
+  /// An all-to-all job on a machine whose first axis lists the processors of one switch
+  /// (switches_): its processors' switches, a switch once per processor on it.
+  void add_switched_job(const Topology& machine, int job, std::span<const NodeId> nodes) {
+    std::vector<NodeId> switches(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) switches[i] = switch_of(machine, nodes[i]);
+    network_->add_job(job, switches,
+                      switched_reference_rate(machine, static_cast<int>(nodes.size())));
+  }
+  /// Reference rate of k processors (memo per k): filling the ceil(k / s) switches of the most
+  /// compact switch box in order, s processors each (s = side(0)); 1 / the largest load of
+  /// their all-to-all, or of a processor's own link to its switch (k − 1 each way), whichever
+  /// is larger. +inf when k < 2.
+  double switched_reference_rate(const Topology& machine, int k) {
+    if (k < 2) return std::numeric_limits<double>::infinity();
+    const auto found = switched_reference_rates_.find(k);
+    if (found != switched_reference_rates_.end()) return found->second;
+    const int per_switch = machine.side(0);
+    std::vector<NodeId> switches;
+    for (const NodeId s :
+         reference_compact_nodes(*switch_topology_, (k + per_switch - 1) / per_switch))
+      for (int slot = 0; slot < per_switch && static_cast<int>(switches.size()) < k; ++slot)
+        switches.push_back(s);
+    std::int64_t max_load = k - 1;
+    for (const LoadedLink& load : all_to_all_link_loads(*switch_topology_, switches))
+      max_load = std::max(max_load, load.load);
+    const double rate = 1.0 / static_cast<double>(max_load);
+    switched_reference_rates_.emplace(k, rate);
+    return rate;
+  }
+
   double comm_, bandwidth_;
   FlowLoad load_;
+  bool switches_ = false;
+  std::unique_ptr<const Topology> switch_topology_;  ///< switches_: the machine's switches
+  std::unordered_map<int, double> switched_reference_rates_;
   std::unordered_map<int, double> pattern_reference_rates_;
   std::vector<double> scratch_;
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
@@ -158,13 +201,16 @@ class DistanceRuntime final : public RuntimeModel {
 
 }  // namespace
 
-std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth, FlowLoad load) {
+std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth, FlowLoad load,
+                                                bool switches) {
   if (!(bandwidth > 0) || !std::isfinite(bandwidth))
     throw InputError("runtime model 'flow': bandwidth must be positive.");
   if (!(comm >= 0 && comm <= 1))
     throw InputError("runtime model 'flow': comm must be in [0, 1], got " + std::to_string(comm) +
                      ".");
-  return std::make_unique<FlowRuntime>(comm, bandwidth, load);
+  if (switches && load != FlowLoad::max)
+    throw InputError("runtime model 'flow': switch=first needs load=max.");
+  return std::make_unique<FlowRuntime>(comm, bandwidth, load, switches);
 }
 
 std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {

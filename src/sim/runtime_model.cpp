@@ -72,10 +72,21 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          {"max", "mean"},
          {},
          true,
-         false}},  // added after the first flow runs: at its default their config ids stay
+         false},  // added after the first flow runs: at its default their config ids stay
+        // Added after the first release: left out of canonical specs at its default.
+        {"switch",
+         ParamKind::choice,
+         "none",
+         "first: the machine's first axis lists the processors of one switch, which share the "
+         "switch's links (messages routed on the switches; topo/switches.hpp; load=max only)",
+         {"none", "first"},
+         {},
+         true,
+         false}},
        [](const Params& p) {
          return make_flow_runtime(p.real("comm"), p.real("bandwidth"),
-                                  p.text("load") == "mean" ? FlowLoad::mean : FlowLoad::max);
+                                  p.text("load") == "mean" ? FlowLoad::mean : FlowLoad::max,
+                                  p.text("switch") == "first");
        }},
       {"wormhole",
        "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets of "

@@ -1,12 +1,15 @@
 // Seeded synthetic workloads, e.g. the Bani-Mohammad et al. study's stream: exponential
-// inter-arrival and running times, request sides uniform in [1, L].
+// inter-arrival and running times, request sides uniform in [1, L]; or, with `stream=cplant`,
+// Leung et al.'s §4 test stream (workload/cplant_stream.hpp).
 #include <algorithm>
+#include <cmath>
 #include <new>
 #include <stdexcept>
 #include <tuple>
 
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/numbers.hpp"
+#include "allocsim/workload/cplant_stream.hpp"
 #include "allocsim/workload/transform.hpp"
 
 namespace allocsim {
@@ -124,6 +127,41 @@ const std::vector<ParamSpec>& synthetic_params() {
        {}},
       {"estimate", ParamKind::real, "1", "estimate = factor x runtime", {}, positive_rule(1e6)},
       allow_large_param(),
+      // Added after the first release: left out of canonical specs at their defaults.
+      {"stream",
+       ParamKind::choice,
+       "random",
+       "random: sizes drawn from `size`; cplant: Leung et al. (2002) Sec. 4 test stream, "
+       "jobs=188 (91 x 2, 33 x 5, 31 x 25, 33 x 30 processors), large jobs first, small ones "
+       "interspersed, the last one small (`size` unused)",
+       {"random", "cplant"},
+       {},
+       true,
+       false},
+      {"order_seed",
+       ParamKind::integer,
+       "1",
+       "stream=cplant: seed of the job order (the same order in every replicate)",
+       {},
+       integer_rule(0, 1e15),
+       true,
+       false},
+      {"head",
+       ParamKind::integer,
+       "4",
+       "stream=cplant: large jobs that open the stream (to fill the machine)",
+       {},
+       integer_rule(0, 64),
+       true,
+       false},
+      {"size_exp",
+       ParamKind::real,
+       "0",
+       "stream=cplant: a job's runtime is the `runtime` draw x (procs / 30)^size_exp",
+       {},
+       real_rule(0, 4),
+       true,
+       false},
   };
   return params;
 }
@@ -136,6 +174,9 @@ struct SyntheticPlan {
   Distribution arrival, runtime, size;
   int low_exp = 0, high_exp = 0;  ///< pow2 sizes: exponents of the smallest and largest power
   double estimate_factor = 1;
+  bool cplant = false;            ///< stream=cplant
+  std::vector<int> cplant_sizes;  ///< stream=cplant: sizes in release order
+  double size_exp = 0;
   std::string source;  ///< canonical spelling
 };
 
@@ -158,6 +199,18 @@ SyntheticPlan plan_synthetic(const std::string& spec) {
         pow2_exponents(static_cast<std::int64_t>(plan.size.a),
                        static_cast<std::int64_t>(plan.size.b), params.text("size"));
   plan.estimate_factor = params.real("estimate");
+  if (params.text("stream") == "cplant") {
+    if (plan.count != kCplantStreamJobs)
+      throw InputError("synthetic stream=cplant: the stream has " +
+                       std::to_string(kCplantStreamJobs) +
+                       " jobs; write jobs=" + std::to_string(kCplantStreamJobs) + " (got " +
+                       std::to_string(plan.count) + ")");
+    plan.cplant = true;
+    plan.cplant_sizes =
+        cplant_stream_sizes(static_cast<int>(params.integer("head")),
+                            static_cast<std::uint64_t>(params.integer("order_seed")));
+    plan.size_exp = params.real("size_exp");
+  }
   plan.source = "synthetic:" + params.canonical();
   return plan;
 }
@@ -208,6 +261,14 @@ Workload SyntheticSpec::generate(Rng& rng) const {
     clock += draw_time(arrival, rng);
     job.submit = clock;
     job.runtime = draw_time(runtime, rng);
+    if (plan.cplant) {
+      // Replicas of one test suite: the runtime grows with the size as (procs / 30)^size_exp.
+      job.procs = plan.cplant_sizes[static_cast<std::size_t>(i)];
+      job.runtime *= std::pow(static_cast<double>(job.procs) / kCplantLargestSize, plan.size_exp);
+      job.estimate = job.runtime * estimate_factor;
+      workload.jobs.push_back(job);
+      continue;
+    }
     job.estimate = job.runtime * estimate_factor;
     if (size.kind == "uniform")
       job.procs = static_cast<int>(rng.uniform_int(lo, hi));

@@ -107,6 +107,9 @@ class FlowNetwork {
 
   /// A job starts with the all-to-all pattern among `nodes`.
   void add_job(JobKey key, std::span<const NodeId> nodes);
+  /// The same with a given reference rate (capped as above). A node may repeat (several
+  /// processors on one switch): messages between equal nodes cross no link.
+  void add_job(JobKey key, std::span<const NodeId> nodes, double reference_rate);
   /// A job starts with explicit link loads (another pattern); `nodes` is its size for the
   /// reference, whose pattern is then all-to-all too.
   void add_job(JobKey key, int nodes, std::vector<LoadedLink> loads);

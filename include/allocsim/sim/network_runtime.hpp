@@ -23,8 +23,14 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// `bandwidth` scales every link's capacity (1: the bandwidth at which comm holds); `load`
 /// chooses what paces a job's communication (flow_model.hpp: max, its most loaded link, for
 /// oblivious routing; mean, its hop-bytes over all links, Agarwal et al. §5.3's argument).
+/// `switches`: the machine's first axis lists the processors of one switch (topo/switches.hpp):
+/// messages are routed on the switches, so a switch's links are shared by its processors; a
+/// job's reference is its k processors on the ceil(k / side(0)) switches of the most compact
+/// switch box, and each processor's own link to its switch (k − 1 messages each way in an
+/// all-to-all, whatever the placement) bounds its rate through the cap (load=max only).
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1,
-                                                FlowLoad load = FlowLoad::max);
+                                                FlowLoad load = FlowLoad::max,
+                                                bool switches = false);
 
 /// Parameters of `wormhole` (GABL paper §4.2 defaults: plen 8 flits, ts 3, num_mes 5).
 struct WormholeRuntimeParams {

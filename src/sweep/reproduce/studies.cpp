@@ -57,7 +57,8 @@ const std::vector<Study>& studies() {
        [](const StudyContext& c) { return measure::cplant_curves(c); }},
       {"cplant-contention",
        "Leung et al. Table 1: makespan savings of the Hilbert curve and best fit under contention "
-       "(flow model), Ross trace on an 8x8x5 mesh (savings within 5 points, the ranking)",
+       "(flow model), Section 4's 188-job test stream on a 128-processor 8x8 switch torus, 4 "
+       "processors per switch (savings within 5 points, the ranking); Ross trace as an extension",
        "cplant-contention.toml", "quick/cplant-contention.toml",
        [](const StudyContext& c) { return measure::cplant_contention(c); }},
       {"agarwal-mapping",
