@@ -181,12 +181,10 @@ Measurements mao(const StudyContext& context, const std::string& machine) {
         load.series.push_back(b);
       }
     if (!slowdown.series.empty()) {
-      // Utilization = offered load, and the primary reading's line 2 points below it.
-      Series diagonal{"utilization = load", {0, top_load}, {0, 100 * top_load}, {}, 7, 3};
-      Series margin{
-          "load - 2 points", {kMargin, top_load}, {0, 100 * (top_load - kMargin)}, {}, 7, 1};
-      load.series.push_back(diagonal);
-      load.series.push_back(margin);
+      // Utilization = offered load (up to full capacity): the primary reading is where a curve
+      // leaves this line by more than 2 points.
+      const double top = std::min(top_load, 1.0);
+      load.series.push_back({"utilization = load", {0, top}, {0, 100 * top}, {}, 7, 3});
       figure.panels.push_back(slowdown);
       figure.panels.push_back(load);
     }
