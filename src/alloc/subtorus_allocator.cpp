@@ -90,8 +90,9 @@ void SubtorusAllocator::take(int index, State state) {
 }
 
 void SubtorusAllocator::merge_up(int index) {
-  // Paper, Section 3 "Release": a partition all of whose pieces are available merges back into
-  // its parent, recursively.
+  // Paper, Section 2.3: "the deallocation algorithm checks to see if all its siblings are in A.
+  // If so all siblings together with the returned torus are replaced by their parent S, which
+  // is put back to A"; S then counts as returned to its own parent, recursively.
   for (int parent = slots_[index].parent; parent >= 0; parent = slots_[parent].parent) {
     if (--slots_[parent].pending > 0) return;
     for (std::size_t i = 0; i < slots_.size(); ++i) {
