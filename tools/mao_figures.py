@@ -3,11 +3,15 @@
 
     /usr/bin/python3 tools/mao_figures.py mao-jlab.h5 [--plot mao-jlab.png]
 
-For each trace x scheduler x allocator it prints the two saturation points of
-docs/REPRODUCTIONS.md: the utilization at which the mean bounded slowdown first passes 10
-(linear interpolation between neighbouring runtime multiples c, ordered by c; "<=" when the
-first point is already above 10, a bound and not a crossing; ">=" when no point is) and the
-plateau, the largest utilization over the sweep. Optionally it plots bounded slowdown (log axis)
+For each trace x scheduler x allocator it prints the saturation readings of
+docs/REPRODUCTIONS.md (the same as `allocsim reproduce mao-*`): the primary one, where
+utilization stops following offered load (the first point, in rising runtime multiple c, at
+which load - utilization exceeds 2 points, interpolated; also for margins of 1, 5 and 10
+points), the secondary one, the utilization at which the mean bounded slowdown first passes 10
+(interpolated), and the plateau, the largest utilization over the sweep. "<=" marks a bound when
+the first point already meets the criterion, ">=" when no point does. Per trace it prints the
+largest ratio of the four subtorus combinations' mean bounded slowdowns at the c where all four
+are at or below 50 % utilization ("similar" when at most 2). Optionally it plots bounded slowdown (log axis)
 against utilization and utilization against offered load (the data behind the paper's Figures
 3-7): PNG and PDF at 300 dpi and a .caption.txt with the settings. Replicates are averaged, with
 95 % Student-t error bars.
@@ -22,21 +26,49 @@ import plot_common as pc  # noqa: E402
 NEEDED = ["trace", "sched", "alloc", "c", "utilization", "mean_bounded_slowdown", "offered_load"]
 
 
-def utilization_at_slowdown(rows, threshold=10.0):
-    """(utilization, relation) where mean bounded slowdown crosses `threshold` (rows sorted by
-    c): relation "=" for an interpolated crossing, "<=" when the first point already exceeds the
-    threshold (the crossing lies at or below it: a bound), ">=" when no point exceeds it (the
-    largest utilization reached is a lower bound)."""
+MARGINS = [0.01, 0.02, 0.05, 0.10]
+
+
+def first_above(rows, value, limit):
+    """(utilization, load, relation) at the first row (rows sorted by c) where value(row) >
+    limit, interpolated in value from the row before: relation "=" for a crossing, "<=" when the
+    first row already exceeds the limit (a bound), ">=" when no row does (the largest
+    utilization reached is a lower bound)."""
     previous = None
     for _, row in rows.iterrows():
-        if row.mean_bounded_slowdown > threshold:
+        if value(row) > limit:
             if previous is None:
-                return row.utilization, "<="
-            u0, s0 = previous.utilization, previous.mean_bounded_slowdown
-            u1, s1 = row.utilization, row.mean_bounded_slowdown
-            return u0 + (threshold - s0) * (u1 - u0) / (s1 - s0), "="
+                return row.utilization, row.offered_load, "<="
+            t = (limit - value(previous)) / (value(row) - value(previous))
+            return (previous.utilization + t * (row.utilization - previous.utilization),
+                    previous.offered_load + t * (row.offered_load - previous.offered_load), "=")
         previous = row
-    return rows.utilization.max(), ">="
+    return rows.utilization.max(), rows.offered_load.max(), ">="
+
+
+def load_saturation(rows, margin):
+    """Utilization stops following offered load: load - utilization > margin."""
+    return first_above(rows, lambda r: r.offered_load - r.utilization, margin)
+
+
+def utilization_at_slowdown(rows, threshold=10.0):
+    """(utilization, relation) where mean bounded slowdown first exceeds `threshold`."""
+    utilization, _, relation = first_above(rows, lambda r: r.mean_bounded_slowdown, threshold)
+    return utilization, relation
+
+
+def shown(utilization, relation):
+    return f"{'' if relation == '=' else relation}{utilization:.3f}"
+
+
+def slowdown_spread(curves, up_to=0.5):
+    """Largest highest/lowest mean bounded slowdown over the c where every curve is <= up_to."""
+    ratios = []
+    common = set.intersection(*(set(c.c[c.utilization <= up_to]) for c in curves))
+    for c in sorted(common):
+        values = [float(curve[curve.c == c].mean_bounded_slowdown.iloc[0]) for curve in curves]
+        ratios.append(max(values) / min(values))
+    return max(ratios) if ratios else float("nan")
 
 
 def series_name(sched, alloc):
@@ -101,12 +133,25 @@ def main():
     joined = frames["results"]
     joined["c"] = joined["c"].astype(float)
     keys = ["trace", "sched", "alloc"]
-    print(f"{'trace':26} {'sched':6} {'alloc':22} {'U at bsd=10':>12} {'plateau':>7}")
+    margins = " ".join(f"{'sat' + str(round(100 * m)):>8}" for m in MARGINS)
+    print(f"{'trace':26} {'sched':6} {'alloc':40} {margins} {'at load':>7} {'U@bsd10':>8} "
+          f"{'plateau':>7}")
+    curves = {}
     for (trace, sched, alloc), rows in joined.groupby(keys):
-        rows = rows.groupby("c")[["utilization", "mean_bounded_slowdown"]].mean().reset_index()
-        utilization, relation = utilization_at_slowdown(rows)
-        shown = f"{'' if relation == '=' else relation}{utilization:.3f}"
-        print(f"{trace:26} {sched:6} {alloc:22} {shown:>12} {rows.utilization.max():7.3f}")
+        rows = rows.groupby("c")[["utilization", "mean_bounded_slowdown", "offered_load"]].mean()
+        rows = rows.reset_index().sort_values("c")
+        curves[(trace, sched, alloc)] = rows
+        readings = [load_saturation(rows, m) for m in MARGINS]
+        sat = " ".join(f"{shown(u, r):>8}" for u, _, r in readings)
+        load = readings[MARGINS.index(0.02)][1]
+        print(f"{trace:26} {sched:6} {alloc:40} {sat} {load:7.3f} "
+              f"{shown(*utilization_at_slowdown(rows)):>8} {rows.utilization.max():7.3f}")
+    for trace in sorted(joined.trace.unique()):
+        four = [rows for (t, _, alloc), rows in curves.items()
+                if t == trace and alloc.startswith("subtorus")]
+        if len(four) >= 2:
+            print(f"{trace}: up to 50 % utilization the {len(four)} subtorus curves' mean "
+                  f"bounded slowdowns differ by a factor of at most {slowdown_spread(four):.2f}")
     if args.plot:
         print("figures: " + " ".join(plot(frames, joined, args.plot)))
     return 0

@@ -1,4 +1,4 @@
-// The `subtorus` allocator (Mao, Chen, Watson, Section 3): identification of the smallest fitting
+// The `subtorus` allocator (Mao, Chen, Watson, Sections 2.3 and 3): identification of a fitting
 // available semitorus, EP / NEP partition, torus conversion of the allocated piece, and release
 // with recursive merging of complete partitions. Pure algorithms are in subtorus.cpp.
 #include <algorithm>
@@ -21,8 +21,8 @@ int log_side(std::uint64_t packed, int axis) {
 }  // namespace
 
 SubtorusAllocator::SubtorusAllocator(const Topology& topology, PartitionScheme scheme,
-                                     ConvertMode mode)
-    : sides_(topology.sides()), scheme_(scheme), mode_(mode) {
+                                     ConvertMode mode, PickRule pick, MergeRule merge)
+    : sides_(topology.sides()), scheme_(scheme), mode_(mode), pick_(pick), merge_(merge) {
   if (topology.dims() > kMaxDims)
     throw InputError("subtorus allocators support at most 16 dimensions");
   const std::vector<Semitorus> initial = preprocess(topology);  // validates the machine
@@ -90,8 +90,9 @@ void SubtorusAllocator::take(int index, State state) {
 }
 
 void SubtorusAllocator::merge_up(int index) {
-  // Paper, Section 3 "Release": a partition all of whose pieces are available merges back into
-  // its parent, recursively.
+  // Paper, Section 2.3: "the deallocation algorithm checks to see if all its siblings are in A.
+  // If so all siblings together with the returned torus are replaced by their parent S, which
+  // is put back to A"; S then counts as returned to its own parent, recursively.
   for (int parent = slots_[index].parent; parent >= 0; parent = slots_[parent].parent) {
     if (--slots_[parent].pending > 0) return;
     for (std::size_t i = 0; i < slots_.size(); ++i) {
@@ -124,16 +125,26 @@ int SubtorusAllocator::nodes_needed(const Job& job) const {
 
 std::optional<Allocation> SubtorusAllocator::allocate(const Job& job,
                                                       const MachineView& /*machine*/) const {
-  // Identification (paper, Section 3): the smallest available semitorus with at least m nodes;
-  // ties go to the lowest origin node id, so the choice does not depend on slot order.
+  // Identification (paper, Section 2.3): "Identify a semitorus S in A that has at least as many
+  // nodes as m". Which one is the PickRule's (the paper names none); every rule breaks its ties
+  // by origin node id or size, so the choice does not depend on slot order.
   const int k = ceil_log2(job.procs);
   int best = -1;
+  auto better = [&](const Slot& a, const Slot& b) {
+    switch (pick_) {
+      case PickRule::smallest:
+        return a.log_size != b.log_size ? a.log_size < b.log_size : a.origin < b.origin;
+      case PickRule::largest:
+        return a.log_size != b.log_size ? a.log_size > b.log_size : a.origin < b.origin;
+      case PickRule::lowest:
+        break;
+    }
+    return a.origin != b.origin ? a.origin < b.origin : a.log_size < b.log_size;
+  };
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     const Slot& slot = slots_[i];
     if (slot.state != State::available || slot.log_size < k) continue;
-    if (best < 0 || slot.log_size < slots_[best].log_size ||
-        (slot.log_size == slots_[best].log_size && slot.origin < slots_[best].origin))
-      best = static_cast<int>(i);
+    if (best < 0 || better(slot, slots_[best])) best = static_cast<int>(i);
   }
   if (best < 0) return std::nullopt;
   const Semitorus piece = piece_for(to_semitorus(slots_[best]), k);
@@ -160,14 +171,18 @@ void SubtorusAllocator::commit(const Allocation& allocation) {
     return;
   }
   take(chosen, State::split);
-  if (scheme_ == PartitionScheme::ep) {
-    const std::vector<Semitorus> pieces = ep_split(s, m);
+  if (scheme_ == PartitionScheme::ep || merge_ == MergeRule::partition) {
+    // Paper, Section 2.3: the pieces of the partition are the children of S, "siblings to each
+    // other"; S returns to A only when all of them are in A. Element 0 is the job's piece.
+    const std::vector<Semitorus> pieces =
+        scheme_ == PartitionScheme::ep ? ep_split(s, m) : nep_split(s, m);
     slots_[chosen].pending = 1;
     add_slot(pieces[0], chosen, State::allocated);
     for (std::size_t i = 1; i < pieces.size(); ++i) add_slot(pieces[i], chosen, State::available);
     return;
   }
-  // NEP: a chain of halvings; each split slot has one available half and one taken half.
+  // NEP with MergeRule::halves: a chain of halvings; each split slot has one available half and
+  // one taken half, and halves merge pairwise.
   int parent = chosen;
   Semitorus kept = s;
   while (kept.size() > m) {
@@ -228,13 +243,31 @@ void append_subtorus_allocators(std::vector<RegistryEntry<AllocatorFactory>>& en
          "pair",
          "torus shape of the piece: collapse all wrap-less sides into one ring, or pair each "
          "with a ringed side",
-         {"collapse", "pair"}}},
+         {"collapse", "pair"}},
+        {"pick",
+         ParamKind::choice,
+         "smallest",
+         "which fitting available semitorus to partition (the paper names no rule): smallest "
+         "(best fit), lowest (lowest origin node id, first fit) or largest (worst fit)",
+         {"smallest", "lowest", "largest"}},
+        {"merge",
+         ParamKind::choice,
+         "partition",
+         "partition: a partition's pieces return to their parent only all together (the "
+         "paper); halves: NEP's halves merge pairwise as soon as both are free",
+         {"partition", "halves"}}},
        [](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
          const auto scheme =
              params.text("scheme") == "ep" ? PartitionScheme::ep : PartitionScheme::nep;
          const auto mode =
              params.text("convert") == "collapse" ? ConvertMode::collapse : ConvertMode::pair;
-         return std::make_unique<SubtorusAllocator>(topology, scheme, mode);
+         const std::string pick_text = params.text("pick");
+         const auto pick = pick_text == "lowest"    ? PickRule::lowest
+                           : pick_text == "largest" ? PickRule::largest
+                                                    : PickRule::smallest;
+         const auto merge =
+             params.text("merge") == "halves" ? MergeRule::halves : MergeRule::partition;
+         return std::make_unique<SubtorusAllocator>(topology, scheme, mode, pick, merge);
        }});
 }
 

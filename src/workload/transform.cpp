@@ -60,6 +60,13 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
            job.estimate *= factor;
          }
        }},
+      {"estimate",
+       "set every estimate to factor x runtime, replacing the trace's requested times (1: the "
+       "exact execution times a simulator of Mao et al. knows)",
+       {real_param("factor", "1", "estimate multiple of the runtime", positive_rule(kMaxFactor))},
+       [](Workload& w, const Params& p, TransformContext&) {
+         for (Job& job : w.jobs) job.estimate = p.real("factor") * job.runtime;
+       }},
       {"arrival_scale",
        "multiply inter-arrival times by factor (< 1 raises the load)",
        {real_param("factor", "1", "inter-arrival multiple", positive_rule(kMaxFactor))},

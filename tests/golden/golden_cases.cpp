@@ -43,6 +43,7 @@ const std::map<std::string, std::string> kAllocatorSpecs{
 };
 const std::map<std::string, std::vector<std::string>> kTransformSpecs{
     {"runtime_scale", {"runtime_scale:factor=1.5"}},
+    {"estimate", {"estimate:factor=1"}},
     {"arrival_scale", {"arrival_scale:factor=0.8"}},
     {"target_load", {"target_load:load=0.9"}},
     {"replicate", {"replicate:copies=2,jitter=50", "truncate:max_jobs=60"}},

@@ -100,16 +100,35 @@ std::vector<NodeId> semitorus_nodes(const Semitorus& s, const std::vector<int>& 
 /// Which partition a `subtorus` allocator uses.
 enum class PartitionScheme { ep, nep };
 
-/// The subtorus allocator (paper, Section 3): the available set starts as the preprocessed
-/// machine; a request of p processors takes m = 2^ceil(log2 p) nodes from the smallest available
-/// semitorus with at least m nodes (ties: lowest origin node id), partitioned by EP or NEP when
-/// larger; the other pieces join the available set. On release, a partition whose pieces are all
-/// available merges back into its parent, recursively. The Allocation lists the m nodes in the
-/// converted torus order; its token is the piece's origin node id. State is a flat array of
-/// trivially copyable slots, cheap to clone for backfilling look-ahead.
+/// Which available semitorus with at least m nodes the identification step takes. The paper
+/// (Section 2.3, "Identify a semitorus S in A that has at least as many nodes as m") names no
+/// rule: `smallest` (best fit; ties lowest origin node id) is ours, `lowest` takes the fitting
+/// semitorus with the lowest origin node id (first fit in node order; ties smaller), `largest`
+/// the largest fitting one (worst fit; ties lowest origin).
+enum class PickRule { smallest, lowest, largest };
+
+/// What a partition's parent is (paper, Section 2.3: "we need to keep a record of the chosen
+/// semitorus S in the identification step and its children (these children are siblings to
+/// each other) which are obtained in the partition step. When a job return its torus to the
+/// available set A, the deallocation algorithm checks to see if all its siblings are in A. If
+/// so all siblings together with the returned torus are replaced by their parent S").
+/// `partition` (the paper): every piece of one partition of S, EP's |S|/m or NEP's
+/// 1 + log2(|S|/m), is a child of S, and S returns only when all of them are available.
+/// `halves`: NEP's pieces form a chain of halvings, each half merging with its sibling half as
+/// soon as both are available (EP is the same under both).
+enum class MergeRule { partition, halves };
+
+/// The subtorus allocator (paper, Sections 2.3 and 3): the available set starts as the
+/// preprocessed machine; a request of p processors takes m = 2^ceil(log2 p) nodes from an
+/// available semitorus with at least m nodes chosen by the PickRule, partitioned by EP or NEP
+/// when larger; the other pieces join the available set. On release, a partition whose pieces
+/// are all available merges back into its parent (MergeRule), recursively. The Allocation lists the
+/// m nodes in the converted torus order; its token is the piece's origin node id. State is a flat
+/// array of trivially copyable slots, cheap to clone for backfilling look-ahead.
 class SubtorusAllocator : public CloneableAllocator<SubtorusAllocator> {
  public:
-  SubtorusAllocator(const Topology& topology, PartitionScheme scheme, ConvertMode mode);
+  SubtorusAllocator(const Topology& topology, PartitionScheme scheme, ConvertMode mode,
+                    PickRule pick = PickRule::smallest, MergeRule merge = MergeRule::partition);
 
   std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override;
   void commit(const Allocation& allocation) override;
@@ -155,12 +174,15 @@ class SubtorusAllocator : public CloneableAllocator<SubtorusAllocator> {
   std::vector<int> strides_;
   PartitionScheme scheme_;
   ConvertMode mode_;
+  PickRule pick_;
+  MergeRule merge_;
   std::int64_t largest_ = 0;
   std::vector<Slot> slots_;
   std::vector<int> free_slots_;
 };
 
-/// Appends the `subtorus` row (scheme=ep|nep, convert=collapse|pair) to the allocator table.
+/// Appends the `subtorus` row (scheme=ep|nep, convert=collapse|pair, pick=smallest|lowest|
+/// largest, merge=partition|halves) to the allocator table.
 void append_subtorus_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entries);
 
 }  // namespace allocsim
