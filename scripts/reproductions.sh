@@ -171,38 +171,61 @@ reference values, in seconds.
 
 ## GABL under wormhole routing: the mismatches
 
-The full `gabl-wormhole` run (1,200 configs: First Fit, Paging(0), MBS, ANCA and GABL x six
-loads x plen 8, 16, 32, 64 flits x 10 replicates on the 16x16 mesh with FCFS) took 52 minutes
-with `MPIRUN="mpirun --oversubscribe -np 3"` (two workers) on a shared two-core machine. 18 of
-its 37 checks PASS. What holds is the paper's main claim: non-contiguous allocation beats
-contiguous First Fit despite the extra contention, and GABL beats First Fit and Paging(0) on
-turnaround at medium and high load and on finish time at high load, by paired and unpaired
-tests alike. What does not, read by read (numbers from the notes above, plen 8 unless stated):
-- **GABL against MBS (8 FAILs): no significant difference in our runs.** Paired GABL - MBS:
-  turnaround -24.8 ± 36 (medium load) and -2,214 ± 2,800 (high load), finish time -2,980 +-
-  5,100 at high load; GABL's turnaround reduction against MBS at medium load is 2.0 ± 2.9 %,
-  8.7 ± 15 %, 0.5 ± 7.4 % and -1.4 ± 2.5 % at plen 8, 16, 32, 64. The means lean towards
-  GABL at high load, but every interval contains 0, so "GABL substantially superior to MBS" is
-  not reproduced. The paper prints no numbers or intervals for that gap. Both strategies build
-  a job from contiguous blocks (GABL from the largest free sub-meshes, MBS from buddy squares),
-  so their messages can travel similar distances; we did not measure which differs, and how.
-- **Finish time at medium load (5 FAILs): the workload fixes it.** At 0.0015 jobs per time
-  unit the finish time is set by the arrival of the last job: the five curves of Fig. 3 coincide
-  up to 0.002 (paired GABL - First Fit -107 ± 180 time units on a finish time of 6.7e5). Only
-  the difference with Paging(0) (-341 ± 160) is significant, and it is small. The paper's
-  loads are in its own units, so its "medium" may sit higher on its curve than the middle of
-  our range does.
-- **Utilization at the highest load (1 FAIL):** GABL, MBS and Paging(0) end within about half a
-  point of 77 % (Fig. 5 above), inside each other's intervals. Paging(0)'s mean is highest, so
-  the paper's "slightly better" for GABL is not seen; we read it as a tie.
-- **Advantage against message length (6 FAILs): it rises, then falls.** At medium load GABL's
-  turnaround reduction against First Fit is 33.0 ± 3.0 %, 76.5 ± 6.9 %, 50.9 ± 5.1 % and
-  33.0 ± 1.8 % at plen 8, 16, 32, 64 (against Paging(0): 31.3, 49.9, 32.6, 19.7 %). It grows
-  from 8 to 16 flits, as the paper says, and shrinks after. The checks compare the longest
-  message with the shortest, as the paper's sentence reads. Our reading, not measured
-  separately: at a fixed arrival rate longer messages lengthen every job, so the same load
-  drives every strategy towards saturation; the gap is widest where First Fit has saturated
-  and GABL not yet, and narrows once both queue.
+Issue 24, correction 5: each all-to-all message now goes to a uniformly drawn other processor
+of the job (§4.2: "each processor allocated to a job sends a packet to all other processors
+allocated to the same job. The number of messages that are actually sent is exponentially
+distributed with a mean num-mes"), not to the next five tasks in allocation order, which made
+a ring of reach 5. The previous full run (ring; 52 minutes on a quiet machine, 18 of 37 PASS)
+and the experiments below are in `experiments/gabl-wormhole.md`. With the ring, GABL's
+messages were 19 % *slower* than MBS's (latency +33.9 ± 1.3 at 0.0015, plen 8) although its
+allocations were more compact, and no GABL - MBS difference was significant. On the same
+configs with uniform destinations (plen 8, 10 replicates; the ring arm of that experiment
+reproduces the previous full run bit for bit, so the uniform arm gives this run's plen 8 rows)
+every message crosses the job's allocation: latency 395-470 time units instead of 170-260, the
+machine saturates between 0.0015 and 0.002 jobs per time unit, and GABL, whose allocations
+have 3-4 % fewer pairwise hops and 23-27 % fewer pieces than MBS's, is faster than MBS by
+paired test at every load: turnaround -14 % (0.001), -32 % (0.0015: -1,388 ± 566), -17 %
+(0.003: -18,325 ± 3,276); finish time -6.6 % at 0.003 (-36,239 ± 6,105). Against Paging(0) and
+First Fit every paired turnaround difference is significant too, and GABL's utilization is the
+highest of the non-contiguous strategies at high load (0.783 against 0.782 and 0.780). Of the
+31 plen 8 checks 23 PASS (ring: 18); the 6 message-length rows are read at plen 64. What does
+not hold, each with the experiment that isolates it:
+- **Finish time at medium load (5 FAILs at plen 8).** At 0.0015 the finish time is the last
+  arrival plus a drain: it varies ±21,000 (3 %) across job streams and GABL - Paging(0),
+  GABL - MBS are -240 ± 360 and -442 ± 566 (GABL - First Fit -2,215 ± 2,174 just holds).
+  *Experiment, one change, the medium load read at 0.002 (the first saturated load) instead of
+  0.0015:* GABL - First Fit -79,390 ± 7,700, GABL - Paging(0) -11,900 ± 3,900, GABL - MBS
+  -27,020 ± 7,000, all paired-significant, and the unpaired intervals disjoint against First
+  Fit (529,137 ± 11,375 against 608,528 ± 9,518) and MBS (556,153 ± 11,145): four of the five
+  hold; Paging(0)'s unpaired one stays (541,042 ± 11,331), for the reason below.
+- **Unpaired against Paging(0) (3 FAILs: finish time at high load, turnaround at medium and
+  high load).** The paired differences exclude 0 (turnaround -586 ± 182 at medium, -8,640 ±
+  2,136 at high; finish time -17,532 ± 4,447 at high), but GABL's lead over Paging(0) (9-18 %)
+  is smaller than the spread of the job streams across replicates (±15 % of turnaround at
+  medium load). *Experiment, one change, 30 replicates instead of 10 (medium load):* GABL
+  2,683 ± 326 against Paging(0) 3,265 ± 390: the intervals still overlap (3,009 against
+  2,875) while the gap stays (-583 paired, now ± 111). The spread is the job streams' (standard
+  deviation across replicates about 1.6 times the gap); by its 1/sqrt(n) shrinking about 45
+  replicates would separate them. The paired test, on the same streams, settles it at 10.
+- **Advantage against message length (6 rows; full run).** The check compares GABL's
+  turnaround reduction at plen 64 with plen 8 at the same arrival rate; at plen 64 a job holds
+  its processors 3.4-3.6 times longer (a 150-job GABL run at low load: 3,145 against 871 time
+  units), so at 0.0015 plen 64 is deep in saturation while plen 8 is at its knee.
+  *Experiment 1, one change, plen 64 read at the load of equal utilization (0.000435: GABL
+  0.582 against 0.581 at plen 8, 0.0015):* the reduction is 61.3 ± 8.7 % against First Fit
+  (plen 8: 60.2 ± 8.8 %; paired +1.1 ± 1.3 points), 30.4 ± 4.7 % against MBS (32.3 ± 6.0 %;
+  -1.9 ± 2.9) and 10.2 ± 1.8 % against Paging(0) (17.7 ± 2.5 %; -7.5 ± 2.3): at equal load the
+  advantage does not grow either.
+  *Experiment 2, one change to experiment 1: execution time comparable to communication*
+  (`cycle=0.001`: the mean execution time of 1 becomes 1,000 flit times, about a plen 8 job's
+  messages; plen 8 at 0.76 and plen 64 at 0.31 jobs per second, GABL's utilization 0.517 and
+  0.512, 6 replicates): 66.6 ± 12.0 % against 47.9 ± 5.5 % for First Fit (paired -18.7 ± 8.7
+  points), 10.4 ± 4.0 against 9.7 ± 3.1 % for Paging(0) (-0.8 ± 3.0), 12.6 ± 6.0 against
+  15.4 ± 3.3 % for MBS (+2.9 ± 3.1). (At 0.35 jobs per second for plen 64, utilization 0.575,
+  the MBS gap does grow, +8.1 ± 5.8 points: the extra load, not the length.) In this model the
+  relative advantage at equal load does not grow with message length; whether the check holds at
+  equal arrival rate depends on where each length sits against its own saturation, which the
+  paper's load axis (not in the text we have) would settle.
 
 ## Agarwal et al. network time: the pacing load and the two remaining FAILs
 

@@ -89,7 +89,8 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
                                   p.text("switch") == "first");
        }},
       {"wormhole",
-       "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets of "
+       "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets (each "
+       "to a uniformly drawn other task) of "
        "plen flits at its start, wormhole routing (XY; dateline channels on tori), jobs' "
        "messages contend; a job ends at its last delivery + its trace runtime",
        {{"plen", ParamKind::integer, "8", "flits per message", {}},
@@ -100,6 +101,12 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          "exp",
          "messages per task: exp (exponential, mean num_mes, rounded) or fixed (num_mes)",
          {"exp", "fixed"}},
+        {"dest",
+         ParamKind::choice,
+         "uniform",
+         "all-to-all destinations without a pattern: uniform (each message to a uniformly drawn "
+         "other task, GABL 4.2) or ring (task i's j-th to task i+1+j: the old reading)",
+         {"uniform", "ring"}},
         {"cycle", ParamKind::real, "1", "seconds of simulated time per flit hop", {}},
         {"stall", ParamKind::real, "1000", "watchdog: time units without a move", {}}},
        [](const Params& p) {
@@ -108,6 +115,8 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          params.ts = static_cast<int>(p.integer("ts"));
          params.num_mes = p.real("num_mes");
          params.fixed_count = p.text("count") == "fixed";
+         params.destinations =
+             p.text("dest") == "ring" ? AllToAllDestinations::ring : AllToAllDestinations::uniform;
          params.cycle = p.real("cycle");
          params.stall_limit = p.real("stall");
          return make_wormhole_runtime(params);

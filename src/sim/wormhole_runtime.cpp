@@ -16,6 +16,17 @@ namespace allocsim {
 
 namespace {
 
+/// The generator of a job's message counts (the one the model has always used).
+Rng count_rng(std::uint64_t workload_seed, std::int64_t job_id) {
+  return Rng(mix_seed(mix_seed(workload_seed, stable_hash("wormhole messages")),
+                      static_cast<std::uint64_t>(job_id)));
+}
+
+int draw_count(const WormholeRuntimeParams& params, Rng& rng) {
+  if (params.fixed_count) return static_cast<int>(std::llround(params.num_mes));
+  return params.num_mes > 0 ? static_cast<int>(std::llround(rng.exponential(params.num_mes))) : 0;
+}
+
 class WormholeRuntime final : public RuntimeModel {
  public:
   explicit WormholeRuntime(WormholeRuntimeParams params) : params_(params) {}
@@ -104,16 +115,14 @@ class WormholeRuntime final : public RuntimeModel {
 
   /// The job's messages, released at its start: each task sends round(Exp(num_mes)) packets
   /// (drawn from the workload seed and the job id), the j-th to its (j mod degree)-th
-  /// neighbour in the pattern, or without a pattern to task (i + 1 + j mod (k − 1)) mod k
-  /// (every other task in turn: all-to-all). Messages between tasks on one node do not enter
-  /// the network. The same messages, task i on node i of the reference compact allocation
+  /// neighbour in the pattern, or without a pattern to a uniformly drawn other task
+  /// (wormhole_all_to_all_messages). Messages between tasks on one node do not enter the
+  /// network. The same messages, task i on node i of the reference compact allocation
   /// (network/link_loads.hpp), run alone in a scratch network give the job's alone-compact
   /// runtime (comm_slowdown's denominator).
   void add_messages(const RateContext& context, int job_index, double now) {
     starts_[job_index] = now;
     const Job& job = context.jobs()[job_index];
-    Rng rng(mix_seed(mix_seed(context.workload_seed(), stable_hash("wormhole messages")),
-                     static_cast<std::uint64_t>(job.id)));
     const JobTraffic* traffic = context.traffic(job_index);
     std::span<const NodeId> placement;
     if (traffic) {
@@ -128,23 +137,15 @@ class WormholeRuntime final : public RuntimeModel {
       alone_[job_index] = job.runtime;
       return;
     }
+    const std::vector<TaskMessage> messages =
+        traffic ? pattern_messages(*traffic, context.workload_seed(), job.id, tasks)
+                : wormhole_all_to_all_messages(params_, context.workload_seed(), job.id, tasks);
     const std::vector<NodeId> compact = reference_compact_nodes(context.topology(), tasks);
     const double scratch_start = scratch_->now();
-    for (int task = 0; task < tasks; ++task) {
-      const int count = draw_count(rng);
-      for (int j = 0; j < count; ++j) {
-        int to = -1;
-        if (traffic) {
-          const auto neighbours = traffic->graph->neighbours(task);
-          if (neighbours.empty()) break;
-          to = neighbours[j % neighbours.size()];
-        } else {
-          to = (task + 1 + j % (tasks - 1)) % tasks;
-        }
-        if (placement[task] != placement[to])
-          live_->add_message(placement[task], placement[to], now, job_index);
-        scratch_->add_message(compact[task], compact[to], scratch_start, 0);
-      }
+    for (const TaskMessage& m : messages) {
+      if (placement[m.from] != placement[m.to])
+        live_->add_message(placement[m.from], placement[m.to], now, job_index);
+      scratch_->add_message(compact[m.from], compact[m.to], scratch_start, 0);
     }
     scratch_->run();
     const double alone_comm = std::max(0.0, scratch_->last_finish(0) - scratch_start);
@@ -153,10 +154,20 @@ class WormholeRuntime final : public RuntimeModel {
     alone_[job_index] = std::max(0.0, job.runtime) + alone_comm * params_.cycle;
   }
 
-  int draw_count(Rng& rng) const {
-    if (params_.fixed_count) return static_cast<int>(std::llround(params_.num_mes));
-    return params_.num_mes > 0 ? static_cast<int>(std::llround(rng.exponential(params_.num_mes)))
-                               : 0;
+  /// With a pattern: task i's j-th message to its (j mod degree)-th neighbour; the counts as
+  /// in wormhole_all_to_all_messages.
+  std::vector<TaskMessage> pattern_messages(const JobTraffic& traffic, std::uint64_t seed,
+                                            std::int64_t job_id, int tasks) const {
+    Rng counts = count_rng(seed, job_id);
+    std::vector<TaskMessage> messages;
+    for (int task = 0; task < tasks; ++task) {
+      const int count = draw_count(params_, counts);
+      const auto neighbours = traffic.graph->neighbours(task);
+      if (neighbours.empty()) continue;
+      for (int j = 0; j < count; ++j)
+        messages.push_back({task, static_cast<int>(neighbours[j % neighbours.size()])});
+    }
+    return messages;
   }
 
   WormholeRuntimeParams params_;
@@ -167,12 +178,43 @@ class WormholeRuntime final : public RuntimeModel {
   std::unordered_map<int, double> alone_;     ///< running jobs' alone-compact runtimes
   double speculated_until_ = -1;
   std::unordered_map<int, double> starts_;  ///< running jobs' starts, network time
-  std::vector<int> counts_;
   std::int64_t delivered_ = 0, failed_ = 0;
   double mean_latency_ = 0, mean_blocked_ = 0;
 };
 
 }  // namespace
+
+// GABL §4.2: "In all-to-all communication pattern, each processor allocated to a job sends a
+// packet to all other processors allocated to the same job. The number of messages that are
+// actually sent is exponentially distributed with a mean num-mes." The pattern fixes who may
+// receive (every other processor of the job), the count how many packets a processor actually
+// sends (mean 5, against 71 other processors for the mean job of 72): each packet goes to one
+// of the others drawn uniformly, so no processor of the job is favoured, as none is in the
+// pattern. Whole rounds (k − 1 packets each) cannot be meant: a mean of 5 messages is less
+// than one round for every job of more than 6 processors.
+std::vector<TaskMessage> wormhole_all_to_all_messages(const WormholeRuntimeParams& params,
+                                                      std::uint64_t workload_seed,
+                                                      std::int64_t job_id, int tasks) {
+  std::vector<TaskMessage> messages;
+  if (tasks < 2) return messages;
+  Rng counts = count_rng(workload_seed, job_id);
+  Rng destinations(mix_seed(mix_seed(workload_seed, stable_hash("wormhole destinations")),
+                            static_cast<std::uint64_t>(job_id)));
+  for (int task = 0; task < tasks; ++task) {
+    const int count = draw_count(params, counts);
+    for (int j = 0; j < count; ++j) {
+      int to = 0;
+      if (params.destinations == AllToAllDestinations::ring) {
+        to = (task + 1 + j % (tasks - 1)) % tasks;
+      } else {
+        to = static_cast<int>(destinations.uniform_int(0, tasks - 2));
+        if (to >= task) ++to;  // the others: 0..k−1 without `task`
+      }
+      messages.push_back({task, to});
+    }
+  }
+  return messages;
+}
 
 std::unique_ptr<RuntimeModel> make_wormhole_runtime(WormholeRuntimeParams params) {
   if (params.plen < 1) throw InputError("runtime model 'wormhole': plen must be at least 1.");

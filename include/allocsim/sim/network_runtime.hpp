@@ -3,8 +3,10 @@
 // `flow` (max-min fair link sharing among running jobs, network/flow_model.hpp) and `distance`
 // (SST's time-per-distance form, network/distance_model.hpp). The registry rows are in
 // runtime_model.cpp.
+#include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "allocsim/network/distance_model.hpp"
 #include "allocsim/network/flow_model.hpp"
@@ -32,33 +34,63 @@ std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 
                                                 FlowLoad load = FlowLoad::max,
                                                 bool switches = false);
 
+/// Where a task's all-to-all messages go (runs without a job pattern).
+/// GABL §4.2: "In all-to-all communication pattern, each processor allocated to a job sends a
+/// packet to all other processors allocated to the same job. The number of messages that are
+/// actually sent is exponentially distributed with a mean num-mes."
+enum class AllToAllDestinations {
+  /// The paper's reading: each message to one of the job's other tasks, drawn uniformly and
+  /// independently (any other processor of the job can be the destination of any message).
+  uniform,
+  /// The old reading, kept to measure its effect: task i's j-th message to task
+  /// (i + 1 + j mod (k − 1)) mod k, so with ~5 messages a task talks to its next five tasks
+  /// in allocation order only (a ring of reach 5).
+  ring,
+};
+
 /// Parameters of `wormhole` (GABL paper §4.2 defaults: plen 8 flits, ts 3, num_mes 5).
 struct WormholeRuntimeParams {
-  int plen = 8;               ///< flits per message
-  int ts = 3;                 ///< time units to route a header through a node
-  double num_mes = 5;         ///< mean number of messages each task sends (exponential, rounded)
-  bool fixed_count = false;   ///< every task sends exactly round(num_mes) messages instead
+  int plen = 8;              ///< flits per message
+  int ts = 3;                ///< time units to route a header through a node
+  double num_mes = 5;        ///< mean number of messages each task sends (exponential, rounded)
+  bool fixed_count = false;  ///< every task sends exactly round(num_mes) messages instead
+  AllToAllDestinations destinations = AllToAllDestinations::uniform;  ///< without a pattern
   double cycle = 1;           ///< simulated seconds per network time unit (flit hop)
   double stall_limit = 1000;  ///< watchdog: network time units without a move = a deadlock
 };
 
 /// `wormhole`: the GABL paper's message-level model (§4.2; network/wormhole.hpp for the
 /// network's exact rules, dateline virtual channels on tori). At its start each task of a job
-/// sends round(Exp(num_mes)) messages of plen flits, to every other task in turn (all-to-all)
-/// or to its neighbours in the run's pattern, all released at the start and injected one
-/// after another; messages of all running jobs contend for the channels. The job then
-/// computes for its trace runtime T: it ends at (its last delivery, or its start if it sends
-/// nothing) + T. Why this reading: the paper gives both an execution time (exponential, mean
-/// 1) and a message count and says nothing of overlap, so a job holds its processors for both;
-/// with `num_mes` = 0 the model is `fixed`.
-/// End times: at every start and end the model brings the network to the current time (all
-/// events up to it; new messages come after those), copies it, and runs the copy of record on,
-/// without new messages, until the earliest end of a running job is known; it sets that end
-/// exactly (RateContext::set_end) and the others after it. If a job starts before that end the
-/// model goes back to the copy; otherwise the run ahead stands. Deterministic; cost about twice
-/// the network's own (O(S log E) for S worm shifts) plus one copy of the messages in flight per
-/// start or end.
+/// sends round(Exp(num_mes)) messages of plen flits, each to a uniformly drawn other task of
+/// the job (all-to-all; wormhole_all_to_all_messages) or to its neighbours in the run's
+/// pattern, all released at the start and injected one after another; messages of all running jobs
+/// contend for the channels. The job then computes for its trace runtime T: it ends at (its last
+/// delivery, or its start if it sends nothing) + T. Why this reading: the paper gives both an
+/// execution time (exponential, mean 1) and a message count and says nothing of overlap, so a job
+/// holds its processors for both; with `num_mes` = 0 the model is `fixed`. End times: at every
+/// start and end the model brings the network to the current time (all events up to it; new
+/// messages come after those), copies it, and runs the copy of record on, without new messages,
+/// until the earliest end of a running job is known; it sets that end exactly
+/// (RateContext::set_end) and the others after it. If a job starts before that end the model goes
+/// back to the copy; otherwise the run ahead stands. Deterministic; cost about twice the network's
+/// own (O(S log E) for S worm shifts) plus one copy of the messages in flight per start or end.
 std::unique_ptr<RuntimeModel> make_wormhole_runtime(WormholeRuntimeParams params);
+
+/// One message of a job, between two of its tasks (indices in allocation order).
+struct TaskMessage {
+  int from = 0;
+  int to = 0;
+  bool operator==(const TaskMessage&) const = default;
+};
+
+/// The all-to-all messages `wormhole` sends for a job of `tasks` tasks without a pattern, in
+/// injection order (task 0's, then task 1's, ...). Counts: round(Exp(num_mes)) per task (or
+/// round(num_mes) with fixed_count) from a generator seeded by (workload seed, job id);
+/// destinations from a second generator seeded the same way, so the counts are the same under
+/// either AllToAllDestinations and the draws are the same whatever the allocator.
+std::vector<TaskMessage> wormhole_all_to_all_messages(const WormholeRuntimeParams& params,
+                                                      std::uint64_t workload_seed,
+                                                      std::int64_t job_id, int tasks);
 
 /// `distance`: runtime T·(1 + a·H^e)/(1 + a·H0^e), fixed at start (no re-rating).
 /// Cost per start O(k·d + Σ sides) (pairwise_hop_sum), the reference once per job size.
