@@ -7,7 +7,8 @@
 # With STUDY names only those studies are re-run; every other study keeps the Markdown and
 # figures of its last full run in docs/reproductions/ (or is marked as not yet run in full).
 # With --assemble instead of STUDY names no study is re-run: the document is rebuilt from the
-# last full runs (after editing the text below).
+# last full runs (after editing the text below). RESUME=1 continues each study's sweep from the
+# journal an interrupted run left in docs/reproductions (`allocsim reproduce --resume`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${1:-build}
@@ -75,7 +76,7 @@ for study in $studies; do
   if [ "$rerun" = "  " ] || [[ "$rerun" == *" $study "* ]]; then
     echo "== $study" >&2
     status=0
-    ${MPIRUN:-} "$ALLOCSIM" reproduce "$study" -o "$OUT_DIR" >&2 || status=$?
+    ${MPIRUN:-} "$ALLOCSIM" reproduce "$study" -o "$OUT_DIR" ${RESUME:+--resume} >&2 || status=$?
     if [ "$status" -gt 1 ]; then
       echo "reproduce $study failed with status $status" >&2
       exit "$status"

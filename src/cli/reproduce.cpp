@@ -26,7 +26,7 @@ namespace {
 struct ReproduceArgs {
   std::string study, output = "reproductions", experiments = ALLOCSIM_EXPERIMENTS_DIR,
                      tools = ALLOCSIM_TOOLS_DIR;
-  bool list = false, quick = false;
+  bool list = false, quick = false, resume = false;
 };
 
 void print_list() {
@@ -64,7 +64,10 @@ bool run_study(const ReproduceArgs& args, const sweep::Study& study,
     sweep::SweepOptions options;
     options.experiment_path = experiment;
     options.output = output;
-    options.store.overwrite = true;
+    // A study's sweep starts again unless --resume continues it from its journal (an
+    // interrupted or killed run of the same study into the same folder).
+    options.store.overwrite = !args.resume;
+    options.store.resume = args.resume;
     options.trace_dir = trace_dir_from_env();
     options.progress = "none";
     const int code = sweep::run_sweep(options, world, signals);
@@ -93,6 +96,9 @@ void add_reproduce_command(CLI::App& app) {
       "--quick", args->quick,
       "reduced run (under a minute): checks only the rows a reduced run can check (the same trend, "
       "or the quick run's own reference value); the rest print n/a (quick)");
+  command->add_flag("--resume", args->resume,
+                    "continue the study's sweep from the result file and journal an interrupted "
+                    "run left in the output folder (the finished configs are kept)");
   command
       ->add_option("-o,--output", args->output,
                    "folder for the result file, <study>.json, <study>.md and figures")

@@ -68,7 +68,10 @@ t.check(cut and lower == [0.1, 0.1] and [round(u, 9) for u in upper] == [0.1, 0.
 
 mao_stem = env.path("mao")
 printed = tool("mao_figures.py", output, "--plot", mao_stem + ".png").stdout
-t.check("U at bsd=10" in printed, printed)
+# The saturation readings (issue 24): utilization leaving offered load at margins 1-10 points
+# (primary), the slowdown-10 utilization and the plateau (secondary).
+t.check(all(column in printed for column in ("sat1", "sat2", "sat10", "U@bsd10", "plateau")),
+        printed)
 check_figure(mao_stem)
 
 # Errors: unknown column (with a suggestion), another experiment, not a result file.
