@@ -1,5 +1,6 @@
 """Shared helpers of the Python module's tests: the allocsim program (the CLI a Python run must
-equal), golden cases as run() keywords, bit-for-bit comparisons."""
+equal), golden cases as run() keywords, bit-for-bit comparisons, and the Python re-implementations
+of `flat` and `fcfs` the tests run."""
 import csv
 import json
 import math
@@ -8,6 +9,8 @@ import struct
 import subprocess
 
 import pytest
+
+import allocsim
 
 BINARY = os.environ.get("ALLOCSIM_BINARY", "allocsim")
 GOLDEN_DIR = os.environ.get("ALLOCSIM_GOLDEN_DIR", "")
@@ -21,6 +24,25 @@ OPTIONS = {"machine": "--machine", "trace": "--trace", "sched": "--sched", "allo
            "workload_seed": "--workload-seed", "bsd_threshold": "--bsd-threshold",
            "estimate_factor": "--estimate-factor", "timeout": "--timeout",
            "decisions": "--decisions", "pattern": "--pattern", "mapper": "--mapper"}
+
+
+class FirstFit(allocsim.Allocator):
+    """`flat` in Python: the lowest free ids."""
+
+    def allocate(self, job, machine):
+        free = machine.free_nodes()
+        return free[:job.size] if len(free) >= job.size else None
+
+
+class Fcfs(allocsim.Scheduler):
+    """`fcfs` in Python: start queue jobs in arrival order while they fit."""
+
+    def schedule(self, context):
+        for job in context.queue:
+            allocation = context.try_allocate(job)
+            if allocation is None:
+                return
+            context.start(job, allocation)
 
 
 def cli_run(tmp_path, **config):

@@ -5,6 +5,7 @@ import re
 import pytest
 
 import allocsim
+from conftest import Fcfs
 
 TRACE = "synthetic:jobs=40,arrival=exp:20,runtime=exp:100,size=uniform:1,16,estimate=1.5"
 
@@ -129,15 +130,8 @@ def test_scheduler_starting_on_busy_nodes():
 
 
 def test_python_allocator_failing_under_python_scheduler():
-    class Starter(allocsim.Scheduler):
-        def schedule(self, context):
-            for job in context.queue:
-                allocation = context.try_allocate(job)
-                if allocation is None:
-                    return
-                context.start(job, allocation)
     with pytest.raises(allocsim.PolicyError, match="Answer.allocate failed on job") as error:
-        allocsim.run(machine="mesh:8x8", trace=TRACE, sched=Starter(),
+        allocsim.run(machine="mesh:8x8", trace=TRACE, sched=Fcfs(),
                      alloc=Answer(divide_by_zero))
     assert isinstance(error.value.__cause__, ZeroDivisionError)
 

@@ -2,15 +2,7 @@
 gives the same schedule as the C++ `flat` under EASY, and a run from Python equals the CLI's.
 Skipped, saying why, without the trace folder."""
 import allocsim
-from conftest import NASA, assert_equal_to_cli
-
-
-class FirstFit(allocsim.Allocator):
-    """`flat` in Python: the lowest free ids."""
-
-    def allocate(self, job, machine):
-        free = machine.free_nodes()
-        return free[:job.size] if len(free) >= job.size else None
+from conftest import NASA, FirstFit, assert_equal_to_cli
 
 
 def test_first_fit_in_python_equals_flat_on_nasa(trace_dir):

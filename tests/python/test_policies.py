@@ -1,29 +1,10 @@
 """Allocators and schedulers written in Python: the same schedule as their C++ counterparts,
 the API they see (jobs, machine view, topology, scheduler context), Trace, list and fields."""
 import allocsim
-from conftest import assert_equal_to_cli
+from conftest import Fcfs, FirstFit, assert_equal_to_cli
 
 SHAPED = "synthetic:jobs=120,arrival=exp:5,runtime=exp:100,size=sides:5,estimate=1.5"
 MIXED = "synthetic:jobs=120,arrival=exp:20,runtime=exp:100,size=uniform:1,32,estimate=1.5"
-
-
-class FirstFit(allocsim.Allocator):
-    """`flat` in Python: the lowest free ids."""
-
-    def allocate(self, job, machine):
-        free = machine.free_nodes()
-        return free[:job.size] if len(free) >= job.size else None
-
-
-class Fcfs(allocsim.Scheduler):
-    """`fcfs` in Python: start queue jobs in arrival order while they fit."""
-
-    def schedule(self, context):
-        for job in context.queue:
-            allocation = context.try_allocate(job)
-            if allocation is None:
-                return
-            context.start(job, allocation)
 
 
 def same_schedule(a, b):
