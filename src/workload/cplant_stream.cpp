@@ -7,27 +7,14 @@
 
 namespace allocsim {
 
-namespace {
-
-/// Fisher-Yates with the portable Rng (std::shuffle's draws are not portable).
-template <class T>
-void shuffle(std::vector<T>& values, Rng& rng) {
-  for (std::size_t i = values.size(); i > 1; --i)
-    std::swap(
-        values[i - 1],
-        values[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(i) - 1))]);
-}
-
-}  // namespace
-
 std::vector<int> cplant_stream_sizes(int head, std::uint64_t order_seed) {
   Rng rng(mix_seed(order_seed, stable_hash("cplant-stream")));
   std::vector<int> large, small;
   for (const CplantStreamMix& mix : kCplantStreamMix)
     for (int i = 0; i < mix.count; ++i)
       (mix.size >= kCplantLargeSize ? large : small).push_back(mix.size);
-  shuffle(large, rng);
-  shuffle(small, rng);
+  rng.shuffle(large);
+  rng.shuffle(small);
   head = std::clamp(head, 0, static_cast<int>(large.size()));
   // "The stream starts with some large jobs to fill up the machine."
   std::vector<int> sizes(large.begin(), large.begin() + head);
@@ -38,7 +25,7 @@ std::vector<int> cplant_stream_sizes(int head, std::uint64_t order_seed) {
   // large jobs and the small ones (which positions are small: a shuffled 0/1 pattern).
   std::vector<char> is_small(large.size() - head + small.size(), 0);
   std::fill(is_small.begin(), is_small.begin() + static_cast<std::ptrdiff_t>(small.size()), 1);
-  shuffle(is_small, rng);
+  rng.shuffle(is_small);
   std::size_t next_large = static_cast<std::size_t>(head), next_small = 0;
   for (const char s : is_small) sizes.push_back(s ? small[next_small++] : large[next_large++]);
   sizes.push_back(last);

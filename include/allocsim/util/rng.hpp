@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <random>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace allocsim {
 
@@ -25,6 +27,14 @@ class Rng {
     do draw = engine_();
     while (draw >= limit);
     return lo + static_cast<std::int64_t>(draw % range);
+  }
+  /// Fisher-Yates shuffle of `values` with these portable draws (std::shuffle's are not
+  /// portable): from the back, each element swapped with a uniform one at or before it.
+  template <class T>
+  void shuffle(std::vector<T>& values) {
+    for (std::size_t i = values.size(); i > 1; --i)
+      std::swap(values[i - 1],
+                values[static_cast<std::size_t>(uniform_int(0, static_cast<std::int64_t>(i) - 1))]);
   }
   /// Exponential with the given mean.
   double exponential(double mean) { return -mean * std::log1p(-uniform()); }

@@ -115,8 +115,7 @@ std::vector<int> permutation(int n, int k, const char* what) {
   std::vector<int> label(n);
   for (int t = 0; t < n; ++t) label[t] = t;
   Rng rng(mix_seed(static_cast<std::uint64_t>(k), stable_hash(what)));
-  if (k > 0)
-    for (int i = n - 1; i > 0; --i) std::swap(label[i], label[rng.uniform_int(0, i)]);
+  if (k > 0) rng.shuffle(label);
   return label;
 }
 
