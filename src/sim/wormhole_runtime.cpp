@@ -89,8 +89,10 @@ class WormholeRuntime final : public RuntimeModel {
     for (const RunningJob& r : context.running()) {
       const double end = known_end(r.job, jobs[r.job]);
       // Unknown ends lie after `earliest`, when the model is asked again.
-      const double target = end >= 0 ? end : earliest + 1 + std::abs(earliest);
-      context.set_end(r.job, std::max(context.now(), seconds(target, jobs[r.job])));
+      // (A placeholder is not a network time: only a known end is checked for exactness.)
+      const double target = end >= 0 ? seconds(end, jobs[r.job])
+                                     : (earliest + 1 + std::abs(earliest)) * params_.cycle;
+      context.set_end(r.job, std::max(context.now(), target));
     }
     const WormholeNetwork::Stats& stats = live_->stats();
     delivered_ = stats.delivered;
