@@ -22,7 +22,10 @@ void check_task_graph_size(double tasks, double edges, const std::string& what) 
 
 TaskGraph TaskGraph::from_edges(int tasks, std::vector<TaskEdge> edges, std::vector<double> loads) {
   if (tasks < 0) throw InputError("a task graph needs a non-negative task count");
-  check_task_graph_size(tasks, static_cast<double>(edges.size()), "task graph");
+  // Self loops become internal bytes (no edge memory): only the other edges count.
+  const auto links = std::count_if(edges.begin(), edges.end(),
+                                   [](const TaskEdge& edge) { return edge.a != edge.b; });
+  check_task_graph_size(tasks, static_cast<double>(links), "task graph");
   if (loads.empty()) loads.assign(tasks, 1.0);
   if (static_cast<int>(loads.size()) != tasks)
     throw InputError("task graph: " + std::to_string(loads.size()) + " loads for " +
