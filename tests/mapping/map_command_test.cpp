@@ -96,3 +96,19 @@ TEST(MapCommand, SaysWhenMetisGroupsWereRebalanced) {
   EXPECT_NE(text.find("rebalanced       1 task moved after METIS"), std::string::npos) << text;
   EXPECT_NE(text.find("hop-bytes        2048"), std::string::npos) << text;
 }
+
+// main: --graph /dev/zero read 4 GiB before refusing (under a 2 GB limit: "internal error:
+// std::bad_alloc"); --nodes /dev/zero grew one endless line until memory ran out (under the
+// limit: "no processors to map onto").
+TEST(MapCommand, EndlessInputsAreRefusedAtOnce) {
+  if (!std::filesystem::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  auto [status, text] = run("map --machine mesh:2x2 --graph /dev/zero");
+  EXPECT_EQ(status, 2) << text;
+  EXPECT_NE(text.find("'/dev/zero': binary data (a NUL byte at text byte 0)"), std::string::npos)
+      << text;
+  std::tie(status, text) = run("map --machine mesh:2x2 --nodes /dev/zero --pattern ring:2");
+  EXPECT_EQ(status, 2) << text;
+  EXPECT_NE(text.find("/dev/zero:1: binary data (a NUL byte); expected node ids"),
+            std::string::npos)
+      << text;
+}
