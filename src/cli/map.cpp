@@ -1,6 +1,7 @@
 // `allocsim map`: place a task graph (a pattern or a graph file) on a machine or on a list of
 // its nodes with a mapper chain, and report hop-bytes, hops per byte, link load and seconds
 // (Agarwal, Sharma and Kalé's TopoLB and friends; see include/allocsim/mapping/).
+#include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -14,6 +15,8 @@
 #include "allocsim/output/json.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
+#include "allocsim/util/numbers.hpp"
+#include "allocsim/util/time_limit.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {
@@ -24,16 +27,52 @@ struct MapArgs {
   std::string machine, nodes_file, pattern, graph_file, mapper = "topolb:order=2", format = "text",
                                                         out_file;
   std::uint64_t seed = 1;
+  double timeout_seconds = 0;
 };
 
-/// Node ids, one per line (or several per line); `#` starts a comment.
+/// The wall-clock limit of one `allocsim map` (the TimeLimit the simulations' watchdog uses):
+/// the mappers poll it and it throws TimeoutError (exit 4) once `seconds` have passed.
+class MapDeadline final : public TimeLimit {
+ public:
+  explicit MapDeadline(double seconds)
+      : seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
+  void check_time_limit() const override {
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+    if (elapsed.count() > seconds_)
+      throw TimeoutError("map exceeded its timeout of " + number_text(seconds_) + " s (--timeout)");
+  }
+
+ private:
+  double seconds_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// Longest line of a --nodes file: a line of an endless input (/dev/zero, a FIFO) stops here.
+constexpr std::size_t kMaxNodesLine = std::size_t{1} << 20;
+
+/// Node ids, one per line (or several per line); `#` starts a comment. At most one id per
+/// machine node and kMaxNodesLine bytes per line, so an endless input stops with an error.
 std::vector<NodeId> read_nodes(const std::string& file, const Topology& topology) {
   std::ifstream in(file);
   if (!in) throw InputError("cannot open '" + file + "'");
   std::vector<NodeId> nodes;
   std::string line;
   int number = 0;
-  while (std::getline(in, line)) {
+  while (true) {
+    line.clear();
+    char c = 0;
+    bool any = false;
+    while (in.get(c) && c != '\n') {
+      any = true;
+      if (c == '\0')
+        throw InputError(file + ":" + std::to_string(number + 1) +
+                         ": binary data (a NUL byte); expected node ids");
+      if (line.size() >= kMaxNodesLine)
+        throw InputError(file + ":" + std::to_string(number + 1) + ": line longer than " +
+                         std::to_string(kMaxNodesLine) + " bytes");
+      line += c;
+    }
+    if (!any && !in) break;
     ++number;
     std::istringstream words(line.substr(0, line.find('#')));
     std::string word;
@@ -48,8 +87,12 @@ std::vector<NodeId> read_nodes(const std::string& file, const Topology& topology
       if (used != word.size() || value < 0 || value >= topology.node_count())
         throw InputError(file + ":" + std::to_string(number) + ": '" + word +
                          "' is not a node id of " + topology.spec());
+      if (static_cast<long long>(nodes.size()) >= topology.node_count())
+        throw InputError(file + ":" + std::to_string(number) + ": more node ids than the " +
+                         std::to_string(topology.node_count()) + " nodes of " + topology.spec());
       nodes.push_back(static_cast<NodeId>(value));
     }
+    if (!in) break;
   }
   return nodes;
 }
@@ -57,6 +100,9 @@ std::vector<NodeId> read_nodes(const std::string& file, const Topology& topology
 void run_map(const MapArgs& args) {
   if (args.pattern.empty() == args.graph_file.empty())
     throw InputError("give exactly one of --pattern SPEC and --graph FILE");
+  require_number(args.timeout_seconds, timeout_rule(), "--timeout");
+  const MapDeadline deadline(args.timeout_seconds);
+  const TimeLimit* limit = args.timeout_seconds > 0 ? &deadline : nullptr;
   const Topology topology = Topology::parse(args.machine);
   std::vector<NodeId> nodes;
   if (args.nodes_file.empty()) {
@@ -66,7 +112,7 @@ void run_map(const MapArgs& args) {
   }
   const mapping::TaskGraph graph = args.pattern.empty() ? mapping::read_task_graph(args.graph_file)
                                                         : mapping::make_pattern(args.pattern);
-  const auto outcome = mapping::map_graph(graph, topology, nodes, args.mapper, args.seed);
+  const auto outcome = mapping::map_graph(graph, topology, nodes, args.mapper, args.seed, limit);
   if (!args.out_file.empty()) {
     std::ofstream out(args.out_file);
     if (!out) throw InputError("cannot write '" + args.out_file + "'");
@@ -85,6 +131,7 @@ void run_map(const MapArgs& args) {
                                          {"seed", args.seed},
                                          {"partitioned", outcome.partitioned},
                                          {"groups", outcome.groups},
+                                         {"rebalanced_tasks", outcome.rebalanced_tasks},
                                          {"group_average_degree", outcome.group_average_degree},
                                          {"hop_bytes", outcome.hop_bytes.hop_bytes},
                                          {"total_bytes", outcome.hop_bytes.total_bytes},
@@ -104,6 +151,11 @@ void run_map(const MapArgs& args) {
     out << "groups           " << outcome.groups << " (METIS), average degree "
         << outcome.group_average_degree << ", max load " << outcome.max_group_load << ", mean load "
         << outcome.mean_group_load << '\n';
+  if (outcome.rebalanced_tasks > 0)
+    out << "rebalanced       " << outcome.rebalanced_tasks
+        << (outcome.rebalanced_tasks == 1 ? " task" : " tasks")
+        << " moved after METIS, whose groups exceeded the balance bound " << outcome.balance_bound
+        << " (partition.hpp)\n";
   out << "hop-bytes        " << outcome.hop_bytes.hop_bytes << '\n'
       << "hops per byte    " << outcome.hop_bytes.hops_per_byte() << '\n'
       << "max link load    " << outcome.link_load.max << " bytes\n"
@@ -119,6 +171,17 @@ void add_map_command(CLI::App& app) {
   auto args = std::make_shared<MapArgs>();
   auto* command =
       app.add_subcommand("map", "map a task graph onto processors (TopoLB, TopoCentLB, ...)");
+  command->footer(
+      "Cost of the mappers, p processors (or groups), m edges of the mapped graph:\n"
+      "  topolb      O(p^2 + p*m) time, an n*p table of doubles (refused above 4e8 entries);\n"
+      "              quadratic in p: twice the processors take about 4x as long (a torus of\n"
+      "              16^3 to one of 32^3, 8x the processors: about 50x as long), see --timeout\n"
+      "  topocentlb  O(p^2 + p*m) time\n"
+      "  refine      O(passes * m * d) (scope=near) or O(passes * n * p * d) (scope=all)\n"
+      "  scotch      Scotch's static mapping, about O(m log p)\n"
+      "  identity, random  O(n)\n"
+      "With more tasks than processors METIS partitions first (O(m)); groups above the balance\n"
+      "bound (METIS's 3 % or one task's load above the mean) are rebalanced and reported.");
   command->add_option("--machine", args->machine, "machine, e.g. torus:16x16")->required();
   command->add_option("--nodes", args->nodes_file,
                       "file of node ids to map onto (default: the whole machine)");
@@ -132,6 +195,11 @@ void add_map_command(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   command->add_option("--out", args->out_file, "write the mapping (task node per line)");
+  command
+      ->add_option("--timeout", args->timeout_seconds,
+                   "wall-clock limit in seconds (0 = none), checked inside the mappers' loops; "
+                   "exit status 4 when it is reached")
+      ->capture_default_str();
   command->callback([args] { run_map(*args); });
 }
 

@@ -59,6 +59,8 @@ std::vector<int> balanced_sides(int tasks, int dims) {
 std::string sized_pattern_spec(const std::string& job_pattern, int tasks) {
   const AlgoSpec spec = AlgoSpec::parse(normalize_pattern_spec(job_pattern));
   const auto& entry = pattern_registry().find(spec.name);
+  // Before shaping (an O(tasks) search): a job of more tasks than a task graph may hold.
+  check_task_graph_size(tasks, 0, "job pattern '" + job_pattern + "'");
   if (entry.name == "leanmd")
     throw InputError(
         "job pattern 'leanmd' is not sized by a job's task count; use it with "

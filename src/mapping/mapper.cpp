@@ -47,6 +47,7 @@ std::vector<NodeId> MapperChain::map(const MappingProblem& problem, Rng& rng) co
   check_problem(problem);
   std::vector<NodeId> placement;
   for (std::size_t i = 0; i < stages_.size(); ++i) {
+    if (problem.time_limit) problem.time_limit->check_time_limit();
     // A chain that starts with `refine` refines the identity placement.
     if (i == 0 && canonical_.rfind("refine", 0) == 0)
       placement.assign(problem.processors.begin(),
@@ -70,11 +71,14 @@ void check_problem(const MappingProblem& problem) {
   }
 }
 
-std::vector<double> mean_distances(const Topology& topology, std::span<const NodeId> processors) {
+std::vector<double> mean_distances(const Topology& topology, std::span<const NodeId> processors,
+                                   const TimeLimit* time_limit) {
   const ProcessorGeometry geometry(topology, processors);
   const int p = geometry.size();
   std::vector<double> result(p, 0.0);
+  TimeLimitPoll poll(time_limit);
   for (int q = 0; q < p; ++q) {
+    poll.add(p);
     double sum = 0;
     for (int r = 0; r < p; ++r) sum += geometry.distance(q, r);
     result[q] = sum / p;

@@ -33,23 +33,29 @@ std::vector<int> parse_sides(const std::string& text, int dims, const std::strin
   return sides;
 }
 
-int positive(const Params& p, const std::string& key, const std::string& what) {
-  const long long value = p.integer(key);
-  if (value < 1 || value > 100000000)
-    throw InputError(what + ": " + key + " must be a positive integer");
-  return static_cast<int>(value);
+/// Tasks of a box (a double: the product of three 7-digit sides overflows an int).
+double box_tasks(const std::vector<int>& sides) {
+  double tasks = 1;
+  for (const int side : sides) tasks *= side;
+  return tasks;
 }
 
-double byte_count(const Params& p, const std::string& what) {
-  const double bytes = p.real("bytes");
-  if (!(bytes > 0)) throw InputError(what + ": bytes must be positive");
-  return bytes;
+/// An integer parameter in [1, kMaxProcs] (its range in the table); the size guard follows.
+int positive(const Params& p, const std::string& key) {
+  return static_cast<int>(p.integer(key));
+}
+
+/// The `bytes` parameter (its table range: > 0 and at most kMaxEdgeBytes).
+double byte_count(const Params& p) {
+  return p.real("bytes");
 }
 
 /// Jacobi-like stencil on a box: each task talks to its 2·dims axis neighbours (wrap optional).
-TaskGraph stencil(const std::vector<int>& sides, bool wrap, double bytes) {
-  int tasks = 1;
-  for (const int s : sides) tasks *= s;
+/// Refused before any memory is taken beyond the size guards (`what` names the pattern).
+TaskGraph stencil(const std::vector<int>& sides, bool wrap, double bytes, const std::string& what) {
+  check_task_graph_size(box_tasks(sides), box_tasks(sides) * static_cast<double>(sides.size()),
+                        what);
+  const int tasks = static_cast<int>(box_tasks(sides));
   std::vector<TaskEdge> edges;
   int stride = 1;
   for (const int side : sides) {
@@ -65,7 +71,12 @@ TaskGraph stencil(const std::vector<int>& sides, bool wrap, double bytes) {
   return TaskGraph::from_edges(tasks, std::move(edges));
 }
 
-const ParamSpec kBytes{"bytes", ParamKind::real, "1024", "bytes per edge and iteration", {}};
+const ParamSpec kBytes{"bytes", ParamKind::real,
+                       "1024",  "bytes per edge and iteration",
+                       {},      positive_rule(kMaxEdgeBytes)};
+/// Task counts: an int; the size guard (check_task_graph_size) refuses more than kMaxTasks
+/// with a memory estimate.
+const NumberRule kCount = integer_rule(1, kMaxProcs);
 const ParamSpec kWrap{"wrap", ParamKind::choice, "0", "periodic boundaries", {"0", "1"}};
 
 std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
@@ -75,44 +86,46 @@ std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
        {{"size", ParamKind::text, "8x8", "AxB tasks", {}}, kWrap, kBytes},
        [](const Params& p) {
          return stencil(parse_sides(p.text("size"), 2, "mesh2d"), p.text("wrap") == "1",
-                        byte_count(p, "mesh2d"));
+                        byte_count(p), "mesh2d");
        }},
       {"mesh3d",
        "3D Jacobi stencil, 6 neighbours",
        {{"size", ParamKind::text, "4x4x4", "AxBxC tasks", {}}, kWrap, kBytes},
        [](const Params& p) {
          return stencil(parse_sides(p.text("size"), 3, "mesh3d"), p.text("wrap") == "1",
-                        byte_count(p, "mesh3d"));
+                        byte_count(p), "mesh3d");
        }},
       {"ring",
        "k tasks in a ring, each talking to its two neighbours",
-       {{"size", ParamKind::integer, "16", "tasks k", {}}, kBytes},
-       [](const Params& p) {
-         return stencil({positive(p, "size", "ring")}, true, byte_count(p, "ring"));
-       }},
+       {{"size", ParamKind::integer, "16", "tasks k", {}, kCount}, kBytes},
+       [](const Params& p) { return stencil({positive(p, "size")}, true, byte_count(p), "ring"); }},
       {"alltoall",
        "k tasks, every pair exchanging bytes",
-       {{"size", ParamKind::integer, "16", "tasks k", {}}, kBytes},
+       {{"size", ParamKind::integer, "16", "tasks k", {}, kCount}, kBytes},
        [](const Params& p) {
-         const int k = positive(p, "size", "alltoall");
-         if (k > 20000) throw InputError("alltoall: at most 20000 tasks");
+         const int k = positive(p, "size");
+         check_task_graph_size(k, 0.5 * k * (k - 1.0), "alltoall");
+         const double bytes = byte_count(p);
          std::vector<TaskEdge> edges;
+         edges.reserve(static_cast<std::size_t>(k) * (k - 1) / 2);
          for (int a = 0; a < k; ++a)
-           for (int b = a + 1; b < k; ++b) edges.push_back({a, b, byte_count(p, "alltoall")});
+           for (int b = a + 1; b < k; ++b) edges.push_back({a, b, bytes});
          return TaskGraph::from_edges(k, std::move(edges));
        }},
       {"random",
        "k tasks, k*degree/2 distinct random pairs (seeded)",
-       {{"size", ParamKind::integer, "64", "tasks k", {}},
-        {"degree", ParamKind::integer, "4", "average degree", {}},
+       {{"size", ParamKind::integer, "64", "tasks k", {}, kCount},
+        {"degree", ParamKind::integer, "4", "average degree", {}, integer_rule(0, kMaxProcs)},
         {"seed", ParamKind::integer, "1", "generator seed", {}},
         kBytes},
        [](const Params& p) {
-         const int k = positive(p, "size", "random");
+         const int k = positive(p, "size");
          const long long degree = p.integer("degree");
          if (degree < 0 || degree > k - 1)
            throw InputError("random: degree must be in 0.." + std::to_string(k - 1));
          const long long wanted = static_cast<long long>(k) * degree / 2;
+         check_task_graph_size(k, static_cast<double>(wanted), "random");
+         const double bytes = byte_count(p);
          Rng rng(mix_seed(static_cast<std::uint64_t>(p.integer("seed")), 0x6d6170));
          std::set<std::pair<int, int>> chosen;
          std::vector<TaskEdge> edges;
@@ -121,14 +134,14 @@ std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
            int b = static_cast<int>(rng.uniform_int(0, k - 1));
            if (a == b) continue;
            if (a > b) std::swap(a, b);
-           if (chosen.insert({a, b}).second) edges.push_back({a, b, byte_count(p, "random")});
+           if (chosen.insert({a, b}).second) edges.push_back({a, b, bytes});
          }
          return TaskGraph::from_edges(k, std::move(edges));
        }},
       {"leanmd",
        "molecular dynamics: cells, 14 computes per cell, a proxy per processor",
        {{"cells", ParamKind::text, "6x6x6", "cell box AxBxC (periodic)", {}},
-        {"procs", ParamKind::integer, "512", "processors (one proxy each)", {}},
+        {"procs", ParamKind::integer, "512", "processors (one proxy each)", {}, kCount},
         {"proxies",
          ParamKind::choice,
          "cells",
@@ -138,8 +151,7 @@ std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
         kBytes},
        [](const Params& p) {
          const auto cells = parse_sides(p.text("cells"), 3, "leanmd");
-         return leanmd_pattern(cells[0], cells[1], cells[2], positive(p, "procs", "leanmd"),
-                               byte_count(p, "leanmd"),
+         return leanmd_pattern(cells[0], cells[1], cells[2], positive(p, "procs"), byte_count(p),
                                p.text("proxies") == "computes" ? LeanMDProxies::on_computes
                                                                : LeanMDProxies::on_cells);
        }},
@@ -169,6 +181,9 @@ TaskGraph make_pattern(const std::string& spec) {
 }
 
 TaskGraph leanmd_pattern(int a, int b, int c, int procs, double bytes, LeanMDProxies proxies) {
+  // At most 14 computes per cell, each with at most 3 edges, one edge per cell to its proxy.
+  const double box = box_tasks({a, b, c});
+  check_task_graph_size(15 * box + procs, 43 * box, "leanmd");
   const int cells = a * b * c;
   auto cell_at = [&](int x, int y, int z) {
     return ((x + a) % a) + a * (((y + b) % b) + b * ((z + c) % c));

@@ -44,9 +44,11 @@ class RefineMapper final : public Mapper {
     std::vector<int> candidates;
     std::vector<int> seen(p, -1);
     int stamp = 0;
+    TimeLimitPoll poll(problem.time_limit);
     for (int pass = 0; pass < passes_; ++pass) {
       bool moved = false;
       for (TaskId t = 0; t < n; ++t) {
+        poll.add(everywhere_ ? p : 1 + graph.degree(t));
         candidates.clear();
         ++stamp;
         auto add = [&](int q) {

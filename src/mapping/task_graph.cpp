@@ -1,18 +1,39 @@
 #include "allocsim/mapping/task_graph.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "allocsim/util/error.hpp"
+#include "allocsim/util/numbers.hpp"
 
 namespace allocsim::mapping {
 
+void check_task_graph_size(double tasks, double edges, const std::string& what) {
+  if (tasks <= static_cast<double>(kMaxTasks) && edges <= static_cast<double>(kMaxEdges)) return;
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "%s: %.0f tasks and %.0f edges would take about %.1f GB of memory; task graphs "
+                "are limited to %lld tasks and %lld edges",
+                what.c_str(), tasks, edges, (tasks * kBytesPerTask + edges * kBytesPerEdge) / 1e9,
+                static_cast<long long>(kMaxTasks), static_cast<long long>(kMaxEdges));
+  throw InputError(text);
+}
+
 TaskGraph TaskGraph::from_edges(int tasks, std::vector<TaskEdge> edges, std::vector<double> loads) {
   if (tasks < 0) throw InputError("a task graph needs a non-negative task count");
+  // Self loops become internal bytes (no edge memory): only the other edges count.
+  const auto links = std::count_if(edges.begin(), edges.end(),
+                                   [](const TaskEdge& edge) { return edge.a != edge.b; });
+  check_task_graph_size(tasks, static_cast<double>(links), "task graph");
   if (loads.empty()) loads.assign(tasks, 1.0);
   if (static_cast<int>(loads.size()) != tasks)
     throw InputError("task graph: " + std::to_string(loads.size()) + " loads for " +
                      std::to_string(tasks) + " tasks");
+  for (int t = 0; t < tasks; ++t)
+    if (!(loads[t] >= 0 && loads[t] <= kMaxTaskLoad))
+      throw InputError("task graph: task " + std::to_string(t) + " has load " +
+                       number_text(loads[t]) + "; loads must be in [0, 1e18]");
   TaskGraph graph;
   graph.loads_ = std::move(loads);
   graph.internal_.assign(tasks, 0.0);
@@ -24,7 +45,11 @@ TaskGraph TaskGraph::from_edges(int tasks, std::vector<TaskEdge> edges, std::vec
     if (edge.a < 0 || edge.a >= tasks || edge.b < 0 || edge.b >= tasks)
       throw InputError("task graph: edge (" + std::to_string(edge.a) + ", " +
                        std::to_string(edge.b) + ") outside 0.." + std::to_string(tasks - 1));
-    if (!(edge.bytes >= 0)) throw InputError("task graph: negative or NaN edge bytes");
+    if (!(edge.bytes >= 0 && edge.bytes <= kMaxEdgeBytes))
+      throw InputError("task graph: edge (" + std::to_string(edge.a) + ", " +
+                       std::to_string(edge.b) + ") has " + number_text(edge.bytes) +
+                       " bytes; edge bytes must be in [0, 1e18] (so that hop-bytes and link "
+                       "loads stay finite)");
     if (edge.bytes == 0) continue;
     if (edge.a == edge.b) {
       graph.internal_[edge.a] += edge.bytes;

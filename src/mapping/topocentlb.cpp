@@ -17,9 +17,12 @@ class TopoCentLBMapper final : public Mapper {
     const TaskGraph& graph = problem.graph;
     const ProcessorGeometry geometry(problem.topology, problem.processors);
     const int n = graph.size(), p = geometry.size();
+    TimeLimitPoll poll(problem.time_limit);
     std::vector<double> spread(p, 0.0);  // Σ distance to every processor (tie-breaker)
-    for (int q = 0; q < p; ++q)
+    for (int q = 0; q < p; ++q) {
+      poll.add(p);
       for (int r = 0; r < p; ++r) spread[q] += geometry.distance(q, r);
+    }
     std::vector<int> by_spread(p);
     std::iota(by_spread.begin(), by_spread.end(), 0);
     std::stable_sort(by_spread.begin(), by_spread.end(),
@@ -43,6 +46,8 @@ class TopoCentLBMapper final : public Mapper {
       }
       const auto neighbours = graph.neighbours(task);
       const auto bytes = graph.edge_bytes(task);
+      poll.add(static_cast<std::int64_t>(free.size()) *
+               (1 + static_cast<std::int64_t>(neighbours.size())));
       int best = -1;
       if (to_placed[task] == 0) {
         while (free_position[by_spread[spread_cursor]] < 0) ++spread_cursor;

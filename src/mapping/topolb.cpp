@@ -1,8 +1,10 @@
 #include "allocsim/mapping/topolb.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
+#include "allocsim/util/numbers.hpp"
 #include "geometry.hpp"
 
 namespace allocsim::mapping {
@@ -17,11 +19,15 @@ class TopoLBRun {
         geometry_(problem.topology, problem.processors),
         order_(order),
         n_(graph_.size()),
-        p_(geometry_.size()) {
+        p_(geometry_.size()),
+        poll_(problem.time_limit) {
     const double entries = static_cast<double>(n_) * p_;
     if (entries > 4.0e8)
       throw InputError("topolb: a " + std::to_string(n_) + " x " + std::to_string(p_) +
-                       " cost table is too large (limit 4e8 entries); partition first");
+                       " cost table would take about " +
+                       number_text(std::round(entries * 8 / 1e8) / 10) +
+                       " GB (limit 4e8 entries, 3.2 GB); partition first or map onto fewer "
+                       "processors");
     table_.assign(static_cast<std::size_t>(n_) * p_, 0.0);
     unplaced_bytes_.resize(n_);
     for (TaskId t = 0; t < n_; ++t) unplaced_bytes_[t] = graph_.communication(t);
@@ -33,8 +39,10 @@ class TopoLBRun {
     stamp_.assign(n_, -1);
     weight_.assign(p_, 0.0);
     if (order_ >= 2)
-      for (int q = 0; q < p_; ++q)
+      for (int q = 0; q < p_; ++q) {
+        poll_.add(p_);  // O(p²) in all: the watchdog must reach in here
         for (int r = 0; r < p_; ++r) weight_[q] += geometry_.distance(q, r);
+      }
     free_.resize(p_);
     std::iota(free_.begin(), free_.end(), 0);
     free_position_ = free_;
@@ -54,6 +62,7 @@ class TopoLBRun {
   std::vector<int> run() {
     std::vector<int> processor_of(n_, -1);
     for (int step = 0; step < n_; ++step) {
+      poll_.add(static_cast<std::int64_t>(p_) + static_cast<std::int64_t>(frontier_.size()));
       const auto [task, processor] = choose();
       processor_of[task] = processor;
       place(task, processor, step);
@@ -204,6 +213,7 @@ class TopoLBRun {
   double weight_free_sum_ = 0;
   std::vector<int> free_, free_position_, by_weight_, by_id_, by_communication_, distance_;
   int weight_cursor_ = 0, id_cursor_ = 0, comm_cursor_ = 0;
+  TimeLimitPoll poll_;
 };
 
 class TopoLBMapper final : public Mapper {

@@ -1,6 +1,8 @@
 #include "allocsim/metrics/hop_bytes.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "allocsim/util/error.hpp"
 
@@ -31,6 +33,11 @@ HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
       result.inter_processor_bytes += graph.bytes[i];
     }
   }
+  // Task graphs bound their bytes (mapping::kMaxEdgeBytes) so that this never happens; a graph
+  // built otherwise is refused rather than reported as `null` hop-bytes and 0 hops per byte.
+  if (!std::isfinite(result.hop_bytes) || !std::isfinite(result.total_bytes))
+    throw InputError("hop-bytes of this mapping overflow a double (" +
+                     std::to_string(graph.size()) + " tasks); edge bytes must be at most 1e18");
   return result;
 }
 
@@ -54,6 +61,9 @@ LinkLoad link_load(const CommGraphView& graph, const Topology& topology,
     sum += value;
     ++result.used_links;
   }
+  if (!std::isfinite(sum))
+    throw InputError("link loads of this mapping overflow a double (" +
+                     std::to_string(graph.size()) + " tasks); edge bytes must be at most 1e18");
   result.mean = result.machine_links ? sum / static_cast<double>(result.machine_links) : 0.0;
   result.mean_used = result.used_links ? sum / static_cast<double>(result.used_links) : 0.0;
   return result;

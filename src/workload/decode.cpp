@@ -44,7 +44,7 @@ struct InflateGuard {
 
 /// Decompresses every gzip member of `bytes`. Each member must end with its checksum and
 /// length trailer; data after the last member must be zero padding.
-std::string gunzip(std::string_view bytes, const std::string& source) {
+std::string gunzip(std::string_view bytes, const std::string& source, const TextLimit& limit) {
   z_stream stream{};
   if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
     decode_error(source, "zlib could not start inflating");
@@ -62,11 +62,20 @@ std::string gunzip(std::string_view bytes, const std::string& source) {
     stream.next_out = reinterpret_cast<Bytef*>(buffer);
     stream.avail_out = sizeof buffer;
     const int status = inflate(&stream, Z_NO_FLUSH);
-    text.append(buffer, sizeof buffer - stream.avail_out);
+    const std::size_t produced = sizeof buffer - stream.avail_out;
+    // Binary text (a gzip-compressed /dev/zero) is refused at once, not after the size limit.
+    if (const void* zero = std::memchr(buffer, 0, produced))
+      decode_error(source,
+                   "binary data (a NUL byte at text byte " +
+                       std::to_string(text.size() + static_cast<std::size_t>(
+                                                        static_cast<const char*>(zero) - buffer)) +
+                       "); expected " + std::string(limit.expected));
+    text.append(buffer, produced);
     const std::size_t position = fed - stream.avail_in;  // compressed bytes consumed
-    if (text.size() > kMaxTraceBytes)
-      decode_error(source, "more than " + std::to_string(kMaxTraceBytes) +
-                               " bytes when decompressed (limit of the trace reader)");
+    if (text.size() > limit.max_bytes)
+      decode_error(source, "more than " + std::to_string(limit.max_bytes) +
+                               " bytes when decompressed (limit of " + std::string(limit.reader) +
+                               ")");
     if (status == Z_STREAM_END) {
       if (position == bytes.size()) return text;
       if (has_gzip_magic(bytes, position)) {  // another member follows (concatenated gzip)
@@ -90,16 +99,26 @@ std::string gunzip(std::string_view bytes, const std::string& source) {
 
 }  // namespace
 
-std::string read_file_bytes(const std::string& path) {
+std::string read_file_bytes(const std::string& path, const TextLimit& limit) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), std::fclose);
   if (!file) decode_error(path, std::strerror(errno));
   std::string bytes;
   char buffer[1 << 16];
   std::size_t got = 0;
   while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
+    if (bytes.size() + got > limit.max_bytes)  // checked first: never holds more than the limit
+      decode_error(path, "file larger than " + std::to_string(limit.max_bytes) +
+                             " bytes (limit of " + std::string(limit.reader) + ")");
     bytes.append(buffer, got);
-    if (bytes.size() > kMaxTraceBytes)
-      decode_error(path, "file larger than " + std::to_string(kMaxTraceBytes) + " bytes");
+    // Plain text with a NUL byte is binary data: refused now, not after reading all of it.
+    if (!looks_like_gzip(bytes))
+      if (const void* zero = std::memchr(buffer, 0, got))
+        decode_error(
+            path,
+            "binary data (a NUL byte at text byte " +
+                std::to_string(bytes.size() - got +
+                               static_cast<std::size_t>(static_cast<const char*>(zero) - buffer)) +
+                "); expected " + std::string(limit.expected));
   }
   if (std::ferror(file.get())) decode_error(path, std::strerror(errno));
   return bytes;
@@ -107,23 +126,28 @@ std::string read_file_bytes(const std::string& path) {
 
 namespace {
 /// Returns `text` unless it holds a NUL byte (binary data, not a trace).
-std::string checked_text(std::string text, const std::string& source) {
+std::string checked_text(std::string text, const std::string& source, const TextLimit& limit) {
   const auto zero = text.find('\0');
   if (zero != std::string::npos)
     decode_error(source, "binary data (a NUL byte at text byte " + std::to_string(zero) +
-                             "); expected a text trace, plain or gzip-compressed");
+                             "); expected " + std::string(limit.expected));
   return text;
 }
 }  // namespace
 
-std::string decode_trace_bytes(std::string_view bytes, const std::string& source) {
-  return checked_text(looks_like_gzip(bytes) ? gunzip(bytes, source) : std::string(bytes), source);
+std::string decode_trace_bytes(std::string_view bytes, const std::string& source,
+                               const TextLimit& limit) {
+  if (looks_like_gzip(bytes)) return checked_text(gunzip(bytes, source, limit), source, limit);
+  if (bytes.size() > limit.max_bytes)
+    decode_error(source, "more than " + std::to_string(limit.max_bytes) + " bytes (limit of " +
+                             std::string(limit.reader) + ")");
+  return checked_text(std::string(bytes), source, limit);
 }
 
-std::string read_trace_text(const std::string& path) {
-  std::string bytes = read_file_bytes(path);
-  if (looks_like_gzip(bytes)) return checked_text(gunzip(bytes, path), path);
-  return checked_text(std::move(bytes), path);
+std::string read_trace_text(const std::string& path, const TextLimit& limit) {
+  std::string bytes = read_file_bytes(path, limit);
+  if (looks_like_gzip(bytes)) return checked_text(gunzip(bytes, path, limit), path, limit);
+  return checked_text(std::move(bytes), path, limit);
 }
 
 }  // namespace allocsim

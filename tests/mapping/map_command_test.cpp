@@ -64,3 +64,51 @@ TEST(MapCommand, Errors) {
   EXPECT_EQ(status, 2);
   EXPECT_NE(text.find("x.graph"), std::string::npos) << text;
 }
+
+// main: `map` had no --timeout (CLI exit 109, "The following argument was not expected"); TopoLB
+// took 23 s here on 32^3 before its first task. 40^3 processors need about 4e9 distance sums
+// before TopoLB places anything (seconds on any machine), so a 0.2 s limit always hits inside
+// TopoLB's setup loop; the test only waits for the exit, which comes long before the ctest
+// timeout.
+TEST(MapCommand, TimeoutStopsTopoLBInsideItsLoops) {
+  auto [status, text] =
+      run("map --machine torus:40x40x40 --pattern ring:64 --mapper topolb --timeout 0.2");
+  EXPECT_EQ(status, 4) << text;
+  EXPECT_NE(text.find("timed out: map exceeded its timeout of 0.2 s (--timeout)"),
+            std::string::npos)
+      << text;
+  std::tie(status, text) =
+      run("map --machine torus:40x40x40 --pattern ring:64 --mapper topocentlb --timeout 0.2");
+  EXPECT_EQ(status, 4) << text;
+  std::tie(status, text) = run("map --machine torus:4x4 --pattern ring:8 --timeout -1");
+  EXPECT_EQ(status, 2) << text;
+  EXPECT_NE(text.find("--timeout: expected a finite number in [0, 1e+12], got -1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(run("map --help").second.find("topolb      O(p^2 + p*m) time"), std::string::npos);
+}
+
+// main: ring:3 on two processors printed "hop-bytes 0" (all three tasks in one METIS group).
+TEST(MapCommand, SaysWhenMetisGroupsWereRebalanced) {
+  const auto [status, text] = run("map --machine flat:2 --pattern ring:3");
+  ASSERT_EQ(status, 0) << text;
+  EXPECT_NE(text.find("max load 2, mean load 1.5"), std::string::npos) << text;
+  EXPECT_NE(text.find("rebalanced       1 task moved after METIS"), std::string::npos) << text;
+  EXPECT_NE(text.find("hop-bytes        2048"), std::string::npos) << text;
+}
+
+// main: --graph /dev/zero read 4 GiB before refusing (under a 2 GB limit: "internal error:
+// std::bad_alloc"); --nodes /dev/zero grew one endless line until memory ran out (under the
+// limit: "no processors to map onto").
+TEST(MapCommand, EndlessInputsAreRefusedAtOnce) {
+  if (!std::filesystem::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  auto [status, text] = run("map --machine mesh:2x2 --graph /dev/zero");
+  EXPECT_EQ(status, 2) << text;
+  EXPECT_NE(text.find("'/dev/zero': binary data (a NUL byte at text byte 0)"), std::string::npos)
+      << text;
+  std::tie(status, text) = run("map --machine mesh:2x2 --nodes /dev/zero --pattern ring:2");
+  EXPECT_EQ(status, 2) << text;
+  EXPECT_NE(text.find("/dev/zero:1: binary data (a NUL byte); expected node ids"),
+            std::string::npos)
+      << text;
+}

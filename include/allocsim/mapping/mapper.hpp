@@ -14,15 +14,19 @@
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/registry.hpp"
 #include "allocsim/util/rng.hpp"
+#include "allocsim/util/time_limit.hpp"
 
 namespace allocsim::mapping {
 
 /// What a mapper works on: the graph, the machine and the processors it may use (distinct
 /// nodes, in the allocator's order). A mapper needs graph.size() <= processors.size().
+/// `time_limit` (may be null): the mappers poll it in their loops (TopoLB's O(p²) setup and
+/// per-task steps, TopoCentLB's, refine's passes), so `allocsim map --timeout` stops them.
 struct MappingProblem {
   const TaskGraph& graph;
   const Topology& topology;
   std::span<const NodeId> processors;
+  const TimeLimit* time_limit = nullptr;
 };
 
 /// One mapping stage. `placement` (task -> node) is empty for a first stage and holds the
@@ -57,6 +61,7 @@ class MapperChain {
 void check_problem(const MappingProblem& problem);
 /// Mean hop distance from each processor to all processors in the list (processors.size()
 /// entries); O(p²·d).
-std::vector<double> mean_distances(const Topology& topology, std::span<const NodeId> processors);
+std::vector<double> mean_distances(const Topology& topology, std::span<const NodeId> processors,
+                                   const TimeLimit* time_limit = nullptr);
 
 }  // namespace allocsim::mapping

@@ -13,6 +13,28 @@ namespace allocsim::mapping {
 
 using TaskId = std::int32_t;
 
+/// Size guards of task graphs (issue 25), checked before any memory is taken: a pattern spec or
+/// a file header that declares more tasks or edges is refused with a memory estimate, as
+/// machines of more than 10^7 nodes are (topology_registry.hpp). A 3D stencil of 10^7 tasks
+/// fits; an all-to-all pattern stops near 7,700 tasks.
+inline constexpr std::int64_t kMaxTasks = 10000000;
+inline constexpr std::int64_t kMaxEdges = 30000000;
+/// Memory of a task graph while it is built (TaskGraph::from_edges: the edge list, both
+/// directions sorted, the CSR arrays) and read (the reader's own lists), per task and per edge.
+inline constexpr double kBytesPerTask = 48;
+inline constexpr double kBytesPerEdge = 96;
+/// Largest bytes of one edge (pattern `bytes`, file weights and values): with at most kMaxEdges
+/// edges and hop distances below 2^31, hop-bytes, link loads and every mapper's cost sums stay
+/// finite in a double (a larger value would print `null` and hops per byte 0).
+inline constexpr double kMaxEdgeBytes = 1e18;
+/// Largest load of one task (vertex weight): group loads stay finite and exact enough.
+inline constexpr double kMaxTaskLoad = 1e18;
+
+/// Throws InputError "`what`: N tasks and M edges would take about X GB of memory; task graphs
+/// are limited to ..." when `tasks` > kMaxTasks or `edges` > kMaxEdges. Doubles, so that callers
+/// can pass products that would overflow an integer (k·(k−1)/2 of an all-to-all pattern).
+void check_task_graph_size(double tasks, double edges, const std::string& what);
+
 /// One undirected edge before assembly (`bytes` per iteration, both directions together).
 struct TaskEdge {
   TaskId a = 0, b = 0;
@@ -27,7 +49,9 @@ class TaskGraph {
   TaskGraph() = default;
   /// Assembles a graph from an edge list: parallel edges are merged (bytes added), self loops
   /// go to internal bytes, zero-byte edges are dropped. `loads` empty means unit loads.
-  /// Throws InputError on an endpoint outside [0, tasks) or negative bytes. O(m log m).
+  /// Throws InputError on an endpoint outside [0, tasks), bytes that are negative, not finite or
+  /// above kMaxEdgeBytes, a load that is negative, not finite or above kMaxTaskLoad, or a graph
+  /// beyond the size guards (check_task_graph_size). O(m log m).
   static TaskGraph from_edges(int tasks, std::vector<TaskEdge> edges,
                               std::vector<double> loads = {});
 

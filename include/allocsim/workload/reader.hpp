@@ -58,15 +58,26 @@ std::string resolve_trace_path(const std::string& name_or_path, const std::strin
 /// Reads every line of a plain or gzip-compressed file (gzip detected by magic bytes).
 std::vector<std::string> read_lines(const std::string& path);
 
+/// How much a text reader accepts: at most `max_bytes` of file and of decompressed text (an
+/// endless input such as /dev/zero or a FIFO stops there with an error naming `reader`), and
+/// what the text should be (in the message about binary data).
+struct TextLimit {
+  std::size_t max_bytes = kMaxTraceBytes;
+  std::string_view reader = "the trace reader";
+  std::string_view expected = "a text trace, plain or gzip-compressed";
+};
+
 /// The raw bytes of a file; InputError naming the file when it cannot be read or exceeds
-/// kMaxTraceBytes.
-std::string read_file_bytes(const std::string& path);
+/// limit.max_bytes. Bytes that are not gzip data are refused at the first NUL byte (binary
+/// data, e.g. /dev/zero) as soon as it is read.
+std::string read_file_bytes(const std::string& path, const TextLimit& limit = {});
 /// Text of a file's bytes: gzip data (detected by its magic bytes; concatenated members
 /// allowed) is decompressed, other bytes pass through. A truncated or corrupt gzip stream,
-/// data after it (other than zero padding), or a NUL byte in the text is an InputError naming
-/// `source` and the compressed and decompressed byte offsets.
-std::string decode_trace_bytes(std::string_view bytes, const std::string& source);
+/// data after it (other than zero padding), text beyond limit.max_bytes or a NUL byte in the
+/// text is an InputError naming `source` and the compressed and decompressed byte offsets.
+std::string decode_trace_bytes(std::string_view bytes, const std::string& source,
+                               const TextLimit& limit = {});
 /// read_file_bytes then decode_trace_bytes, without copying plain text.
-std::string read_trace_text(const std::string& path);
+std::string read_trace_text(const std::string& path, const TextLimit& limit = {});
 
 }  // namespace allocsim
