@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes the trace readers, the spec parser and the TOML experiment loader with libFuzzer under
-# AddressSanitizer and UndefinedBehaviorSanitizer (issue 16).
+# Fuzzes the trace readers, the spec parser, the TOML experiment loader and the outcome journal
+# reader with libFuzzer under AddressSanitizer and UndefinedBehaviorSanitizer (issues 16, 25).
 #
 #   scripts/fuzz.sh [DURATION_SECONDS_PER_TARGET=60] [TARGET...]    targets: trace spec experiment
+#                                                                   journal
 #
 # Builds with clang into build-fuzz/ (override with ALLOCSIM_FUZZ_BUILD); installs Debian's
 # clang-16 and libclang-rt-16-dev (libFuzzer and the sanitizer runtimes) first when they are
@@ -17,7 +18,7 @@ set -euo pipefail
 DURATION=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(trace spec experiment)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(trace spec experiment journal)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${ALLOCSIM_FUZZ_BUILD:-$ROOT/build-fuzz}
 

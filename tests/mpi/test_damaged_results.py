@@ -199,10 +199,10 @@ resumed = env.path("resumed.h5")
 shutil.copy(clean, resumed)
 journal = resumed + ".journal"
 with open(journal, "wb") as f:
-    f.write(frame(1, b"experiment=damage\nseed=2x5\nfingerprint=1\nshard=\n"))
+    f.write(frame(1, b"experiment=damage\nseed=x25\nfingerprint=1\nshard=\n"))
 for attempt in range(2):
     result = env.sweep(0, experiment, resumed, "--resume", expect=2)
-    for needed in (f"journal '{journal}' record 1", "field 'seed' is '2x5'", f"mv '{journal}'",
+    for needed in (f"journal '{journal}' record 1", "field 'seed' is 'x25'", f"mv '{journal}'",
                    "--resume"):
         t.check(needed in result.stderr, f"resume {attempt}: {result.stderr!r} lacks {needed!r}")
 os.rename(journal, journal + ".damaged")  # the advised recovery
