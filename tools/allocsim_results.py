@@ -21,6 +21,12 @@ new values of each append), and each job's node ids are [first, last] intervals 
 module decodes both, so text columns and `allocated_nodes` ("0-3 8") are str as before; format 1
 files (strings inside the tables) are read too. Units and descriptions are the tables' `unit`
 and `description` attributes, one entry per column.
+
+load() checks the file as allocsim's C++ reader does (src/sweep/store/validate.cpp): the HDF5
+superblock, the format attribute, table shapes, label attributes, unique config ids, the root
+counts against /configs, /summary against the done configs and the node intervals against the
+tables and the machine. A damaged file raises ResultFileError (a ValueError) naming the file and
+the dataset or attribute.
 """
 import argparse
 import os

@@ -64,7 +64,7 @@ DAMAGE = {
         "/summary row 0 is config", "/summary"),
     "missing status label page": (
         lambda f: f["configs"].attrs.__delitem__("labels_status@1"),
-        "in column 'status'", "/configs attribute labels_status"),
+        "attribute labels_status and its pages", "/configs attribute labels_status"),
     "missing labels_alloc": (
         lambda f: f["configs"].attrs.__delitem__("labels_alloc"),
         "labels attribute 'labels_alloc' is missing", "/configs attribute labels_alloc"),

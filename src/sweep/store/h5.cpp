@@ -530,7 +530,8 @@ Table File::read_table(const std::string& path) const {
             throw std::runtime_error("HDF5: row " + std::to_string(r) + " of " + path +
                                      " has code " + std::to_string(code) + " in column '" +
                                      columns[c].name + "', which has " +
-                                     std::to_string(labels[c].size()) + " labels");
+                                     std::to_string(labels[c].size()) + " labels (attribute " +
+                                     labels_attr_name(columns[c].name, 0) + " and its pages)");
           }
           data.s.push_back(labels[c][code]);
         }
