@@ -355,7 +355,14 @@ JournalContents scan_journal(const std::string& path) {
       at = all.find(magic, at + 1);
     }
   }
-  if (contents.frames_after_damage > 0) contents.corrupt = true;
+  if (contents.frames_after_damage > 0) {
+    contents.corrupt = true;
+    if (contents.damage.empty())  // it looked like a torn last record
+      contents.damage =
+          "record " + std::to_string(contents.frames.size() + (contents.has_header ? 2 : 1)) +
+          " (byte offset " + std::to_string(offset) +
+          ") is damaged (its length runs past the end of the file, yet intact records follow)";
+  }
   return contents;
 }
 
