@@ -101,6 +101,17 @@ def check_superblock(path):
                               f"bytes, the file has {size}")
 
 
+def _lock_holder(path):
+    """"pid N on host H" from the sweep's lock file beside `path` (src/sweep/store/lock.cpp
+    writes "pid host"), or None."""
+    try:
+        with open(path + ".lock") as f:
+            pid, host = f.read().split()[:2]
+    except (OSError, ValueError):
+        return None
+    return f"pid {pid} on host {host}" if pid.isdigit() else None
+
+
 def _check_shape(path, dataset):
     """A table: one dimension, a compound type, rows its stored bytes can hold."""
     name = dataset.name
@@ -340,6 +351,10 @@ def load(path):
     try:
         f = h5py.File(path, "r")
     except OSError as error:
+        holder = _lock_holder(path)
+        if holder:
+            raise ResultFileError(path, "file", f"a running sweep writes it: {holder} holds "
+                                  f"its lock '{path}.lock'") from error
         raise ResultFileError(path, "file", f"HDF5 cannot open it ({error})") from error
     with f:
         kind, _, version = _text(f.attrs.get("format", "")).partition("/")

@@ -175,6 +175,7 @@ process, lines = env.start(0, slow, live)
 pid = t.master_pid(lines, process)
 t.wait_for_frames(live + ".journal", 1, process)
 report = env.run([env.allocsim, "report", live], expect=None)
+held = python_error(live)
 merge = env.run([env.allocsim, "merge", live, "-o", env.path("m.h5")], expect=None)
 still_running = process.poll() is None
 t.kill(pid, t.SIGKILL)
@@ -183,7 +184,8 @@ if still_running:
     for result, what in ((report, "report"), (merge, "merge")):
         t.check(result.returncode == 2 and f"pid {pid} on host" in result.stderr and
                 f"lock '{live}.lock'" in result.stderr, f"{what} on a held file: {result.stderr!r}")
-    print("report and merge on a file a running sweep holds name its pid and lock")
+    t.check(held is not None and f"pid {pid} on host" in held, f"allocsim_results: {held!r}")
+    print("report, merge and allocsim_results on a file a running sweep holds name its pid")
 else:
     t.fail("the slow sweep ended before report ran: make it slower")
 
