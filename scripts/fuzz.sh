@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes the trace readers, the spec parser, the TOML experiment loader and the outcome journal
-# reader with libFuzzer under AddressSanitizer and UndefinedBehaviorSanitizer (issues 16, 25).
+# Fuzzes the trace readers, the spec parser, the TOML experiment loader, the network-model
+# specs (run on a tiny machine) and the outcome journal reader with libFuzzer under
+# AddressSanitizer and UndefinedBehaviorSanitizer (issues 16 and 25).
 #
-#   scripts/fuzz.sh [DURATION_SECONDS_PER_TARGET=60] [TARGET...]    targets: trace spec experiment
-#                                                                   journal
+#   scripts/fuzz.sh [DURATION_SECONDS_PER_TARGET=60] [TARGET...]
+#       targets: trace spec experiment network journal
 #
 # Builds with clang into build-fuzz/ (override with ALLOCSIM_FUZZ_BUILD); installs Debian's
 # clang-16 and libclang-rt-16-dev (libFuzzer and the sanitizer runtimes) first when they are
@@ -18,7 +19,7 @@ set -euo pipefail
 DURATION=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(trace spec experiment journal)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(trace spec experiment network journal)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${ALLOCSIM_FUZZ_BUILD:-$ROOT/build-fuzz}
 

@@ -37,7 +37,7 @@ double FlowNetwork::reference_rate(int k) {
   if (found != reference_rates_.end()) return found->second;
   const std::vector<NodeId> nodes = reference_compact_nodes(*topology_, k);
   std::vector<std::pair<LinkId, double>> loads;
-  for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes))
+  for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes, &poll_))
     loads.emplace_back(load.link, static_cast<double>(load.load));
   const double rate = 1.0 / pacing_load(loads);
   reference_rates_.emplace(k, rate);
@@ -63,7 +63,7 @@ void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes, double refe
   if (found == all_to_all_memo_.end()) {
     if (all_to_all_memo_.size() >= kMaxMemoizedLoads) all_to_all_memo_.clear();
     std::vector<std::pair<LinkId, double>> loads;
-    for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes))
+    for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes, &poll_))
       loads.emplace_back(load.link, static_cast<double>(load.load));
     found = all_to_all_memo_.emplace(std::move(list), std::move(loads)).first;
   }
@@ -255,7 +255,7 @@ void FlowNetwork::solve_queued_flows() {
     flows_.add_flow(uses_, cap);
   }
   capacities_.assign(loaded_links_.size(), bandwidth_);
-  solver_.solve(capacities_, flows_, rates_);
+  solver_.solve(capacities_, flows_, rates_, &poll_);
   for (LinkId link : loaded_links_) compact_of_link_[link] = -1;
 }
 

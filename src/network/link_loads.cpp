@@ -58,7 +58,7 @@ void line_plus_loads(std::span<const std::int64_t> senders, std::span<const std:
 }  // namespace
 
 std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
-                                              std::span<const NodeId> nodes) {
+                                              std::span<const NodeId> nodes, TimeLimitPoll* poll) {
   std::vector<LoadedLink> result;
   const auto k = static_cast<std::int64_t>(nodes.size());
   if (k < 2) return result;
@@ -116,6 +116,7 @@ std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
       const std::span<const std::int64_t> line_receivers(receivers.data() + pi * n, n);
       std::reverse_copy(line_receivers.begin(), line_receivers.end(), mirrored_receivers.begin());
       for (std::size_t qi = 0; qi < suffixes.size(); ++qi) {
+        if (poll) poll->add(n);
         const std::span<const std::int64_t> line_senders(senders.data() + qi * n, n);
         line_plus_loads(line_senders, line_receivers, wrap, plus_window, scratch, plus);
         // − links are + links of the mirrored line.

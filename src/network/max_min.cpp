@@ -18,7 +18,7 @@ void FlowSet::clear() {
 }
 
 void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flows,
-                         std::vector<double>& rates) {
+                         std::vector<double>& rates, TimeLimitPoll* poll) {
   const std::size_t links = capacities.size(), flow_count = flows.size();
   rates.assign(flow_count, 0);
   frozen_load_.assign(links, 0);
@@ -91,6 +91,7 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
   // cap; freeze the flows it concerns, repeat.
   std::size_t next_cap = 0;
   while (unfrozen > 0) {
+    if (poll) poll->add(static_cast<std::int64_t>(active_links_.size()) + 1);
     // Saturated links: those at the lowest level (as of before this round's freezes), in
     // active link order.
     double lowest = FlowSet::kNoCap;

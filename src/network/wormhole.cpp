@@ -16,9 +16,11 @@ WormholeNetwork::WormholeNetwork(const Topology& topology, WormholeParams params
                      " is not one.");
   if (params.plen < 1) throw InputError("The wormhole plen must be at least 1 flit.");
   if (params.ts < 0) throw InputError("The wormhole routing time ts must not be negative.");
-  if (params.stall_limit <= params.ts + 1)
-    throw InputError(
-        "The wormhole stall limit must exceed ts + 1 = " + std::to_string(params.ts + 1) + ".");
+  // ts + 1 in double: ts = INT_MAX must not wrap around to a negative bound.
+  const double routed = static_cast<double>(params.ts) + 1;
+  if (!(params.stall_limit > routed) || !std::isfinite(params.stall_limit))
+    throw InputError("The wormhole stall limit must be finite and exceed ts + 1 = " +
+                     std::to_string(static_cast<long long>(routed)) + ".");
   // Channels: class-0 links, class-1 links (dateline virtual channels), injection ports.
   const int channels = 2 * topology.link_slot_count() + topology.node_count();
   owner_.assign(channels, -1);
@@ -30,6 +32,7 @@ int WormholeNetwork::add_message(NodeId from, NodeId to, double release, int tag
   if (from == to) throw InputError("A wormhole message needs distinct endpoints.");
   std::vector<LinkId> links;
   topology_->route(from, to, [&](LinkId link) { links.push_back(link); });
+  poll_.add(static_cast<std::int64_t>(links.size()) + 1);
   return add_message_on_path(from, std::move(links), release, tag);
 }
 
@@ -204,6 +207,7 @@ void WormholeNetwork::fail_stuck_messages() {
 
 void WormholeNetwork::run_until(double time) {
   while (!events_.empty() && events_.top().time <= time) {
+    poll_.add();  // may throw TimeoutError: the network stays as of the last event
     const Event event = events_.top();
     if (in_flight_ > 0 && event.time - last_move_ > params_.stall_limit) {
       now_ = std::max(now_, last_move_ + params_.stall_limit);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <unordered_map>
 
 #include "allocsim/metrics/locality.hpp"
@@ -11,6 +12,7 @@
 #include "allocsim/network/link_loads.hpp"
 #include "allocsim/sim/job_mapping.hpp"
 #include "allocsim/topo/switches.hpp"
+#include "allocsim/util/error.hpp"
 
 namespace allocsim {
 
@@ -28,10 +30,12 @@ namespace {
 std::vector<std::pair<LinkId, double>> pattern_link_loads(const Topology& topology,
                                                           const mapping::TaskGraph& graph,
                                                           std::span<const NodeId> placement,
-                                                          std::vector<double>& scratch) {
+                                                          std::vector<double>& scratch,
+                                                          TimeLimitPoll& poll) {
   std::vector<LinkId> touched;
   for (mapping::TaskId task = 0; task < graph.size(); ++task) {
     const auto neighbours = graph.neighbours(task);
+    poll.add(static_cast<std::int64_t>(neighbours.size()) + 1);
     const auto bytes = graph.edge_bytes(task);
     for (std::size_t i = 0; i < neighbours.size(); ++i)
       topology.route(placement[task], placement[neighbours[i]], [&](LinkId link) {
@@ -64,11 +68,13 @@ class FlowRuntime final : public RuntimeModel {
         switch_topology_ = std::make_unique<const Topology>(switch_topology(context.topology()));
       network_ = std::make_unique<FlowNetwork>(switches_ ? *switch_topology_ : context.topology(),
                                                comm_, bandwidth_, load_);
+      network_->set_time_limit(context.time_limit());
       first_time_ = context.now();
     } else {
       utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
     }
     last_time_ = context.now();
+    poll_ = TimeLimitPoll(context.time_limit());
     const auto& running = context.running();
     if (change.kind == RunningChange::Kind::ended) {
       for (int job : change.jobs) network_->remove_job(job);
@@ -93,11 +99,28 @@ class FlowRuntime final : public RuntimeModel {
       // Only the started jobs (without messages) may have a rate other than 1; setting an
       // unchanged rate is a no-op, so the others are left alone.
       if (change.kind == RunningChange::Kind::started)
-        for (int job : change.jobs) context.set_rate(job, network_->rate(job).progress);
+        for (int job : change.jobs) context.set_rate(job, checked_progress(context, job));
       return;
     }
     max_utilization_ = std::max(max_utilization_, network_->utilization().max);
-    for (const RunningJob& r : running) context.set_rate(r.job, network_->rate(r.job).progress);
+    for (const RunningJob& r : running) context.set_rate(r.job, checked_progress(context, r.job));
+  }
+
+  /// The job's progress rate from the last solve(), refused (naming the parameters) unless it
+  /// is finite and > 0 and its remaining work at that rate ends at a finite time: a bandwidth
+  /// or a pattern's bytes far enough from 1 make the slowdown overflow or vanish.
+  double checked_progress(const RateContext& context, int job) const {
+    const FlowNetwork::JobRate& rate = network_->rate(job);
+    const double end = context.now() + context.remaining_work(job) / rate.progress;
+    if (rate.progress > 0 && std::isfinite(rate.progress) && std::isfinite(end))
+      return rate.progress;
+    throw InputError("runtime model 'flow': job " + std::to_string(context.jobs()[job].id) +
+                     " gets a communication slowdown of " + number_text(rate.comm_slowdown) +
+                     " (progress rate " + number_text(rate.progress) + ") with bandwidth=" +
+                     number_text(bandwidth_) + ", comm=" + number_text(comm_) +
+                     (context.traffic(job) ? " and its pattern's bytes" : "") +
+                     ": not a finite time; bring the bandwidth (or the pattern's bytes) closer "
+                     "to 1");
   }
 
   /// Link utilization averaged over the time from the first start to the last end.
@@ -113,13 +136,14 @@ class FlowRuntime final : public RuntimeModel {
   /// one pattern per run).
   void add_pattern_job(const Topology& topology, int job, const JobTraffic& traffic) {
     scratch_.resize(static_cast<std::size_t>(topology.link_slot_count()), 0.0);
-    const auto loads = pattern_link_loads(topology, *traffic.graph, traffic.placement, scratch_);
+    const auto loads =
+        pattern_link_loads(topology, *traffic.graph, traffic.placement, scratch_, poll_);
     const int tasks = traffic.graph->size();
     auto found = pattern_reference_rates_.find(tasks);
     if (found == pattern_reference_rates_.end()) {
       const std::vector<NodeId> compact = reference_compact_nodes(topology, tasks);
-      const double pacing =
-          network_->pacing_load(pattern_link_loads(topology, *traffic.graph, compact, scratch_));
+      const double pacing = network_->pacing_load(
+          pattern_link_loads(topology, *traffic.graph, compact, scratch_, poll_));
       const double rate = pacing > 0 ? 1.0 / pacing : std::numeric_limits<double>::infinity();
       found = pattern_reference_rates_.emplace(tasks, rate).first;
     }
@@ -149,7 +173,7 @@ class FlowRuntime final : public RuntimeModel {
       for (int slot = 0; slot < per_switch && static_cast<int>(switches.size()) < k; ++slot)
         switches.push_back(s);
     std::int64_t max_load = k - 1;
-    for (const LoadedLink& load : all_to_all_link_loads(*switch_topology_, switches))
+    for (const LoadedLink& load : all_to_all_link_loads(*switch_topology_, switches, &poll_))
       max_load = std::max(max_load, load.load);
     const double rate = 1.0 / static_cast<double>(max_load);
     switched_reference_rates_.emplace(k, rate);
@@ -163,6 +187,7 @@ class FlowRuntime final : public RuntimeModel {
   std::unordered_map<int, double> switched_reference_rates_;
   std::unordered_map<int, double> pattern_reference_rates_;
   std::vector<double> scratch_;
+  TimeLimitPoll poll_{nullptr};           ///< the run's wall-clock limit, for this model's loops
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
   double first_time_ = 0, last_time_ = 0, utilization_integral_ = 0, max_utilization_ = 0;
 };
@@ -176,8 +201,15 @@ class DistanceRuntime final : public RuntimeModel {
     const std::span<const NodeId> nodes = task_nodes(job, allocation);
     const auto k = static_cast<int>(nodes.size());
     if (k < 2) return job.runtime;
-    return distance_model_runtime(job.runtime, mean_hops(topology, nodes),
-                                  reference_mean_hops(topology, k), params_);
+    const double hops = mean_hops(topology, nodes);
+    const double runtime =
+        distance_model_runtime(job.runtime, hops, reference_mean_hops(topology, k), params_);
+    if (!std::isfinite(runtime) || runtime < 0)
+      throw InputError("runtime model 'distance': job " + std::to_string(job.id) + " of runtime " +
+                       number_text(job.runtime) + " at " + number_text(hops) + " mean hops runs " +
+                       number_text(runtime) + " with a=" + number_text(params_.a) + ", e=" +
+                       number_text(params_.e) + ", not a finite time; choose a smaller a or e");
+    return runtime;
   }
 
  private:
@@ -203,19 +235,16 @@ class DistanceRuntime final : public RuntimeModel {
 
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth, FlowLoad load,
                                                 bool switches) {
-  if (!(bandwidth > 0) || !std::isfinite(bandwidth))
-    throw InputError("runtime model 'flow': bandwidth must be positive.");
-  if (!(comm >= 0 && comm <= 1))
-    throw InputError("runtime model 'flow': comm must be in [0, 1], got " + std::to_string(comm) +
-                     ".");
+  require_number(comm, kFlowCommRule, "runtime model 'flow': parameter 'comm'");
+  require_number(bandwidth, kFlowBandwidthRule, "runtime model 'flow': parameter 'bandwidth'");
   if (switches && load != FlowLoad::max)
     throw InputError("runtime model 'flow': switch=first needs load=max.");
   return std::make_unique<FlowRuntime>(comm, bandwidth, load, switches);
 }
 
 std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {
-  if (!(params.a >= 0) || !(params.e >= 0))
-    throw InputError("runtime model 'distance': a and e must not be negative.");
+  require_number(params.a, kDistanceARule, "runtime model 'distance': parameter 'a'");
+  require_number(params.e, kDistanceERule, "runtime model 'distance': parameter 'e'");
   return std::make_unique<DistanceRuntime>(params);
 }
 

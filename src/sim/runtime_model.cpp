@@ -3,8 +3,12 @@
 // communication-cost model in the spirit of Leung et al.'s locality experiments.
 #include "allocsim/sim/runtime_model.hpp"
 
+#include <cmath>
+#include <string>
+
 #include "allocsim/metrics/locality.hpp"
 #include "allocsim/sim/network_runtime.hpp"
+#include "allocsim/util/error.hpp"
 
 namespace allocsim {
 
@@ -19,14 +23,22 @@ class FixedRuntime final : public RuntimeModel {
 
 class DispersalRuntime final : public RuntimeModel {
  public:
-  explicit DispersalRuntime(double alpha) : alpha_(alpha) {}
+  explicit DispersalRuntime(double alpha) : alpha_(alpha) {
+    require_number(alpha, kDispersalAlphaRule, "runtime model 'dispersal': parameter 'alpha'");
+  }
   double runtime(const Job& job, const Allocation& allocation,
                  const Topology& topology) const override {
     const auto k = static_cast<double>(allocation.nodes.size());
     if (k < 2) return job.runtime;
     const double average =
         static_cast<double>(pairwise_hop_sum(topology, allocation.nodes)) / (k * (k - 1) / 2);
-    return job.runtime * (1 + alpha_ * std::max(0.0, average - 1));
+    const double runtime = job.runtime * (1 + alpha_ * std::max(0.0, average - 1));
+    if (!std::isfinite(runtime))
+      throw InputError("runtime model 'dispersal': job " + std::to_string(job.id) + " of runtime " +
+                       number_text(job.runtime) + " at " + number_text(average) +
+                       " average hops runs " + number_text(runtime) + " with alpha=" +
+                       number_text(alpha_) + ", not a finite time; choose a smaller alpha");
+    return runtime;
   }
 
  private:
@@ -43,7 +55,12 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
        }},
       {"dispersal",
        "runtime x (1 + alpha x (average pairwise hops - 1))",
-       {{"alpha", ParamKind::real, "0.1", "slowdown per extra average hop", {}}},
+       {{"alpha",
+         ParamKind::real,
+         "0.1",
+         "slowdown per extra average hop",
+         {},
+         kDispersalAlphaRule}},
        [](const Params& p) -> std::unique_ptr<RuntimeModel> {
          return std::make_unique<DispersalRuntime>(p.real("alpha"));
        }},
@@ -57,12 +74,14 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          ParamKind::real,
          "0.5",
          "fraction of the trace runtime spent communicating alone on a compact allocation",
-         {}},
+         {},
+         kFlowCommRule},
         {"bandwidth",
          ParamKind::real,
          "1",
          "link bandwidth relative to the one at which comm holds (lower = slower communication)",
-         {}},
+         {},
+         kFlowBandwidthRule},
         {"load",
          ParamKind::choice,
          "max",
@@ -93,9 +112,19 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
        "to a uniformly drawn other task) of "
        "plen flits at its start, wormhole routing (XY; dateline channels on tori), jobs' "
        "messages contend; a job ends at its last delivery + its trace runtime",
-       {{"plen", ParamKind::integer, "8", "flits per message", {}},
-        {"ts", ParamKind::integer, "3", "time units to route a header through a node", {}},
-        {"num_mes", ParamKind::real, "5", "mean messages per task (exponential, rounded)", {}},
+       {{"plen", ParamKind::integer, "8", "flits per message", {}, kWormholePlenRule},
+        {"ts",
+         ParamKind::integer,
+         "3",
+         "time units to route a header through a node",
+         {},
+         kWormholeTsRule},
+        {"num_mes",
+         ParamKind::real,
+         "5",
+         "mean messages per task (exponential, rounded)",
+         {},
+         kWormholeNumMesRule},
         {"count",
          ParamKind::choice,
          "exp",
@@ -107,8 +136,26 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          "all-to-all destinations without a pattern: uniform (each message to a uniformly drawn "
          "other task, GABL 4.2) or ring (task i's j-th to task i+1+j: the old reading)",
          {"uniform", "ring"}},
-        {"cycle", ParamKind::real, "1", "seconds of simulated time per flit hop", {}},
-        {"stall", ParamKind::real, "1000", "watchdog: time units without a move", {}}},
+        {"cycle",
+         ParamKind::real,
+         "1",
+         "seconds of simulated time per flit hop",
+         {},
+         kWormholeCycleRule},
+        {"stall",
+         ParamKind::real,
+         "1000",
+         "watchdog: time units without a move (> ts + 1)",
+         {},
+         kWormholeStallRule},
+        {"allow_large",
+         ParamKind::integer,
+         "0",
+         "1 = allow runs whose messages would take more than 4 GB or 10^9 network events "
+         "(refused with an estimate otherwise); not part of the config id",
+         {},
+         integer_rule(0, 1),
+         false}},
        [](const Params& p) {
          WormholeRuntimeParams params;
          params.plen = static_cast<int>(p.integer("plen"));
@@ -119,13 +166,14 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
              p.text("dest") == "ring" ? AllToAllDestinations::ring : AllToAllDestinations::uniform;
          params.cycle = p.real("cycle");
          params.stall_limit = p.real("stall");
+         params.allow_large = p.integer("allow_large") != 0;
          return make_wormhole_runtime(params);
        }},
       {"distance",
        "SST time-per-distance: runtime x (1 + a x H^e) / (1 + a x H0^e), H the mean pairwise "
        "hops, H0 that of a compact box",
-       {{"a", ParamKind::real, "0.1", "weight of the distance term", {}},
-        {"e", ParamKind::real, "1", "exponent of the mean pairwise hops", {}}},
+       {{"a", ParamKind::real, "0.1", "weight of the distance term", {}, kDistanceARule},
+        {"e", ParamKind::real, "1", "exponent of the mean pairwise hops", {}, kDistanceERule}},
        [](const Params& p) {
          return make_distance_runtime({p.real("a"), p.real("e")});
        }},

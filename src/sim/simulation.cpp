@@ -115,6 +115,8 @@ void Simulation::start(int job_index, Allocation allocation) {
   // Work at rate 1: the job ends at exactly now + runtime unless a model re-rates it.
   Progress& progress = progress_[job_index];
   progress.remaining = runtime_model_->runtime(job, allocation, topology_);
+  if (!(progress.remaining >= 0) || !std::isfinite(now_ + progress.remaining))
+    throw_bad_time(job_index, "a running time of " + number_text(progress.remaining));
   progress.rate = 1;
   progress.since = now_;
   progress.end = now_ + progress.remaining;
@@ -144,15 +146,19 @@ double Simulation::remaining_work(int job_index) const {
 
 void Simulation::set_rate(int job_index, double rate) {
   Progress& progress = progress_[job_index];
-  if (!progress.running || !(rate > 0) || !std::isfinite(rate))
-    throw std::logic_error("runtime model set rate " + std::to_string(rate) + " for job " +
-                           std::to_string(workload_.jobs[job_index].id) +
-                           (progress.running ? "" : ", which is not running"));
+  if (!progress.running)
+    throw std::logic_error("runtime model set a rate for job " +
+                           std::to_string(workload_.jobs[job_index].id) + ", which is not running");
   if (rate == progress.rate) return;  // the end event stays exactly where it is
-  progress.remaining = remaining_work(job_index);
+  const double remaining = remaining_work(job_index);
+  const double end = now_ + remaining / rate;
+  if (!(rate > 0) || !std::isfinite(rate) || !std::isfinite(end))
+    throw_bad_time(job_index,
+                   "a rate of " + number_text(rate) + " (end at " + number_text(end) + ")");
+  progress.remaining = remaining;
   progress.since = now_;
   progress.rate = rate;
-  progress.end = now_ + progress.remaining / rate;
+  progress.end = end;
   ++progress.version;
   push_completion(job_index);
 }
@@ -172,10 +178,11 @@ void Simulation::set_runtime_model(std::unique_ptr<RuntimeModel> model) {
 
 void Simulation::set_end(int job_index, double end) {
   Progress& progress = progress_[job_index];
-  if (!progress.running || !(end >= now_) || !std::isfinite(end))
+  if (!progress.running || !(end >= now_))
     throw std::logic_error("runtime model set end " + std::to_string(end) + " for job " +
                            std::to_string(workload_.jobs[job_index].id) + " at " +
                            std::to_string(now_));
+  if (!std::isfinite(end)) throw_bad_time(job_index, "an end at " + number_text(end));
   if (end == progress.end) return;
   progress.remaining = remaining_work(job_index);
   progress.since = now_;
@@ -183,6 +190,14 @@ void Simulation::set_end(int job_index, double end) {
   progress.end = end;
   ++progress.version;
   push_completion(job_index);
+}
+
+void Simulation::throw_bad_time(int job_index, const std::string& what) const {
+  throw InputError("runtime model '" + config_.runtime_model + "' gave job " +
+                   std::to_string(workload_.jobs[job_index].id) + " " + what + " at time " +
+                   number_text(now_) +
+                   ", not a finite time: its parameters are outside the range where its times "
+                   "are defined (allocsim list runtime-models)");
 }
 
 void Simulation::push_completion(int job_index) {
@@ -240,6 +255,8 @@ void Simulation::check_time_limit() const {
 }
 
 RunResult Simulation::run() {
+  // The model's size guard, before any memory is taken (e.g. wormhole's messages).
+  runtime_model_->check_size(topology_, workload_.jobs);
   started_ = std::chrono::steady_clock::now();
   const auto& jobs = workload_.jobs;
   std::size_t next_arrival = 0;

@@ -3,13 +3,16 @@
 // ProcSimity lineage). See network_runtime.hpp for the model and how its end times are found.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <string>
 #include <unordered_map>
 
 #include "allocsim/network/link_loads.hpp"
 #include "allocsim/network/wormhole.hpp"
 #include "allocsim/sim/job_mapping.hpp"
 #include "allocsim/sim/network_runtime.hpp"
+#include "allocsim/util/error.hpp"
 #include "allocsim/util/rng.hpp"
 
 namespace allocsim {
@@ -22,9 +25,13 @@ Rng count_rng(std::uint64_t workload_seed, std::int64_t job_id) {
                       static_cast<std::uint64_t>(job_id)));
 }
 
+/// A task's message count. num_mes is at most 1e6 (kWormholeNumMesRule), so even the
+/// exponential's far tail (about 745 x the mean) fits an int; the clamp only makes that explicit.
 int draw_count(const WormholeRuntimeParams& params, Rng& rng) {
-  if (params.fixed_count) return static_cast<int>(std::llround(params.num_mes));
-  return params.num_mes > 0 ? static_cast<int>(std::llround(rng.exponential(params.num_mes))) : 0;
+  const double count = params.fixed_count   ? params.num_mes
+                       : params.num_mes > 0 ? rng.exponential(params.num_mes)
+                                            : 0.0;
+  return static_cast<int>(std::llround(std::clamp(count, 0.0, 1e9)));
 }
 
 class WormholeRuntime final : public RuntimeModel {
@@ -42,6 +49,8 @@ class WormholeRuntime final : public RuntimeModel {
       WormholeParams network{params_.plen, params_.ts, params_.stall_limit, false};
       live_ = std::make_unique<WormholeNetwork>(context.topology(), network);
       scratch_ = std::make_unique<WormholeNetwork>(context.topology(), network);
+      live_->set_time_limit(context.time_limit());
+      scratch_->set_time_limit(context.time_limit());
       snapshot_ = std::make_unique<WormholeNetwork>(*live_);
     }
     // The live network ran ahead to the predicted earliest end; a change before it (a start)
@@ -80,8 +89,10 @@ class WormholeRuntime final : public RuntimeModel {
     for (const RunningJob& r : context.running()) {
       const double end = known_end(r.job, jobs[r.job]);
       // Unknown ends lie after `earliest`, when the model is asked again.
-      const double target = end >= 0 ? end : earliest + 1 + std::abs(earliest);
-      context.set_end(r.job, std::max(context.now(), target * params_.cycle));
+      // (A placeholder is not a network time: only a known end is checked for exactness.)
+      const double target = end >= 0 ? seconds(end, jobs[r.job])
+                                     : (earliest + 1 + std::abs(earliest)) * params_.cycle;
+      context.set_end(r.job, std::max(context.now(), target));
     }
     const WormholeNetwork::Stats& stats = live_->stats();
     delivered_ = stats.delivered;
@@ -96,6 +107,10 @@ class WormholeRuntime final : public RuntimeModel {
     return found == alone_.end() ? job.runtime : found->second;
   }
 
+  void check_size(const Topology& topology, std::span<const Job> jobs) const override {
+    check_wormhole_size(params_, topology, jobs);
+  }
+
   void summarize(RunSummary& summary) const override {
     summary.mean_message_latency = mean_latency_ * params_.cycle;
     summary.mean_message_blocking = mean_blocked_ * params_.cycle;
@@ -103,11 +118,34 @@ class WormholeRuntime final : public RuntimeModel {
   }
 
  private:
-  double network_time(double seconds) const { return seconds / params_.cycle; }
+  /// Simulated seconds in network time units; refused past 2^53 units, where a time unit is
+  /// no longer exact (every duration of the network is a whole number of units).
+  double network_time(double seconds, const char* what = "simulated time") const {
+    const double units = seconds / params_.cycle;
+    if (!(units <= kExactUnits))
+      throw InputError(std::string("runtime model 'wormhole': ") + what + " " +
+                       number_text(seconds) + " s is " + number_text(units) +
+                       " network time units at cycle=" + number_text(params_.cycle) +
+                       ", past 2^53 where a time unit is no longer exact; choose a larger cycle");
+    return units;
+  }
+  /// A network time (an end of `job`) in simulated seconds; refused when not finite.
+  double seconds(double units, const Job& job) const {
+    const double result = units * params_.cycle;
+    if (!std::isfinite(result) || !(units <= kExactUnits))
+      throw InputError(
+          "runtime model 'wormhole': job " + std::to_string(job.id) + " would end at " +
+          number_text(units) + " network time units (cycle=" + number_text(params_.cycle) +
+          ", plen=" + std::to_string(params_.plen) + ", ts=" + std::to_string(params_.ts) +
+          "), past 2^53 where a time unit is no longer exact; choose a larger cycle "
+          "or a shorter trace");
+    return result;
+  }
+  static constexpr double kExactUnits = 9007199254740992.0;  // 2^53
 
   /// The job's end in network time if its messages are all finished, else −1.
   double known_end(int job, const Job& record) const {
-    const double compute = network_time(std::max(0.0, record.runtime));
+    const double compute = network_time(std::max(0.0, record.runtime), "a job's runtime");
     if (live_->outstanding(job) > 0) return -1;
     const double last = live_->last_finish(job);
     return (last >= 0 ? last : starts_.at(job)) + compute;
@@ -217,14 +255,62 @@ std::vector<TaskMessage> wormhole_all_to_all_messages(const WormholeRuntimeParam
 }
 
 std::unique_ptr<RuntimeModel> make_wormhole_runtime(WormholeRuntimeParams params) {
-  if (params.plen < 1) throw InputError("runtime model 'wormhole': plen must be at least 1.");
-  if (params.ts < 0) throw InputError("runtime model 'wormhole': ts must not be negative.");
-  if (!(params.num_mes >= 0))
-    throw InputError("runtime model 'wormhole': num_mes must not be negative.");
-  if (!(params.cycle > 0)) throw InputError("runtime model 'wormhole': cycle must be positive.");
-  if (!(params.stall_limit > params.ts + 1))
-    throw InputError("runtime model 'wormhole': stall must exceed ts + 1.");
+  const std::string model = "runtime model 'wormhole': parameter ";
+  require_number(params.plen, kWormholePlenRule, model + "'plen'");
+  require_number(params.ts, kWormholeTsRule, model + "'ts'");
+  require_number(params.num_mes, kWormholeNumMesRule, model + "'num_mes'");
+  require_number(params.cycle, kWormholeCycleRule, model + "'cycle'");
+  require_number(params.stall_limit, kWormholeStallRule, model + "'stall'");
+  // In double: ts + 1 cannot overflow.
+  if (!(params.stall_limit > static_cast<double>(params.ts) + 1))
+    throw InputError(
+        model + "'stall' is " + number_text(params.stall_limit) +
+        ", expected more than ts + 1 = " + number_text(static_cast<double>(params.ts) + 1));
   return std::make_unique<WormholeRuntime>(params);
+}
+
+WormholeCost wormhole_cost(const WormholeRuntimeParams& params, const Topology& topology,
+                           std::span<const Job> jobs) {
+  double hops = 1;  // flat: one hop in, one out
+  if (topology.has_coordinates()) {
+    hops = 0;
+    for (int axis = 0; axis < topology.dims(); ++axis)
+      hops += topology.side(axis) / (topology.wraps(axis) ? 4.0 : 3.0);
+    hops = std::max(hops, 1.0);
+  }
+  const double per_task = params.fixed_count ? std::round(params.num_mes) : params.num_mes;
+  const double nodes = topology.node_count();
+  double tasks = 0;
+  for (const Job& job : jobs) tasks += std::min(std::max(0.0, double(job.procs)), nodes);
+  WormholeCost cost;
+  cost.messages_in_flight = std::min(tasks, nodes) * per_task;
+  cost.bytes = cost.messages_in_flight * (kWormholeBytesPerMessage + kWormholeBytesPerHop * hops);
+  // Live network and alone-compact scratch: a request and a shift per hop, plen − 1 more
+  // shifts to drain, one release.
+  cost.events = 2 * tasks * per_task * (2 * hops + params.plen);
+  return cost;
+}
+
+void check_wormhole_size(const WormholeRuntimeParams& params, const Topology& topology,
+                         std::span<const Job> jobs) {
+  if (params.allow_large) return;
+  const WormholeCost cost = wormhole_cost(params, topology, jobs);
+  if (cost.bytes <= kMaxWormholeBytes && cost.events <= kMaxWormholeEvents) return;
+  const double hours = cost.events / kWormholeEventsPerSecond / 3600;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "about %.3g messages in flight would take about %.3g MB of memory, and the run "
+                "about %.3g network events (about %.3g %s at ~%.0g events/s)",
+                cost.messages_in_flight, cost.bytes / 1e6, cost.events,
+                hours < 1 ? hours * 60 : hours, hours < 1 ? "minutes" : "hours",
+                kWormholeEventsPerSecond);
+  throw InputError("runtime model 'wormhole' with plen=" + std::to_string(params.plen) +
+                   ", num_mes=" + number_text(params.num_mes) + " on " +
+                   std::to_string(topology.node_count()) + " nodes and " +
+                   std::to_string(jobs.size()) + " jobs: " + text +
+                   "; runs over 4 GB or 1e9 events need the parameter allow_large=1 (e.g. "
+                   "wormhole:plen=" +
+                   std::to_string(params.plen) + ",allow_large=1; bound them with --timeout)");
 }
 
 }  // namespace allocsim

@@ -105,6 +105,10 @@ class FlowNetwork {
   FlowNetwork(const Topology& topology, double comm, double bandwidth = 1,
               FlowLoad load = FlowLoad::max);
 
+  /// The run's wall-clock limit, polled inside solve() and the all-to-all loads
+  /// (TimeLimitPoll): they throw TimeoutError once it is spent. Null (the default): no limit.
+  void set_time_limit(const TimeLimit* limit) { poll_ = TimeLimitPoll(limit); }
+
   /// A job starts with the all-to-all pattern among `nodes`.
   void add_job(JobKey key, std::span<const NodeId> nodes);
   /// The same with a given reference rate (capped as above). A node may repeat (several
@@ -194,6 +198,7 @@ class FlowNetwork {
   std::vector<FlowUse> uses_;
   FlowSet flows_;
   MaxMinSolver solver_;
+  TimeLimitPoll poll_{nullptr};  ///< the run's wall-clock limit (set_time_limit)
 };
 
 }  // namespace allocsim

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "allocsim/topo/topology.hpp"
+#include "allocsim/util/time_limit.hpp"
 
 namespace allocsim {
 
@@ -28,9 +29,11 @@ struct LoadedLink {
 /// Cost per dimension O(k log k + lines·n_i), where lines = (distinct receiver prefixes) ×
 /// (distinct sender suffixes) ≤ node_count / n_i, so at most O(d·(k log k + node_count)); on a
 /// 2D machine lines ≤ k, i.e. O(k log k + k·side). Flat: each node's injection and ejection
-/// link carries k − 1.
+/// link carries k − 1. `poll`, when given, is asked once per line with its length (it throws
+/// TimeoutError once the run's wall-clock limit is spent).
 std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
-                                              std::span<const NodeId> nodes);
+                                              std::span<const NodeId> nodes,
+                                              TimeLimitPoll* poll = nullptr);
 
 /// Loads of explicit messages (from, to), each routed with Topology::route: O(Σ hops). The
 /// reference for tests and the way to load patterns other than all-to-all.

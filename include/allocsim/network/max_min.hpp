@@ -12,6 +12,8 @@
 #include <span>
 #include <vector>
 
+#include "allocsim/util/time_limit.hpp"
+
 namespace allocsim {
 
 /// One link a flow crosses: `link` indexes the capacity array; the flow puts `weight` units of
@@ -50,7 +52,10 @@ class MaxMinSolver {
  public:
   /// The max-min fair rates of `flows` on links with the given capacities (≥ 0). A flow
   /// crossing no link and without a cap gets +infinity. `rates` is resized to flows.size().
-  void solve(std::span<const double> capacities, const FlowSet& flows, std::vector<double>& rates);
+  /// `poll`, when given, is asked once per round with the links the round scanned (it throws
+  /// TimeoutError once the run's wall-clock limit is spent).
+  void solve(std::span<const double> capacities, const FlowSet& flows, std::vector<double>& rates,
+             TimeLimitPoll* poll = nullptr);
 
  private:
   std::vector<double> frozen_load_, active_weight_, saturation_level_;

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "allocsim/topo/topology.hpp"
+#include "allocsim/util/time_limit.hpp"
 
 namespace allocsim {
 
@@ -72,8 +73,13 @@ class WormholeNetwork {
   };
 
   /// Throws InputError unless `topology` has coordinates (mesh, torus, semitorus), or if
-  /// plen < 1, ts < 0, or stall_limit ≤ ts + 1.
+  /// plen < 1, ts < 0, or stall_limit ≤ ts + 1 (or not finite).
   WormholeNetwork(const Topology& topology, WormholeParams params);
+
+  /// The run's wall-clock limit, polled while events are processed and messages routed
+  /// (TimeLimitPoll): run_until() and add_message() throw TimeoutError once it is spent.
+  /// Null (the default): no limit. Copies of the network keep it.
+  void set_time_limit(const TimeLimit* limit) { poll_ = TimeLimitPoll(limit); }
 
   /// A message of plen flits from `from` to `to` (≠ from), released at `release` (≥ the
   /// current time); routed with Topology::route. Returns its index in results().
@@ -158,6 +164,7 @@ class WormholeNetwork {
   std::unordered_map<int, TagState> tags_;
   std::vector<int> finished_tags_;
   std::vector<int> free_slots_;  ///< recycled message slots (keep_results = false)
+  TimeLimitPoll poll_{nullptr};  ///< the run's wall-clock limit, polled per event and per hop
 };
 
 }  // namespace allocsim

@@ -11,8 +11,41 @@
 #include "allocsim/network/distance_model.hpp"
 #include "allocsim/network/flow_model.hpp"
 #include "allocsim/sim/runtime_model.hpp"
+#include "allocsim/util/numbers.hpp"
 
 namespace allocsim {
+
+// Ranges of the runtime models' numeric parameters: declared in their registry rows
+// (runtime_model.cpp, shown by `allocsim list runtime-models`) and checked again by the
+// factories below. They keep every derived time finite for trace times up to kMaxTime on
+// machines of up to kMaxNodesWithoutOverride nodes (mean hops below 10^7): dispersal stretches
+// by at most 1e6 x 1e7, distance by at most 1e6 x (1e7)^10, flow slows by at most 1e6 x the
+// contention; wormhole durations are whole time units that stay exact. The models still check
+// each time they derive (a larger machine, a pattern of huge bytes) and name the parameters.
+inline constexpr NumberRule kDispersalAlphaRule{0, 1e6};
+inline constexpr NumberRule kFlowCommRule{0, 1};
+inline constexpr NumberRule kFlowBandwidthRule{1e-6, 1e6};
+inline constexpr NumberRule kWormholePlenRule{1, 1e6, true};
+inline constexpr NumberRule kWormholeTsRule{0, 1e6, true};
+inline constexpr NumberRule kWormholeNumMesRule{0, 1e6};
+inline constexpr NumberRule kWormholeCycleRule{1e-6, 1e6};
+inline constexpr NumberRule kWormholeStallRule{0, kMaxTime, false, true};
+inline constexpr NumberRule kDistanceARule{0, 1e6};
+inline constexpr NumberRule kDistanceERule{0, 10};
+
+/// Size guard of `wormhole`, in the style of the machine guard (kMaxNodesWithoutOverride): a
+/// run whose messages in flight would take more than kMaxWormholeBytes of memory, or whose
+/// networks would process more than kMaxWormholeEvents events, is refused before it starts
+/// unless the spec says allow_large=1. Bytes per message in flight (live network, its snapshot
+/// and the alone-compact scratch network): about kWormholeBytesPerMessage plus
+/// kWormholeBytesPerHop per hop, measured on mesh:16x16 (535 bytes at 10.7 hops).
+inline constexpr double kMaxWormholeBytes = 4e9;
+inline constexpr double kMaxWormholeEvents = 1e9;
+inline constexpr double kWormholeBytesPerMessage = 400;
+inline constexpr double kWormholeBytesPerHop = 12;
+/// Network events per second of one core (measured: 3.5e6 to 7e6 on GABL's runs), for the
+/// estimate of a refused run's duration.
+inline constexpr double kWormholeEventsPerSecond = 5e6;
 
 /// The nodes a job's tasks run on: the first min(procs, |nodes|) nodes of its allocation, in
 /// the allocator's order (block allocators' excess nodes stay idle).
@@ -49,6 +82,7 @@ enum class AllToAllDestinations {
 };
 
 /// Parameters of `wormhole` (GABL paper §4.2 defaults: plen 8 flits, ts 3, num_mes 5).
+/// Ranges: kWormhole*Rule above; stall_limit must also exceed ts + 1.
 struct WormholeRuntimeParams {
   int plen = 8;              ///< flits per message
   int ts = 3;                ///< time units to route a header through a node
@@ -57,7 +91,24 @@ struct WormholeRuntimeParams {
   AllToAllDestinations destinations = AllToAllDestinations::uniform;  ///< without a pattern
   double cycle = 1;           ///< simulated seconds per network time unit (flit hop)
   double stall_limit = 1000;  ///< watchdog: network time units without a move = a deadlock
+  bool allow_large = false;   ///< skip the size guard (kMaxWormholeBytes, kMaxWormholeEvents)
 };
+
+/// What a `wormhole` run would cost, estimated before it starts (the size guard's numbers).
+struct WormholeCost {
+  double messages_in_flight = 0;  ///< at most: every machine node busy, each task's mean count
+  double bytes = 0;               ///< memory of those messages
+  double events = 0;              ///< network events over the run (live and alone-compact)
+};
+/// The estimate for `jobs` on `topology`: each job of k tasks (min(procs, nodes)) sends k x
+/// num_mes messages of about mean-hops (Σ sides / 3, / 4 on wrapped sides) hops, each 2 events
+/// per hop plus plen.
+WormholeCost wormhole_cost(const WormholeRuntimeParams& params, const Topology& topology,
+                           std::span<const Job> jobs);
+/// Throws InputError with the estimate when the cost is over the guard and allow_large is not
+/// set.
+void check_wormhole_size(const WormholeRuntimeParams& params, const Topology& topology,
+                         std::span<const Job> jobs);
 
 /// `wormhole`: the GABL paper's message-level model (§4.2; network/wormhole.hpp for the
 /// network's exact rules, dateline virtual channels on tori). At its start each task of a job

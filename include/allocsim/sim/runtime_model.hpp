@@ -15,6 +15,7 @@
 #include "allocsim/alloc/allocator.hpp"
 #include "allocsim/metrics/records.hpp"
 #include "allocsim/sched/context.hpp"
+#include "allocsim/util/time_limit.hpp"
 
 namespace allocsim {
 
@@ -48,6 +49,10 @@ class RateContext {
   /// the job is not running. Mapping happens at start before the model is asked, so a started
   /// job's traffic is there when rerate() hears of it.
   virtual const JobTraffic* traffic(int /*job_index*/) const { return nullptr; }
+  /// The run's wall-clock limit, for models whose one re-rating can run long (network
+  /// simulations, max-min solves): they poll it in their inner loops (TimeLimitPoll), so a run
+  /// given --timeout stops within its limit even inside the model. Null: no limit.
+  virtual const TimeLimit* time_limit() const { return nullptr; }
 };
 
 /// Why the model is asked: `jobs` (indices) just started, or just ended and were released.
@@ -70,6 +75,10 @@ class RuntimeModel {
   /// The job's running time alone on a compact allocation, the denominator of its record's
   /// comm_slowdown; asked when the job ends. Default: the trace runtime.
   virtual double alone_runtime(int /*job_index*/, const Job& job) const { return job.runtime; }
+  /// Size guard, asked once before the run starts with the machine and the jobs that will run:
+  /// throws InputError with an estimate of the memory or work when the model's parameters
+  /// would take more than its limit (network models; see check_wormhole_size). Default: none.
+  virtual void check_size(const Topology& /*topology*/, std::span<const Job> /*jobs*/) const {}
   /// Adds what the model measured over the run to the summary (e.g. link utilization).
   virtual void summarize(RunSummary& /*summary*/) const {}
 };

@@ -76,6 +76,7 @@ class Simulation final : public SchedulerContext, public RateContext {
   void set_end(int job_index, double end) override;
   std::uint64_t workload_seed() const override { return config_.workload_seed; }
   const JobTraffic* traffic(int job_index) const override;
+  const TimeLimit* time_limit() const override { return this; }
 
   // ---- Other state ----
   Rng& rng() { return rng_; }
@@ -113,6 +114,9 @@ class Simulation final : public SchedulerContext, public RateContext {
   /// Completions at now_ with the re-ratings they cause (event order steps 1 and 2).
   void complete_jobs_ending_now();
   void push_completion(int job_index);
+  /// Throws InputError naming the runtime model and the job: the model derived a time that is
+  /// not finite (`what`, e.g. "a running time of inf").
+  [[noreturn]] void throw_bad_time(int job_index, const std::string& what) const;
   RunResult summarize();
 
   RunConfig config_;
