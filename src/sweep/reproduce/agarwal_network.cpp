@@ -296,7 +296,8 @@ Measurements agarwal_network(const StudyContext& context) {
   // time[pacing][comm][machine][bandwidth][mapper]
   std::map<std::string, std::map<double, Times>> time;
   for (const auto& [key, v] : means.values)
-    time[key[0]][std::stod(key[1])][key[2]][std::stod(key[3])][key[4]] = v.at("makespan");
+    time[key[0]][key_number(results, "comm", key[1])][key[2]]
+        [key_number(results, "bandwidth", key[3])][key[4]] = v.at("makespan");
   Measurements m;
   if (!time.count(kPrimary) || !time[kPrimary].count(kComm) ||
       !time[kPrimary][kComm].count(kTorus)) {

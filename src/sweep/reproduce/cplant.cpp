@@ -33,7 +33,8 @@ Measurements cplant_curves(const StudyContext& context) {
       value;
   for (const auto& [key, v] : means.values) {
     if (key[0] != kMachine) continue;
-    for (const auto& [metric, x] : v) value[metric][{key[1], key[2]}][std::stod(key[3])] = x.mean;
+    for (const auto& [metric, x] : v)
+      value[metric][{key[1], key[2]}][key_number(results, "work", key[3])] = x.mean;
   }
   Measurements m;
   const std::pair<std::string, std::string> baseline{"row", "none"}, hilbert{"hilbert", "best"};

@@ -105,7 +105,8 @@ void ross_extension(const StudyContext& context, Measurements& m, Figure& figure
   const GroupMeans means = group_means(results, {"comm", "load", "order", "fit"}, {"makespan"});
   std::map<std::pair<double, double>, Makespans> value;
   for (const auto& [key, v] : means.values)
-    value[{std::stod(key[0]), std::stod(key[1])}][{key[2], key[3]}] = v.at("makespan").mean;
+    value[{key_number(results, "comm", key[0]), key_number(results, "load", key[1])}]
+         [{key[2], key[3]}] = v.at("makespan").mean;
   for (auto& [comm_load, runs] : value) {
     if (!has_table1(runs) || comm_load.first == 0) continue;
     char text[320];
@@ -153,7 +154,9 @@ Measurements cplant_contention(const StudyContext& context) {
   std::map<Setting, std::map<Strategy, std::vector<double>>> samples;
   std::map<std::pair<Setting, std::string>, Makespans> stream_makespans;
   for (const auto& [key, v] : replicates.values) {
-    const Setting setting{std::stod(key[0]), std::stod(key[1]), std::stod(key[2])};
+    const Setting setting{key_number(results, "comm", key[0]),
+                          key_number(results, "size_exp", key[1]),
+                          key_number(results, "load", key[2])};
     const Strategy strategy{key[4], key[5]};
     double sum = 0;
     for (const auto& [replicate, x] : v.at("makespan")) {

@@ -36,7 +36,7 @@ Measurements gabl(const StudyContext& context) {
   std::vector<double> loads;
   for (const auto& [key, by_metric] : means.values) {
     if (key[0] != kModel) continue;
-    const double load = 1.0 / std::stod(key[2]);
+    const double load = 1.0 / key_number(results, "mean", key[2]);
     const double rounded = std::round(load * 100) / 100;
     if (std::find(loads.begin(), loads.end(), rounded) == loads.end()) loads.push_back(rounded);
     for (const auto& [metric, v] : by_metric) value[metric][key[1]][rounded] = v;

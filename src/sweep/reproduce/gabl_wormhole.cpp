@@ -71,7 +71,8 @@ Measurements gabl_wormhole(const StudyContext& context) {
   const ReplicateValues replicates = replicate_values(results, {"plen", "mean", "alloc"}, metrics);
   Runs runs;
   for (const auto& [key, by_metric] : replicates.values)
-    runs[std::stod(key[0])][std::stod(key[1])][key[2]] = by_metric;
+    runs[key_number(results, "plen", key[0])][key_number(results, "mean", key[1])][key[2]] =
+        by_metric;
   Measurements m;
   if (runs.empty()) {
     m.notes.push_back("no completed runs in the results");

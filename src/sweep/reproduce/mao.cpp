@@ -96,8 +96,8 @@ Measurements mao(const StudyContext& context, const std::string& machine) {
   std::map<std::string, std::vector<CurvePoint>> curves;  // "nasa/fcfs/ep"
   for (const auto& [key, v] : means.values)
     curves[short_trace(key[0]) + "/" + key[1] + "/" + short_alloc(key[2])].push_back(
-        {std::stod(key[3]), v.at("utilization").mean, v.at("mean_bounded_slowdown").mean,
-         v.at("offered_load").mean});
+        {key_number(results, "c", key[3]), v.at("utilization").mean,
+         v.at("mean_bounded_slowdown").mean, v.at("offered_load").mean});
   Measurements m;
   for (auto& [curve_name, curve] : curves) {
     std::sort(curve.begin(), curve.end(),

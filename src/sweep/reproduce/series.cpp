@@ -1,5 +1,6 @@
 // Helpers the sweep studies share: per-group means of a result file and the figure writer
 // (a JSON description rendered to PNG and PDF by tools/plot_study.py). See studies.hpp.
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -36,6 +37,15 @@ GroupMeans group_means(const std::string& results, const std::vector<std::string
     }
   }
   return means;
+}
+
+double key_number(const std::string& results, const std::string& column, const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    throw InputError("'" + results + "' is damaged: its /configs column '" + column +
+                     "' has the value '" + text.substr(0, 40) + "' where the study needs a number");
+  return value;
 }
 
 ReplicateValues replicate_values(const std::string& results,

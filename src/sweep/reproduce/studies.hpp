@@ -24,6 +24,9 @@ struct GroupMeans {
 };
 GroupMeans group_means(const std::string& results, const std::vector<std::string>& group_by,
                        const std::vector<std::string>& metrics);
+/// A group key's text (from column `column` of the result file `results`) as a number; throws
+/// InputError naming the file, the column and the value when it is not one (a damaged file).
+double key_number(const std::string& results, const std::string& column, const std::string& text);
 
 /// Per-replicate values of metrics in a result file (done configs only), for paired
 /// comparisons: every config of one replicate runs the same job stream (the sweep gives them one

@@ -89,6 +89,21 @@ void disable_error_printing() {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
+/// The innermost description on the HDF5 error stack ("truncated file: eof = ...",
+/// "unable to lock file, errno = 11, ..."), or "".
+std::string error_reason() {
+  std::string reason;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned n, const H5E_error2_t* error, void* data) -> herr_t {
+        if (n == 0 && error != nullptr && error->desc != nullptr)
+          *static_cast<std::string*>(data) = error->desc;
+        return 0;
+      },
+      &reason);
+  return reason;
+}
+
 }  // namespace
 
 // ---- Table ----
@@ -228,9 +243,12 @@ File::File(const std::string& path, Mode mode) : path_(path) {
   } else {
     id = H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
   }
-  if (id < 0)
+  if (id < 0) {
+    const std::string reason = error_reason();
     throw std::runtime_error("cannot " + std::string(mode == Mode::create ? "create" : "open") +
-                             " HDF5 file '" + path + "'");
+                             " HDF5 file '" + path + "'" +
+                             (reason.empty() ? "" : " (HDF5: " + reason + ")"));
+  }
   file_ = Id(id, H5Fclose);
 }
 
@@ -512,7 +530,8 @@ Table File::read_table(const std::string& path) const {
             throw std::runtime_error("HDF5: row " + std::to_string(r) + " of " + path +
                                      " has code " + std::to_string(code) + " in column '" +
                                      columns[c].name + "', which has " +
-                                     std::to_string(labels[c].size()) + " labels");
+                                     std::to_string(labels[c].size()) + " labels (attribute " +
+                                     labels_attr_name(columns[c].name, 0) + " and its pages)");
           }
           data.s.push_back(labels[c][code]);
         }

@@ -58,15 +58,34 @@ std::vector<std::pair<std::int64_t, std::int64_t>> parse_node_intervals(const st
   return out;
 }
 
+/// The interval-set text of rows [offset, offset + count) of /job_nodes/<id> (`object`),
+/// checked: within the table, not before `next` (the end of the previous job's intervals),
+/// 0 <= first <= last < machine_nodes (when >= 0).
 std::string node_interval_text(const Table& nodes, std::uint64_t offset, std::uint64_t count,
-                               const std::string& object) {
-  if (offset + count > nodes.rows())
-    throw InputError(object + " points past the end of its node intervals (" +
-                     std::to_string(offset + count) + " > " + std::to_string(nodes.rows()) + ")");
+                               std::uint64_t& next, std::int64_t machine_nodes,
+                               const std::string& object, std::size_t job) {
+  const std::string where = object + " row " + std::to_string(job);
+  if (offset > nodes.rows() || count > nodes.rows() - offset)
+    throw InputError(where + " has node intervals " + std::to_string(offset) + " + " +
+                     std::to_string(count) + ", past the end of its " +
+                     std::to_string(nodes.rows()) + " rows of /job_nodes");
+  if (offset < next)
+    throw InputError(where + " has node_interval_offset " + std::to_string(offset) +
+                     ", before the end of the previous job's intervals (" + std::to_string(next) +
+                     "; offsets must increase)");
+  next = offset + count;
   std::string out;
   for (std::uint64_t i = offset; i < offset + count; ++i) {
     if (!out.empty()) out += ' ';
     const std::int64_t first = nodes.i64(i, 0), last = nodes.i64(i, 1);
+    if (first < 0 || first > last || (machine_nodes >= 0 && last >= machine_nodes))
+      throw InputError(object + ": /job_nodes row " + std::to_string(i) + " is the interval " +
+                       std::to_string(first) + "-" + std::to_string(last) +
+                       " (expected 0 <= " + "first <= last" +
+                       (machine_nodes >= 0
+                            ? " < " + std::to_string(machine_nodes) + ", the machine's nodes"
+                            : "") +
+                       ")");
     out += std::to_string(first);
     if (last != first) out += '-' + std::to_string(last);
   }
@@ -95,11 +114,23 @@ void write_job_tables(h5::File& file, const std::string& hex, const std::vector<
   file.append_table("/job_nodes/" + hex, nodes);
 }
 
-std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& hex) {
+std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& hex,
+                                       std::int64_t machine_nodes) {
   std::vector<JobRecord> records;
   const Table jobs = file.read_table("/jobs/" + hex);
   const int job_id = jobs.find("job_id"), text = jobs.find("allocated_nodes"),
             offset = jobs.find("node_interval_offset"), count = jobs.find("node_interval_count");
+  for (const int c : {offset, count})
+    if (c >= 0 && jobs.columns()[static_cast<std::size_t>(c)].type != ColumnType::u64)
+      throw InputError("'" + file.path() + "' is damaged: /jobs/" + hex + " column '" +
+                       jobs.columns()[static_cast<std::size_t>(c)].name +
+                       "' is not an unsigned 64-bit integer");
+  if (job_id >= 0 && jobs.columns()[static_cast<std::size_t>(job_id)].type != ColumnType::i64)
+    throw InputError("'" + file.path() + "' is damaged: /jobs/" + hex +
+                     " column 'job_id' is not a signed 64-bit integer");
+  if (text >= 0 && jobs.columns()[static_cast<std::size_t>(text)].type != ColumnType::text)
+    throw InputError("'" + file.path() + "' is damaged: /jobs/" + hex +
+                     " column 'allocated_nodes' is not text");
   Table nodes;
   if (offset >= 0 && count >= 0) {
     nodes = file.read_table("/job_nodes/" + hex);
@@ -108,14 +139,16 @@ std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& 
       throw InputError("'" + file.path() + "' is damaged: /job_nodes/" + hex +
                        " has no valid columns first, last");
   }
+  std::uint64_t next = 0;
   for (std::size_t j = 0; j < jobs.rows(); ++j) {
     JobRecord record;
     if (job_id >= 0) record.job_id = jobs.i64(j, job_id);
     if (text >= 0)  // format 1
       record.allocated_nodes = jobs.text(j, text);
     else if (offset >= 0 && count >= 0)
-      record.allocated_nodes = node_interval_text(nodes, jobs.u64(j, offset), jobs.u64(j, count),
-                                                  "'" + file.path() + "' /jobs/" + hex);
+      record.allocated_nodes =
+          node_interval_text(nodes, jobs.u64(j, offset), jobs.u64(j, count), next, machine_nodes,
+                             "'" + file.path() + "' is damaged: /jobs/" + hex, j);
     for (const auto& c : job_columns()) {
       const int jc = jobs.find(c.name);
       if (jc >= 0) record.*c.member = jobs.number(j, jc);

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
+#include <set>
 #include <sstream>
 #include <string_view>
 
@@ -54,23 +56,45 @@ std::string JournalHeader::encode() const {
   return out.str();
 }
 
+namespace {
+/// A whole decimal number of 0 to 2^64 - 1, or throws InputError naming `field`.
+std::uint64_t header_number(const std::string& field, const std::string& value) {
+  std::uint64_t number = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size())
+    throw InputError("field '" + field + "' is '" + value.substr(0, 40) +
+                     "' (expected a whole number from 0 to 18446744073709551615)");
+  return number;
+}
+}  // namespace
+
 JournalHeader JournalHeader::decode(const std::string& text) {
   JournalHeader h;
   std::istringstream in(text);
   std::string line;
-  while (std::getline(in, line)) {
+  std::set<std::string> seen;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
     const auto eq = line.find('=');
-    if (eq == std::string::npos) continue;
+    if (eq == std::string::npos)
+      throw InputError("line " + std::to_string(number) + " is '" + line.substr(0, 40) +
+                       "' (expected key=value)");
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (!seen.insert(key).second)
+      throw InputError("line " + std::to_string(number) + ": field '" + key + "' appears twice");
     if (key == "experiment")
       h.experiment = value;
     else if (key == "seed")
-      h.seed = std::stoull(value);
+      h.seed = header_number(key, value);
     else if (key == "fingerprint")
-      h.fingerprint = std::stoull(value);
+      h.fingerprint = header_number(key, value);
     else if (key == "shard")
       h.shard = value;
+    else
+      throw InputError("line " + std::to_string(number) + " has the unknown field '" +
+                       key.substr(0, 40) + "' (expected experiment, seed, fingerprint, shard)");
   }
+  for (const char* key : {"experiment", "seed", "fingerprint", "shard"})
+    if (seen.count(key) == 0) throw InputError(std::string("field '") + key + "' is missing");
   return h;
 }
 
@@ -272,19 +296,42 @@ JournalContents scan_journal(const std::string& path) {
         check_frame(data.data() + offset, data.size() - offset, type, payload, length);
     if (check == FrameCheck::torn) break;
     bool accepted = false;
+    const std::string record =
+        "record " + std::to_string(contents.frames.size() + (contents.has_header ? 2 : 1)) +
+        " (byte offset " + std::to_string(offset) + ")";
     if (check == FrameCheck::intact) {
       if (type == kHeaderFrame && offset == 0) {
+        try {
+          contents.header = JournalHeader::decode(payload);
+        } catch (const InputError& error) {
+          // Without a sound header no record can be matched to the sweep: nothing is kept.
+          const std::string results = path.size() > 8 && path.ends_with(".journal")
+                                          ? path.substr(0, path.size() - 8)
+                                          : "the result file";
+          throw InputError("journal '" + path + "' record 1 (its header, byte offset 0) has a " +
+                           "valid checksum but bad contents: " + error.what() +
+                           "; none of its records can be used. To recover, move it away (mv '" +
+                           path + "' '" + path + ".damaged') and rerun with --resume, which " +
+                           "continues from the results '" + results +
+                           "' holds, or use --overwrite to start again");
+        }
         contents.has_header = true;
-        contents.header = JournalHeader::decode(payload);
         accepted = true;
       } else if (is_outcome_frame(type) && contents.has_header) {
         try {
           const ConfigOutcome outcome = decode_frame(type, payload);
           contents.frames.push_back({offset, outcome.config_id, outcome.index, outcome.status});
           accepted = true;
-        } catch (const std::exception&) {
+        } catch (const std::exception& error) {
+          contents.damage =
+              record + " has a valid checksum but bad contents (" + std::string(error.what()) + ")";
         }
+      } else {
+        contents.damage =
+            record + (contents.has_header ? " is a second header" : " comes before any header");
       }
+    } else {
+      contents.damage = record + " is damaged (bad magic, type, length or checksum)";
     }
     if (!accepted) {
       contents.corrupt = true;
@@ -308,7 +355,14 @@ JournalContents scan_journal(const std::string& path) {
       at = all.find(magic, at + 1);
     }
   }
-  if (contents.frames_after_damage > 0) contents.corrupt = true;
+  if (contents.frames_after_damage > 0) {
+    contents.corrupt = true;
+    if (contents.damage.empty())  // it looked like a torn last record
+      contents.damage =
+          "record " + std::to_string(contents.frames.size() + (contents.has_header ? 2 : 1)) +
+          " (byte offset " + std::to_string(offset) +
+          ") is damaged (its length runs past the end of the file, yet intact records follow)";
+  }
   return contents;
 }
 

@@ -2,6 +2,8 @@
 #include "allocsim/sweep/store/outcome.hpp"
 
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <streambuf>
 #include <type_traits>
@@ -147,17 +149,49 @@ std::string encode_outcome(const ConfigOutcome& outcome) {
 }
 
 namespace {
-/// Reads the head fields (see decode_outcome_head) into `outcome`.
+/// Reads the head fields (see decode_outcome_head) into `outcome`, checking each.
 void read_head(Reader& in, ConfigOutcome& outcome) {
   outcome.config_id = in.u64();
   outcome.index = static_cast<std::int64_t>(in.u64());
   const std::uint64_t status = in.u64();
   if (status > static_cast<std::uint64_t>(ConfigStatus::timed_out))
-    throw InputError("bad outcome encoding: status " + std::to_string(status));
+    throw InputError("bad outcome encoding: field status is " + std::to_string(status) +
+                     " (expected 0 to 3)");
   outcome.status = static_cast<ConfigStatus>(status);
   outcome.error = in.text();
   outcome.wall_seconds = std::bit_cast<double>(in.u64());
-  outcome.rank = static_cast<int>(static_cast<std::int64_t>(in.u64()));
+  if (!std::isfinite(outcome.wall_seconds))
+    throw InputError("bad outcome encoding: field wall_seconds is " +
+                     std::to_string(outcome.wall_seconds) + " (expected a finite number)");
+  const auto rank = static_cast<std::int64_t>(in.u64());
+  if (rank < std::numeric_limits<int>::min() || rank > std::numeric_limits<int>::max())
+    throw InputError("bad outcome encoding: field rank is " + std::to_string(rank) +
+                     " (expected an int)");
+  outcome.rank = static_cast<int>(rank);
+}
+
+/// True when `text` is an interval set "0-3 8 10-11" (node_interval_set's notation): numbers
+/// of at most 18 digits, first <= last, separated by single spaces.
+bool is_interval_set(const std::string& text) {
+  std::size_t at = 0;
+  auto number = [&](std::int64_t& value) {
+    const std::size_t start = at;
+    value = 0;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 18)
+      value = value * 10 + (text[at++] - '0');
+    return at > start && (at == text.size() || text[at] < '0' || text[at] > '9');
+  };
+  while (at < text.size()) {
+    std::int64_t first = 0, last = 0;
+    if (!number(first)) return false;
+    last = first;
+    if (at < text.size() && text[at] == '-') {
+      ++at;
+      if (!number(last) || last < first) return false;
+    }
+    if (at < text.size() && (text[at] != ' ' || ++at == text.size())) return false;
+  }
+  return true;
 }
 }  // namespace
 
@@ -188,6 +222,11 @@ ConfigOutcome decode_outcome(const std::string& bytes) {
     record.job_id = static_cast<std::int64_t>(in.u64());
     for (const auto& column : job_columns()) record.*column.member = real();
     record.allocated_nodes = in.text();
+    if (!is_interval_set(record.allocated_nodes))
+      throw InputError("bad outcome encoding: field allocated_nodes of job " +
+                       std::to_string(record.job_id) + " is '" +
+                       record.allocated_nodes.substr(0, 40) +
+                       "' (expected node intervals like '0-3 8')");
   }
   result.decisions.resize(count(40));
   for (DecisionRow& row : result.decisions) {

@@ -72,8 +72,9 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
                        contents.header.shard, info);
     if (contents.corrupt)
       log << "resume: journal '" << journal << "' is corrupted at byte offset "
-          << contents.valid_bytes << ": the " << contents.frames.size()
-          << " records before it are used, the " << contents.frames_after_damage
+          << contents.valid_bytes << (contents.damage.empty() ? "" : ": " + contents.damage)
+          << ": the " << contents.frames.size() << " records before it are used, the "
+          << contents.frames_after_damage
           << " intact records after it are dropped (their configs run again)\n";
     else if (contents.valid_bytes < contents.file_bytes)
       log << "resume: ignoring a torn last record of '" << journal << "' ("

@@ -13,7 +13,9 @@
 #include <csignal>
 #include <cstring>
 
+#include "allocsim/sweep/store/file_checks.hpp"
 #include "allocsim/sweep/store/results.hpp"
+#include "allocsim/sweep/store/validate.hpp"
 #include "allocsim/util/error.hpp"
 
 namespace allocsim::sweep {
@@ -29,14 +31,22 @@ void require_column(const std::string& path, const std::string& table, const h5:
     throw InputError("'" + path + "' is damaged: " + table + " has no valid column '" + name + "'");
 }
 
-/// Everything readers of a result file touch; throws on any problem.
+/// Everything readers of a result file touch; throws on any problem. The cheap checks come
+/// first (root attributes, then the shape and labels of every table, from metadata alone), so
+/// that most damage is refused before a large or broken table is read.
 void read_everything(const std::string& path) {
   h5::File file(path, h5::File::Mode::read);
-  read_info(file);
+  const FileInfo info = read_info(file);
+  std::vector<std::string> tables = {"/configs", "/summary"};
+  for (const std::string group : {"/jobs", "/job_nodes", "/decisions"})
+    for (const auto& name : file.list(group)) tables.push_back(group + "/" + name);
+  for (const auto& table : tables) check_table_shape(file, table);
+  for (const auto& table : tables) check_labels(file, table);
   const h5::Table configs = file.read_table("/configs");
   const h5::Table summary = file.read_table("/summary");
   check_result_layout(path, configs, summary);
-  for (const auto& name : file.list("/jobs")) read_job_tables(file, name);
+  check_result_contents(path, info, configs, summary);
+  check_job_tables(file, configs);
   for (const std::string group : {"/job_nodes", "/decisions"})
     for (const auto& name : file.list(group)) {
       const h5::Table table = file.read_table(group + "/" + name);
@@ -100,6 +110,7 @@ void verify_result_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     throw InputError("cannot read '" + path + "': " + std::strerror(errno));
+  check_hdf5_superblock(path);  // a truncated or foreign file is refused before any HDF5 read
   const double limit = 30.0 + static_cast<double>(st.st_size) / 1e6;
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0)
@@ -150,6 +161,12 @@ void verify_result_file(const std::string& path) {
     throw InputError("'" + path + "' is damaged: reading it crashed the HDF5 library (signal " +
                      std::to_string(WTERMSIG(status)) + ", " + strsignal(WTERMSIG(status)) + ")");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (message.rfind("cannot open HDF5 file", 0) == 0) {
+      // libhdf5 refuses to open a file another process has open for writing (its file lock).
+      if (const std::string holder = describe_lock_holder(path); !holder.empty())
+        throw InputError("cannot open '" + path + "': a running sweep writes it, " + holder +
+                         " holds its lock: wait for it to end (or stop it) and try again");
+    }
     if (message.find("'" + path + "'") == std::string::npos)
       message = "'" + path + "' is damaged or not a result file (" + message + ")";
     throw InputError(message);

@@ -26,6 +26,8 @@ struct JournalHeader {
   std::string shard;  ///< "K/N" or empty
 
   std::string encode() const;
+  /// Parses encode()'s text; throws InputError naming the line and field when a line is not
+  /// key=value, a key is unknown, repeated or missing, or seed/fingerprint is no u64 number.
   static JournalHeader decode(const std::string& text);
 };
 
@@ -97,11 +99,16 @@ struct JournalContents {
   bool corrupt = false;
   /// Complete, intact outcome frames found after the damage (dropped with it).
   std::int64_t frames_after_damage = 0;
+  /// When corrupt: which record is damaged and how ("record 5 (byte offset 812) has a valid
+  /// checksum but bad contents (...)"); records count from 1, the header being record 1.
+  std::string damage;
 };
 
 /// Scans a journal (decoding every frame to check it); stops at the first torn or corrupt
 /// frame, and after a corrupt one counts the intact frames that follow (resynchronizing on
-/// the magic). Throws InputError when the file cannot be opened.
+/// the magic). Throws InputError when the file cannot be opened, or when its header record has a
+/// valid checksum but bad contents (naming the file, the record and the field, and saying how
+/// to recover).
 JournalContents scan_journal(const std::string& path);
 /// Reads the outcome frame at `offset` (from scan_journal); opens the file: for one frame only
 /// (JournalReader for many).

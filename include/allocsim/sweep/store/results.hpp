@@ -77,8 +77,12 @@ std::vector<h5::ColumnDef> job_node_columns();
 
 /// Writes /jobs/<hex> and /job_nodes/<hex> of one config's per-job records.
 void write_job_tables(h5::File& file, const std::string& hex, const std::vector<JobRecord>& jobs);
-/// Reads them back (format 1 tables too), allocated_nodes as the interval-set text.
-std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& hex);
+/// Reads them back (format 1 tables too), allocated_nodes as the interval-set text. Throws
+/// InputError naming the file and table when the node intervals are unsound: offsets out of
+/// order or past the end of /job_nodes/<hex>, first > last, a node id below 0 or (when
+/// `machine_nodes` >= 0) not below machine_nodes.
+std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& hex,
+                                       std::int64_t machine_nodes = -1);
 /// Copies a config's /jobs, /job_nodes and /decisions tables into `to`, rewriting format 1
 /// tables in the current format.
 void copy_config_tables(const h5::File& from, h5::File& to, std::uint64_t config_id);
