@@ -2,8 +2,8 @@
 // (a JSON description rendered to PNG and PDF by tools/plot_study.py). See studies.hpp.
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 
+#include "allocsim/output/file.hpp"
 #include "allocsim/output/json.hpp"
 #include "allocsim/sweep/report/report.hpp"
 #include "allocsim/sweep/report/statistics.hpp"
@@ -91,7 +91,8 @@ std::string write_figure(const StudyContext& context, const std::string& name, c
   using output::json_string;
   const std::string spec_path = context.output_dir + "/" + name + ".figure.json";
   {
-    std::ofstream out(spec_path);
+    output::OutputFile file(spec_path, "figure spec");
+    std::ostream& out = file.stream();
     out << "{\"title\": " << json_string(figure.title) << ", \"panels\": [";
     for (std::size_t p = 0; p < figure.panels.size(); ++p) {
       const Panel& panel = figure.panels[p];
@@ -115,7 +116,7 @@ std::string write_figure(const StudyContext& context, const std::string& name, c
       out << "]}";
     }
     out << "]}\n";
-    if (!out) throw InputError("cannot write '" + spec_path + "'");
+    file.finish();
   }
   const std::string stem = context.output_dir + "/" + name;
   const std::string command = "/usr/bin/python3 '" + context.tools_dir + "/plot_study.py' '" +
