@@ -70,7 +70,13 @@ bool run_study(const ReproduceArgs& args, const sweep::Study& study,
     options.command_line = process_command_line();  // the exact rerun advice on interruption
     options.trace_dir = trace_dir_from_env();
     options.progress = "none";
-    const int code = sweep::run_sweep(options, world, signals);
+    int code = sweep::kExitError;
+    try {
+      code = sweep::run_sweep(options, world, signals);
+    } catch (const OutputError& error) {  // a full disk: the journal allows --resume
+      throw OutputError(std::string(error.what()) + "; once it can be written, " +
+                        sweep::resume_advice(options, world.size()));
+    }
     world.barrier();  // the result file is complete before any rank reads it
     return code == sweep::kExitOk;
   };

@@ -69,6 +69,8 @@ case $case_name in
       limited $kib "$allocsim" sweep small.toml -o full.h5 >full.out 2>full.err
       rc=$?
       expect_clear_error $rc full.err "full.h5"
+      grep -q "once it can be written, rerun with --resume: $allocsim sweep small.toml -o full.h5 --resume" full.err ||
+        fail "no exact advice to resume"
       # ...and --resume once there is space again ends with exactly the uninterrupted results.
       "$allocsim" sweep small.toml -o full.h5 --resume >resume.out 2>resume.err ||
         fail "resume after a full disk ($kib KiB): exit $?"

@@ -126,7 +126,7 @@ void print_problems(const ExperimentError& error, std::ostream& err) {
 
 /// "rerun with --resume: COMMAND" — this process's command line with --resume (and without
 /// --overwrite, which would start again), or the bare advice when the command line is unknown.
-std::string resume_advice(const SweepOptions& options, int ranks) {
+std::string resume_command(const SweepOptions& options, int ranks) {
   if (options.command_line.empty()) return "rerun the same command with --resume";
   // Split the shell-quoted command line (cli's record_command_line) into its words.
   std::vector<std::string> words(1);
@@ -241,6 +241,10 @@ int run_worker(const SweepOptions& options, const boost::mpi::communicator& worl
 
 }  // namespace
 
+std::string resume_advice(const SweepOptions& options, int ranks) {
+  return resume_command(options, ranks);
+}
+
 int dry_run_sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   // Streams the configs through the validator: memory holds the ids and the per-config
   // estimates (about 60 bytes a config), never the configs.
@@ -327,6 +331,10 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   } catch (const InputError& error) {
     log << "error: " << error.what() << "\n";
     status = kExitBadInput;
+  } catch (const OutputError& error) {  // a full disk: what the journal holds is kept
+    log << "error: " << error.what() << "; once it can be written, "
+        << resume_command(options, world.size()) << "\n";
+    status = kExitError;
   } catch (const std::exception& error) {
     log << "error: " << error.what() << "\n";
     status = kExitError;
@@ -468,7 +476,7 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     log << "the watchdog abandoned a worker stuck in a config; ending the sweep's processes"
         << (written.pending == 0
                 ? ""
-                : "; for the pending configs, " + resume_advice(options, world.size()))
+                : "; for the pending configs, " + resume_command(options, world.size()))
         << std::endl;
     const int code = written.pending == 0 ? kExitOk : kExitInterrupted;
     std::fflush(nullptr);
@@ -480,7 +488,7 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     world.abort(code);
   }
   if (written.pending == 0 && end != DispatchEnd::abandoned) return kExitOk;
-  log << "interrupted; " << resume_advice(options, world.size()) << std::endl;
+  log << "interrupted; " << resume_command(options, world.size()) << std::endl;
   if (end == DispatchEnd::abandoned) {
     // Work still running past the grace period: the file is closed, end everything now.
     std::fflush(nullptr);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "allocsim/sweep/experiment/experiment.hpp"
+#include "allocsim/util/error.hpp"
 #include "h5_types.hpp"
 
 namespace allocsim::sweep::h5 {
@@ -55,23 +56,27 @@ std::string system_reason() {
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, visit, &found);
   if (found.error == 0) return "";
   return (found.file.empty() ? std::string(": ") : ": writing '" + found.file + "': ") +
-         std::strerror(found.error) + " (errno " + std::to_string(found.error) + ")" +
-         (found.error == ENOSPC || found.error == EFBIG || found.error == EDQUOT
-              ? "; nothing after the last flush was saved: free space, then continue with "
-                "--resume"
-              : "");
+         std::strerror(found.error) + " (errno " + std::to_string(found.error) + ")";
+}
+
+/// The error of a failed HDF5 call: OutputError when a system call failed under it (a full
+/// disk, a quota: the file could not be written), else std::runtime_error.
+[[noreturn]] void fail(const std::string& what) {
+  const std::string reason = system_reason();
+  if (!reason.empty()) throw OutputError("HDF5: cannot " + what + reason);
+  throw std::runtime_error("HDF5: cannot " + what);
 }
 
 }  // namespace
 
 void check(herr_t status, const std::string& what) {
-  if (status < 0) throw std::runtime_error("HDF5: cannot " + what + system_reason());
+  if (status < 0) fail(what);
 }
 
 namespace detail {
 
 Id checked(hid_t id, Id::Closer closer, const std::string& what) {
-  if (id < 0) throw std::runtime_error("HDF5: cannot " + what + system_reason());
+  if (id < 0) fail(what);
   return Id(id, closer);
 }
 

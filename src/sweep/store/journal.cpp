@@ -142,8 +142,8 @@ void JournalWriter::write_pending() {
       // Whole frames only: cut off what this batch wrote (shrinking needs no space), so a
       // --resume after space is freed finds every frame written before intact.
       if (written > 0) (void)::ftruncate(fd_, static_cast<off_t>(bytes_ - queued_.size()));
-      errno = error;
-      throw system_error("cannot write the journal '" + path_ + "'");
+      throw OutputError("cannot write the journal '" + path_ + "': " + std::strerror(error) +
+                        " (errno " + std::to_string(error) + ")");
     }
     written += static_cast<std::size_t>(n);
   }
@@ -183,7 +183,7 @@ void JournalWriter::sync() {
   if (fd_ >= 0) {
     write_pending();
     if (::fdatasync(fd_) != 0 && errno != EINVAL && errno != EROFS)
-      throw system_error("cannot sync the journal '" + path_ + "'");
+      throw OutputError("cannot sync the journal '" + path_ + "': " + std::strerror(errno));
   }
 }
 
