@@ -1,6 +1,8 @@
 // allocsim: simulate processor allocators and schedulers on mesh/torus machines.
 #include <iostream>
 
+#include "allocsim/output/file.hpp"
+#include "allocsim/sweep/store/h5.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/heap.hpp"
 #include "commands.hpp"
@@ -41,6 +43,7 @@ void record_command_line(int argc, char** argv) {
 }  // namespace allocsim::cli
 
 int main(int argc, char** argv) {
+  allocsim::sweep::h5::skip_shutdown_at_exit();  // first: see h5.hpp (a full disk)
   allocsim::cli::record_command_line(argc, argv);
   allocsim::keep_freed_memory_for_reuse();  // workers run many configs in one process
   CLI::App app{"allocsim: which processor allocator and scheduler should this machine use?"};
@@ -55,19 +58,31 @@ int main(int argc, char** argv) {
   allocsim::cli::add_map_command(app);
   allocsim::cli::add_reproduce_command(app);
   allocsim::cli::add_completion_command(app);
+  int code = 0;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    code = app.exit(e);
   } catch (const allocsim::InputError& e) {
     std::cerr << "allocsim: error: " << e.what() << '\n';
-    return 2;
+    code = 2;
+  } catch (const allocsim::OutputError& e) {
+    std::cerr << "allocsim: error: " << e.what() << '\n';
+    code = 1;
   } catch (const allocsim::TimeoutError& e) {
     std::cerr << "allocsim: timed out: " << e.what() << '\n';
-    return 4;
+    code = 4;
   } catch (const std::exception& e) {
     std::cerr << "allocsim: internal error: " << e.what() << '\n';
-    return 3;
+    code = 3;
   }
-  return 0;
+  // What went to standard output must have arrived (a full disk, /dev/full): never exit 0
+  // with a truncated result.
+  try {
+    allocsim::output::finish_standard_output();
+  } catch (const allocsim::OutputError& e) {
+    std::cerr << "allocsim: error: " << e.what() << '\n';
+    if (code == 0) code = 1;
+  }
+  return code;
 }

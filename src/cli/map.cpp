@@ -12,6 +12,7 @@
 #include "allocsim/mapping/graph_io.hpp"
 #include "allocsim/mapping/partition.hpp"
 #include "allocsim/mapping/patterns.hpp"
+#include "allocsim/output/file.hpp"
 #include "allocsim/output/json.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
@@ -114,11 +115,12 @@ void run_map(const MapArgs& args) {
                                                         : mapping::make_pattern(args.pattern);
   const auto outcome = mapping::map_graph(graph, topology, nodes, args.mapper, args.seed, limit);
   if (!args.out_file.empty()) {
-    std::ofstream out(args.out_file);
-    if (!out) throw InputError("cannot write '" + args.out_file + "'");
+    output::OutputFile file(args.out_file, "--out file");
+    std::ostream& out = file.stream();
     out << "# task node\n";
     for (std::size_t t = 0; t < outcome.placement.size(); ++t)
       out << t << ' ' << outcome.placement[t] << '\n';
+    file.finish();
   }
   std::ostream& out = std::cout;
   out << std::setprecision(10);

@@ -6,7 +6,6 @@
 
 #include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -14,6 +13,7 @@
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
 
+#include "allocsim/output/file.hpp"
 #include "allocsim/sweep/dispatch/sweep.hpp"
 #include "allocsim/sweep/reproduce/reproduce.hpp"
 #include "allocsim/util/error.hpp"
@@ -35,9 +35,7 @@ void print_list() {
 }
 
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw InputError("cannot write '" + path + "'");
+  output::write_text_file(path, text, "study result");
 }
 
 /// Under mpirun every rank dies with its launcher (as in `sweep`).
@@ -68,9 +66,17 @@ bool run_study(const ReproduceArgs& args, const sweep::Study& study,
     // interrupted or killed run of the same study into the same folder).
     options.store.overwrite = !args.resume;
     options.store.resume = args.resume;
+    options.store.restart_advice = "rerun without --resume to start again";
+    options.command_line = process_command_line();  // the exact rerun advice on interruption
     options.trace_dir = trace_dir_from_env();
     options.progress = "none";
-    const int code = sweep::run_sweep(options, world, signals);
+    int code = sweep::kExitError;
+    try {
+      code = sweep::run_sweep(options, world, signals);
+    } catch (const OutputError& error) {  // a full disk: the journal allows --resume
+      throw OutputError(std::string(error.what()) + "; once it can be written, " +
+                        sweep::resume_advice(options, world.size()));
+    }
     world.barrier();  // the result file is complete before any rank reads it
     return code == sweep::kExitOk;
   };

@@ -5,12 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "allocsim/output/csv.hpp"
+#include "allocsim/output/file.hpp"
 #include "allocsim/output/json.hpp"
 #include "allocsim/output/schedule.hpp"
 #include "allocsim/output/table.hpp"
@@ -107,19 +107,19 @@ void run(const RunOptions& options) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!options.jobs_out.empty()) {
-    std::ofstream out(options.jobs_out);
-    if (!out) throw InputError("cannot write --jobs-out file '" + options.jobs_out + "'");
-    write_jobs_csv(out, result.jobs);
+    output::OutputFile file(options.jobs_out, "--jobs-out file");
+    write_jobs_csv(file.stream(), result.jobs);
+    file.finish();
   }
   if (!options.swf_out.empty()) {
-    std::ofstream out(options.swf_out);
-    if (!out) throw InputError("cannot write --swf-out file '" + options.swf_out + "'");
+    output::OutputFile file(options.swf_out, "--swf-out file");
     SwfHeader header{config.machine,
                      Topology::parse(config.machine).node_count(),
                      ALLOCSIM_VERSION,
                      {"trace " + config.trace, "scheduler " + config.sched,
                       "allocator " + config.alloc, "config " + config.canonical()}};
-    write_swf(out, result.jobs, header);
+    write_swf(file.stream(), result.jobs, header);
+    file.finish();
   }
   if (options.format == "batsim") {  // jobs.csv alone on stdout, for evalys
     write_batsim_jobs(std::cout, result.jobs, "w0");

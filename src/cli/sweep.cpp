@@ -13,6 +13,7 @@
 #include <boost/mpi/environment.hpp>
 
 #include "allocsim/sweep/dispatch/sweep.hpp"
+#include "allocsim/util/error.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {
@@ -100,7 +101,13 @@ void add_sweep_command(CLI::App& app) {
       try {
         code = sweep::run_sweep(*options, world, signals);
       } catch (const std::exception& error) {
+        // A full disk: the journal kept what was written, so the sweep continues once there
+        // is space again.
+        const bool output = dynamic_cast<const OutputError*>(&error) != nullptr;
         std::cerr << "allocsim sweep: error on rank " << world.rank() << ": " << error.what()
+                  << (output ? "; once it can be written, " +
+                                   sweep::resume_advice(*options, world.size())
+                             : "")
                   << std::endl;
         if (world.size() > 1) world.abort(sweep::kExitError);
         code = sweep::kExitError;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include <mpi.h>
 
@@ -123,6 +124,40 @@ void print_problems(const ExperimentError& error, std::ostream& err) {
   for (const auto& p : error.problems()) err << "  " << p.where << ": " << p.message << "\n";
 }
 
+/// "rerun with --resume: COMMAND" — this process's command line with --resume (and without
+/// --overwrite, which would start again), or the bare advice when the command line is unknown.
+std::string resume_command(const SweepOptions& options, int ranks) {
+  if (options.command_line.empty()) return "rerun the same command with --resume";
+  // Split the shell-quoted command line (cli's record_command_line) into its words.
+  std::vector<std::string> words(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < options.command_line.size(); ++i) {
+    const char c = options.command_line[i];
+    if (!quoted && c == ' ') {
+      words.emplace_back();
+      continue;
+    }
+    words.back() += c;
+    if (c == '\'') {
+      quoted = !quoted;
+    } else if (!quoted && c == '\\' && i + 1 < options.command_line.size()) {
+      words.back() += options.command_line[++i];
+    }
+  }
+  std::string command;
+  bool has_resume = false;
+  for (const std::string& word : words) {
+    if (word.empty() || word == "--overwrite") continue;  // --overwrite would start again
+    has_resume = has_resume || word == "--resume";
+    command += (command.empty() ? "" : " ") + word;
+  }
+  if (!has_resume) command += " --resume";
+  return "rerun with --resume: " + command +
+         (ranks > 1
+              ? " (under the same MPI launcher, e.g. mpirun -np " + std::to_string(ranks) + ")"
+              : "");
+}
+
 std::string output_path(const SweepOptions& options, const Experiment& experiment) {
   return options.output.empty() ? experiment.name + ".h5" : options.output;
 }
@@ -205,6 +240,10 @@ int run_worker(const SweepOptions& options, const boost::mpi::communicator& worl
 }
 
 }  // namespace
+
+std::string resume_advice(const SweepOptions& options, int ranks) {
+  return resume_command(options, ranks);
+}
 
 int dry_run_sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   // Streams the configs through the validator: memory holds the ids and the per-config
@@ -292,6 +331,10 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   } catch (const InputError& error) {
     log << "error: " << error.what() << "\n";
     status = kExitBadInput;
+  } catch (const OutputError& error) {  // a full disk: what the journal holds is kept
+    log << "error: " << error.what() << "; once it can be written, "
+        << resume_command(options, world.size()) << "\n";
+    status = kExitError;
   } catch (const std::exception& error) {
     log << "error: " << error.what() << "\n";
     status = kExitError;
@@ -431,7 +474,9 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   if (end == DispatchEnd::stuck) {
     // A worker still runs a config the watchdog gave up: end every rank now.
     log << "the watchdog abandoned a worker stuck in a config; ending the sweep's processes"
-        << (written.pending == 0 ? "" : "; rerun with --resume for the pending configs")
+        << (written.pending == 0
+                ? ""
+                : "; for the pending configs, " + resume_command(options, world.size()))
         << std::endl;
     const int code = written.pending == 0 ? kExitOk : kExitInterrupted;
     std::fflush(nullptr);
@@ -443,7 +488,7 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     world.abort(code);
   }
   if (written.pending == 0 && end != DispatchEnd::abandoned) return kExitOk;
-  log << "interrupted; rerun with --resume" << std::endl;
+  log << "interrupted; " << resume_command(options, world.size()) << std::endl;
   if (end == DispatchEnd::abandoned) {
     // Work still running past the grace period: the file is closed, end everything now.
     std::fflush(nullptr);

@@ -3,8 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 
+#include "allocsim/output/file.hpp"
 #include "allocsim/output/json.hpp"
 #include "allocsim/sweep/report/report.hpp"
 #include "allocsim/sweep/report/statistics.hpp"
@@ -101,7 +101,8 @@ std::string write_figure(const StudyContext& context, const std::string& name, c
   using output::json_string;
   const std::string spec_path = context.output_dir + "/" + name + ".figure.json";
   {
-    std::ofstream out(spec_path);
+    output::OutputFile file(spec_path, "figure spec");
+    std::ostream& out = file.stream();
     out << "{\"title\": " << json_string(figure.title) << ", \"panels\": [";
     for (std::size_t p = 0; p < figure.panels.size(); ++p) {
       const Panel& panel = figure.panels[p];
@@ -125,7 +126,7 @@ std::string write_figure(const StudyContext& context, const std::string& name, c
       out << "]}";
     }
     out << "]}\n";
-    if (!out) throw InputError("cannot write '" + spec_path + "'");
+    file.finish();
   }
   const std::string stem = context.output_dir + "/" + name;
   const std::string command = "/usr/bin/python3 '" + context.tools_dir + "/plot_study.py' '" +

@@ -104,7 +104,11 @@ Reproduction reproduce(const Study& study, const StudyContext& context) {
   if (published.study != study.name)
     throw InputError("experiments/published/" + study.name + ".toml names study '" +
                      published.study + "'");
-  std::filesystem::create_directories(context.output_dir);
+  std::error_code ec;
+  std::filesystem::create_directories(context.output_dir, ec);
+  if (ec)
+    throw OutputError("cannot create the output folder '" + context.output_dir +
+                      "': " + ec.message() + " (choose another with -o)");
   return compare(published, study.measure(context), context.quick);
 }
 

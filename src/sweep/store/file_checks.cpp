@@ -139,21 +139,10 @@ void check_table_shape(const h5::File& file, const std::string& table) {
 }
 
 std::string describe_lock_holder(const std::string& path) {
-  const std::string lock = OutputLock::lock_path(path);
-  std::ifstream in(lock);
-  std::string pid_text, host;
-  if (!(in >> pid_text >> host)) return "";
-  long pid = 0;
-  for (const char c : pid_text) {
-    if (c < '0' || c > '9' || pid > 1000000000) return "";
-    pid = pid * 10 + (c - '0');
-  }
-  if (pid <= 0 || pid == static_cast<long>(::getpid())) return "";
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  // On this host a holder that is gone left the file behind (the kernel released its lock).
-  if (host == name && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return "";
-  return "pid " + pid_text + " on host " + host + " (lock '" + lock + "')";
+  // Any name of the file (a symlink, a hard link) finds its holder: see output_lock_holder.
+  const auto holder = output_lock_holder(path);
+  if (!holder || holder->pid == static_cast<long>(::getpid())) return "";
+  return holder->describe();
 }
 
 }  // namespace allocsim::sweep

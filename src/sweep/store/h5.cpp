@@ -1,12 +1,15 @@
 // RAII wrapper of the HDF5 C API for result files.
 #include "allocsim/sweep/store/h5.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
 
 #include "allocsim/sweep/experiment/experiment.hpp"
+#include "allocsim/util/error.hpp"
 #include "h5_types.hpp"
 
 namespace allocsim::sweep::h5 {
@@ -26,14 +29,54 @@ void Id::reset() {
   id_ = -1;
 }
 
+namespace {
+
+/// The system error under the HDF5 error stack of the failed call, as ": writing 'FILE':
+/// REASON (errno N)", or "" when the failure was no system call's (the low-level file driver
+/// puts "filename = '...'" and "errno = N" into the description of its failed read or write).
+std::string system_reason() {
+  struct Found {
+    std::string file;
+    int error = 0;
+  } found;
+  auto visit = [](unsigned, const H5E_error2_t* entry, void* data) -> herr_t {
+    auto& out = *static_cast<Found*>(data);
+    if (entry->desc == nullptr || out.error != 0) return 0;
+    const std::string desc = entry->desc;
+    const auto at = desc.find("errno = ");
+    if (at == std::string::npos) return 0;
+    out.error = std::atoi(desc.c_str() + at + 8);
+    const auto name = desc.find("filename = '");
+    if (name != std::string::npos) {
+      const auto end = desc.find('\'', name + 12);
+      if (end != std::string::npos) out.file = desc.substr(name + 12, end - name - 12);
+    }
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, visit, &found);
+  if (found.error == 0) return "";
+  return (found.file.empty() ? std::string(": ") : ": writing '" + found.file + "': ") +
+         std::strerror(found.error) + " (errno " + std::to_string(found.error) + ")";
+}
+
+/// The error of a failed HDF5 call: OutputError when a system call failed under it (a full
+/// disk, a quota: the file could not be written), else std::runtime_error.
+[[noreturn]] void fail(const std::string& what) {
+  const std::string reason = system_reason();
+  if (!reason.empty()) throw OutputError("HDF5: cannot " + what + reason);
+  throw std::runtime_error("HDF5: cannot " + what);
+}
+
+}  // namespace
+
 void check(herr_t status, const std::string& what) {
-  if (status < 0) throw std::runtime_error("HDF5: cannot " + what);
+  if (status < 0) fail(what);
 }
 
 namespace detail {
 
 Id checked(hid_t id, Id::Closer closer, const std::string& what) {
-  if (id < 0) throw std::runtime_error("HDF5: cannot " + what);
+  if (id < 0) fail(what);
   return Id(id, closer);
 }
 
@@ -239,29 +282,43 @@ File::File(const std::string& path, Mode mode) : path_(path) {
     Id fapl = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
     check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST),
           "set the file format versions");
+    // Files are created under an OutputLock, which holds an flock() on the file itself (every
+    // name of it); libhdf5's own flock on its second handle would collide with that one.
+    check(H5Pset_file_locking(fapl.get(), false, true), "turn off libhdf5's file locking");
     id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
   } else {
     id = H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
   }
   if (id < 0) {
+    // A system call's failure (a full disk, a permission) first, else HDF5's own reason.
+    const std::string system = system_reason();
     const std::string reason = error_reason();
     throw std::runtime_error("cannot " + std::string(mode == Mode::create ? "create" : "open") +
                              " HDF5 file '" + path + "'" +
-                             (reason.empty() ? "" : " (HDF5: " + reason + ")"));
+                             (!system.empty()  ? system
+                              : reason.empty() ? ""
+                                               : " (HDF5: " + reason + ")"));
   }
   file_ = Id(id, H5Fclose);
 }
 
 void File::flush() {
-  check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush " + path_);
+  check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush '" + path_ + "'");
 }
 
 void close_library() {
   H5close();
 }
 
+void skip_shutdown_at_exit() {
+  H5dont_atexit();
+}
+
 void File::close() {
-  file_.reset();
+  if (!file_.valid()) return;
+  // The last metadata reach the disk here: a full disk shows up now, and must not pass.
+  const hid_t id = file_.release();
+  check(H5Fclose(id), "close '" + path_ + "'");
 }
 
 void File::set_attr(const std::string& name, const AttrValue& value) {
@@ -400,6 +457,15 @@ std::vector<std::string> File::list(const std::string& group_path) const {
     names.push_back(name);
   }
   return names;
+}
+
+std::uint64_t File::storage_bytes(const std::string& path) const {
+  if (!exists(path)) return 0;
+  const hid_t dataset = H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT);
+  if (dataset < 0) return 0;
+  const hsize_t bytes = H5Dget_storage_size(dataset);
+  H5Dclose(dataset);
+  return bytes;
 }
 
 void File::copy_from(const File& source, const std::string& source_path, const std::string& path) {

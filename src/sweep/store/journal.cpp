@@ -101,20 +101,24 @@ JournalHeader JournalHeader::decode(const std::string& text) {
 JournalWriter JournalWriter::create(const std::string& path, const JournalHeader& header) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw system_error("cannot create journal '" + path + "'");
-  JournalWriter writer(fd);
+  JournalWriter writer(fd, path);
   writer.queue_frame(kHeaderFrame, header.encode());
   writer.write_pending();
   return writer;
 }
 
 JournalWriter::JournalWriter(JournalWriter&& other) noexcept
-    : fd_(other.fd_), bytes_(other.bytes_), queued_(std::move(other.queued_)) {
+    : path_(std::move(other.path_)),
+      fd_(other.fd_),
+      bytes_(other.bytes_),
+      queued_(std::move(other.queued_)) {
   other.fd_ = -1;
 }
 
 JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
   if (this != &other) {
     close();
+    path_ = std::move(other.path_);
     fd_ = other.fd_;
     bytes_ = other.bytes_;
     queued_ = std::move(other.queued_);
@@ -157,7 +161,14 @@ void JournalWriter::write_pending() {
   while (written < queued_.size()) {
     const ssize_t n = ::write(fd_, queued_.data() + written, queued_.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw system_error("cannot write the journal");
+    if (n <= 0) {
+      const int error = n < 0 ? errno : ENOSPC;
+      // Whole frames only: cut off what this batch wrote (shrinking needs no space), so a
+      // --resume after space is freed finds every frame written before intact.
+      if (written > 0) (void)::ftruncate(fd_, static_cast<off_t>(bytes_ - queued_.size()));
+      throw OutputError("cannot write the journal '" + path_ + "': " + std::strerror(error) +
+                        " (errno " + std::to_string(error) + ")");
+    }
     written += static_cast<std::size_t>(n);
   }
   queued_.clear();
@@ -195,7 +206,8 @@ ConfigOutcome JournalWriter::read(std::uint64_t offset) {
 void JournalWriter::sync() {
   if (fd_ >= 0) {
     write_pending();
-    ::fdatasync(fd_);
+    if (::fdatasync(fd_) != 0 && errno != EINVAL && errno != EROFS)
+      throw OutputError("cannot sync the journal '" + path_ + "': " + std::strerror(errno));
   }
 }
 

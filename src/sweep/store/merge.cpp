@@ -1,6 +1,9 @@
 // `allocsim merge`: combine result files of one experiment.
 #include "allocsim/sweep/store/merge.hpp"
 
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -21,6 +24,27 @@ int status_rank(const std::string& status) {
   if (status == "done") return 3;
   if (status == "failed" || status == "timed_out") return 2;
   return 1;
+}
+
+/// Refuses, before anything is written, a merge output that cannot fit: libhdf5 1.10 crashes
+/// (SIGSEGV in H5T_close_real) when H5Ocopy meets a full disk, so the copies must not start
+/// then. `needed` is the bytes the copied tables occupy in their files, with a margin.
+void check_room(const std::string& output, std::uint64_t needed) {
+  const std::string folder = std::filesystem::absolute(output).parent_path().string();
+  struct statvfs fs {};
+  if (statvfs(folder.c_str(), &fs) == 0) {
+    const std::uint64_t free = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
+    if (free < needed)
+      throw OutputError("cannot write '" + output + "': No space left on device (about " +
+                        std::to_string(needed >> 20) + " MiB needed, " +
+                        std::to_string(free >> 20) + " MiB free in '" + folder + "')");
+  }
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      limit.rlim_cur < needed)
+    throw OutputError("cannot write '" + output + "': File too large (about " +
+                      std::to_string(needed >> 10) + " KiB needed, the file size limit (ulimit " +
+                      "-f) is " + std::to_string(limit.rlim_cur >> 10) + " KiB)");
 }
 
 bool same_layout(const h5::Table& a, const h5::Table& b) {
@@ -98,6 +122,18 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
       summary_row[f][summaries[f].u64(r, id)] = r;
   }
 
+  std::uint64_t needed = std::uint64_t{1} << 20;
+  for (const auto& [id, choice] : order) {
+    const std::string hex = id_hex(id);
+    for (const std::string group : {"/jobs/", "/job_nodes/", "/decisions/"})
+      needed += files[choice.file]->storage_bytes(group + hex);
+  }
+  for (std::size_t f = 0; f < files.size(); ++f)
+    needed += (configs[f].rows() * configs[f].columns().size() +
+               summaries[f].rows() * summaries[f].columns().size()) *
+              8;
+  check_room(output, needed + needed / 4);
+
   MergeSummary result;
   TemporaryFile temporary(output + ".tmp");
   {
@@ -156,7 +192,7 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
     out.create_table("/summary", merged_summary.columns(), kConfigChunkRows, false);
     out.append_table("/configs", merged_configs);
     out.append_table("/summary", merged_summary);
-    out.flush();
+    out.close();  // checked: a full disk must not leave a truncated merge behind
   }
   temporary.commit(output);
   return result;

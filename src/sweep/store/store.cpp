@@ -51,7 +51,8 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
   }
   const std::string journal = journal_path(path_);
   std::error_code ec;
-  const bool have_file = fs::exists(path_, ec), have_journal = fs::exists(journal, ec);
+  // The lock creates the file (empty) to lock it: whether it was there before is the lock's.
+  const bool have_file = lock_.file_existed(), have_journal = fs::exists(journal, ec);
   const bool resume = options.resume || options.retry_failed;
   if (!resume && (have_file || have_journal)) {
     if (!options.overwrite)
@@ -80,6 +81,9 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
       log << "resume: ignoring a torn last record of '" << journal << "' ("
           << contents.file_bytes - contents.valid_bytes << " bytes)\n";
   } else if (from_file) {
+    // libhdf5's readers take a shared lock of their own: the file lock waits meanwhile (the
+    // name lock stays), and is taken again below, checking that the file did not change.
+    lock_.suspend_file_lock();
     FileInfo old;
     try {
       verify_result_file(path_);
@@ -87,7 +91,7 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
       old = read_info(file);
     } catch (const std::runtime_error& error) {
       throw InputError("cannot resume from '" + path_ + "' (" + error.what() +
-                       ") and there is no journal: use --overwrite to start again");
+                       ") and there is no journal: " + options.restart_advice);
     }
     check_same_sweep("'" + path_ + "'", old.experiment, old.seed, old.shard, info);
   }
@@ -119,9 +123,11 @@ ResultStore::ResultStore(std::string path, FileInfo info, const Expansion& expan
       consider(old_journal.read(frame.offset));
   } else if (from_file) {
     for (auto& outcome : read_outcomes(path_)) consider(std::move(outcome));
+    lock_.resume_file_lock();
   }
   journal_->sync();
   fresh.commit(journal);
+  journal_->set_path(journal);
   if (resume && (have_file || have_journal))
     log << "resume: " << resumed_ << " configs already finished, "
         << static_cast<std::int64_t>(members_.size()) - resumed_ << " to run"

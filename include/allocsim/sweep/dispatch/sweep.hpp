@@ -35,6 +35,11 @@ struct SweepOptions {
 
 /// `--dry-run`: resolves and checks every config, prints the count and the work estimate, or
 /// every problem. Returns kExitOk when the sweep could start, kExitBadInput otherwise.
+/// "rerun with --resume: COMMAND": the command line of `options` with --resume (without
+/// --overwrite), for the messages of an interrupted or stopped sweep; `ranks` > 1 names the
+/// MPI launcher too.
+std::string resume_advice(const SweepOptions& options, int ranks);
+
 int dry_run_sweep(const SweepOptions& options, std::ostream& out, std::ostream& err);
 
 /// Runs the sweep; every rank of `world` calls it. Returns the exit status.

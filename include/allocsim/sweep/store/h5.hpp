@@ -43,6 +43,12 @@ class Id {
   hid_t get() const { return id_; }
   bool valid() const { return id_ >= 0; }
   void reset();
+  /// Gives up ownership: returns the identifier, which the caller now closes.
+  hid_t release() {
+    const hid_t id = id_;
+    id_ = -1;
+    return id;
+  }
 
  private:
   hid_t id_ = -1;
@@ -122,6 +128,8 @@ class File {
 
   const std::string& path() const { return path_; }
   hid_t id() const { return file_.get(); }
+  /// Both throw std::runtime_error naming the file and the system error (a full disk) when
+  /// HDF5 cannot write.
   void flush();
   void close();
 
@@ -136,6 +144,8 @@ class File {
                                            const std::string& name) const;
 
   bool exists(const std::string& object_path) const;
+  /// Bytes the dataset at `path` occupies in the file (its data), or 0 when there is none.
+  std::uint64_t storage_bytes(const std::string& path) const;
   /// Names of the members of a group (sorted by name).
   std::vector<std::string> list(const std::string& group_path) const;
   /// Copies an object (dataset or group) from another open file.
@@ -189,5 +199,11 @@ void check(herr_t status, const std::string& what);
 /// would. A damaged file can leave an object that libhdf5 only fails to close then (a crash
 /// inside its shutdown), so a process that vets files calls this before it reports success.
 void close_library();
+
+/// Keeps libhdf5 from shutting down at exit (call first thing in main, before any HDF5 call).
+/// After a failed H5Fclose (a full disk) libhdf5 1.10 keeps a dangling file identifier and its
+/// shutdown crashes on it (SIGSEGV in H5F__close_cb): the error already reported must be the
+/// last word. Files are closed by their owners (File), so nothing is left for the shutdown.
+void skip_shutdown_at_exit();
 
 }  // namespace allocsim::sweep::h5

@@ -48,19 +48,27 @@ class JournalWriter {
   /// The same with the outcome's encode_outcome() bytes (as a worker sent them) and, when not
   /// 0, their checksum stable_hash(payload) (computed by the worker).
   std::uint64_t append_encoded(const std::string& payload, std::uint64_t checksum = 0);
-  /// Writes the queued frames with one write().
+  /// Writes the queued frames with one write(). When the write fails (a full disk), the part
+  /// of them written is cut off again, so the journal keeps whole frames only, and
+  /// std::runtime_error names the file and the system error.
   void write_pending();
   std::size_t pending_bytes() const { return queued_.size(); }
   /// Reads back the outcome frame at `offset` (writes the queued frames first).
   ConfigOutcome read(std::uint64_t offset);
   /// write_pending() and fdatasync: survives power loss too (SIGKILL survival needs no sync).
+  /// Throws like write_pending() when either fails.
   void sync();
+  /// Writes, syncs and closes (never throws: the frames are lost as in a kill; call sync()
+  /// first where a failure must be reported).
   void close();
+  /// The journal's name in errors, after the file was renamed.
+  void set_path(std::string path) { path_ = std::move(path); }
 
  private:
-  explicit JournalWriter(int fd) : fd_(fd) {}
+  JournalWriter(int fd, std::string path) : path_(std::move(path)), fd_(fd) {}
   std::uint64_t queue_frame(std::uint32_t type, const std::string& payload,
                             std::uint64_t checksum = 0);
+  std::string path_;
   int fd_ = -1;
   std::uint64_t bytes_ = 0;  ///< written and queued
   std::string queued_;       ///< frames not yet written

@@ -31,6 +31,8 @@ struct StoreOptions {
   /// With --resume: how long to wait for a live holder of the output lock (an earlier sweep
   /// still shutting down) before refusing; without --resume a holder is refused at once.
   double lock_wait_seconds = 10;
+  /// How the command starts again when a file cannot be resumed (reproduce has no --overwrite).
+  std::string restart_advice = "use --overwrite to start again";
 };
 
 class ResultStore {
