@@ -296,6 +296,14 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     log << "error: " << error.what() << "\n";
     status = kExitError;
   }
+  if (status != kExitOk && signals.pending() != 0) {
+    // A stop signal ended the start (reading the file to resume from gives up when one is
+    // pending): nothing was run or changed, so the sweep is interrupted, not failed.
+    const int signal = signals.pending();
+    log << "received signal " << signal << " (" << strsignal(signal)
+        << ") while starting: nothing was run; interrupted; rerun with --resume" << std::endl;
+    status = kExitInterrupted;
+  }
   const StartMessage start{status == kExitOk, p.experiment.base_dir, options.trace_dir};
   for (int rank = 1; rank < world.size(); ++rank) world.send(rank, kTagStart, start);
   if (!start.ok) return status;
