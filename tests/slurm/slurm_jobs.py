@@ -409,7 +409,9 @@ class Test:
 
     def startup_signals(self, reference):
         """Scenario 5: SIGTERM to the batch shell while the sweep starts, DELAY s after the
-        launcher's process appeared (the race of issue 25), in several jobs at once."""
+        launcher's process appeared (the race of issue 25), in several jobs at once. --time=10:
+        the scripts' own --signal=B:TERM@300 must not come too (with --time=5 it would, at
+        slurmctld's next time-limit test, and again after every requeue)."""
         runs = [("srun", 0.0), ("srun", 0.0), ("srun", 0.05), ("srun", 0.2), ("mpirun", 0.0),
                 ("array", 0.0)]
         submitted = []
@@ -420,13 +422,13 @@ class Test:
                 os.environ["ALLOCSIM_LAUNCHER"] = self.mpirun
             if kind == "array":
                 os.environ["ALLOCSIM_SHARDS"] = "1"
-                job = sbatch(["--array=1", "--ntasks=2", "--time=5",
+                job = sbatch(["--array=1", "--ntasks=2", "--time=10",
                               os.path.join(self.jobs, "sweep-array.sbatch"), self.slow, "parts"],
                              cwd)
                 logfile = os.path.join(cwd, f"allocsim-shard-{job}_1.log")
                 result = os.path.join(cwd, "parts", "part1.h5")
             else:
-                job = sbatch(["--ntasks=2", "--time=5", os.path.join(self.jobs, "sweep.sbatch"),
+                job = sbatch(["--ntasks=2", "--time=10", os.path.join(self.jobs, "sweep.sbatch"),
                               self.slow, "startup.h5"], cwd)
                 logfile = os.path.join(cwd, f"allocsim-sweep-{job}.log")
                 result = os.path.join(cwd, "startup.h5")
