@@ -17,7 +17,6 @@
 #include <boost/mpi/environment.hpp>
 
 #include "allocsim/sweep/dispatch/sweep.hpp"
-#include "allocsim/util/error.hpp"
 #include "commands.hpp"
 
 namespace allocsim::cli {
@@ -52,12 +51,19 @@ bool announce_ready(const std::string& path, const boost::mpi::communicator& wor
   if (world.rank() == 0) {
     const std::string text = std::to_string(getpid()) + "\n";
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    created = fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    const int error = errno;
-    if (fd >= 0) created = ::close(fd) == 0 && created;
+    created = fd >= 0;
+    int error = errno;
+    if (created && ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+      created = false;
+      error = errno;
+    }
+    if (fd >= 0 && ::close(fd) != 0 && created) {
+      created = false;
+      error = errno;
+    }
     if (!created)
       std::cerr << "allocsim sweep: error: cannot create --ready-file '" << path
-                << "': " << std::strerror(fd < 0 || errno == 0 ? error : errno) << std::endl;
+                << "': " << std::strerror(error) << std::endl;
   }
   boost::mpi::broadcast(world, created, 0);
   return created;
@@ -105,10 +111,10 @@ void add_sweep_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option(
       "--ready-file", options->ready_file,
-      "create this file (holding rank 0's pid) once every MPI rank has started; from then on a "
-      "stop signal (SIGUSR1) sent to srun or mpirun reaches ranks that handle it. The stop "
-      "signals are blocked from each rank's start, but srun and mpirun themselves, and a rank "
-      "not yet exec'd, die of one: jobs/*.sbatch wait for this file before they forward one");
+      "create this file (holding rank 0's pid) once every MPI rank has started: from then on "
+      "SIGUSR1 may be sent to srun or mpirun (every rank blocks the stop signals from its first "
+      "instruction, but a launcher still starting, or a task not yet started, dies of one); "
+      "jobs/*.sbatch forward a stop signal only once it exists");
   command
       ->add_option("--progress", options->progress,
                    "auto (line on a terminal, else log), line, log or none")
