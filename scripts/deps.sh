@@ -46,9 +46,25 @@ else
   echo "deps: installing ${missing[*]}"
   need_root "installing ${#missing[@]} missing packages" apt-get install "${missing[@]}"
   $SUDO apt-get update -qq
-  # The packages' own services are not started here (the Slurm test starts private daemons).
+  # The packages' own services are not started (the Slurm test starts private daemons): unless
+  # the system has a policy-rc.d, one that refuses every start is in place while installing.
+  # Without it, in a chroot or a container without systemd, the packages would run munge's and
+  # Slurm's init scripts: a munged left running in the chroot, or a failed start failing apt.
+  policy=/usr/sbin/policy-rc.d
+  own_policy=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\n# written by allocsim scripts/deps.sh while it installs\nexit 101\n' |
+      $SUDO tee "$policy" >/dev/null
+    $SUDO chmod 0755 "$policy"
+    own_policy=1
+    trap '$SUDO rm -f "$policy"' EXIT
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     -o DPkg::Lock::Timeout=120 "${missing[@]}"
+  if [ "$own_policy" -eq 1 ]; then
+    $SUDO rm -f "$policy"
+    trap - EXIT
+  fi
 fi
 
 if [ "$with_slurm" -eq 1 ] && [ ! -s /etc/munge/munge.key ]; then

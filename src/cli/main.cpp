@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "allocsim/output/file.hpp"
+#include "allocsim/sweep/dispatch/signals.hpp"
 #include "allocsim/sweep/store/h5.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/heap.hpp"
@@ -40,10 +41,38 @@ void record_command_line(int argc, char** argv) {
   }
 }
 
+namespace {
+/// True for the commands that poll the stop signals (`sweep` and `reproduce`, which run MPI
+/// ranks): they keep them blocked from the start. Subcommands come first (no global option
+/// takes a value).
+bool polls_stop_signals(int argc, char** argv) {
+  if (argc < 2) return false;
+  const std::string command = argv[1];
+  return command == "sweep" || command == "reproduce";
+}
+
+/// Runs from .preinit_array: after the dynamic loader, before every library initialiser and
+/// main, so that a stop signal sent while a rank is starting (srun or mpirun forwarding Slurm's
+/// time-limit warning) stays pending for the sweep instead of killing the rank.
+void block_stop_signals_before_main(int, char**, char**) {
+  allocsim::sweep::block_stop_signals_at_start();
+}
+
+// The loader's table of functions to run first (in the executable only: shared libraries have
+// none).
+[[gnu::section(".preinit_array"),
+  gnu::used]] void (*preinit_block_stop_signals)(int, char**,
+                                                 char**) = block_stop_signals_before_main;
+}  // namespace
+
 }  // namespace allocsim::cli
 
 int main(int argc, char** argv) {
-  allocsim::sweep::h5::skip_shutdown_at_exit();  // first: see h5.hpp (a full disk)
+  // Other commands get the mask they were started with (a signal pending since start-up is
+  // delivered now and has its usual effect).
+  if (!allocsim::cli::polls_stop_signals(argc, argv))
+    allocsim::sweep::release_stop_signals_at_start();
+  allocsim::sweep::h5::skip_shutdown_at_exit();  // see h5.hpp (a full disk)
   allocsim::cli::record_command_line(argc, argv);
   allocsim::keep_freed_memory_for_reuse();  // workers run many configs in one process
   CLI::App app{"allocsim: which processor allocator and scheduler should this machine use?"};

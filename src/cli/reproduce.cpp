@@ -127,7 +127,7 @@ void add_reproduce_command(CLI::App& app) {
     std::exception_ptr failure;  // rethrown once MPI is finalized (an exception in flight
                                  // through the environment's destructor aborts every rank)
     {
-      sweep::StopSignals signals;  // before MPI_Init: Open MPI's threads inherit the mask
+      sweep::StopSignals signals;  // blocked since the start (main.cpp): MPI's threads inherit it
       boost::mpi::environment environment(boost::mpi::threading::funneled, true);
       boost::mpi::communicator world;
       try {

@@ -1,14 +1,18 @@
 // `allocsim sweep`: run an experiment file master/worker over MPI. MPI is started
-// inside the command (only `sweep` needs it), after the stop signals are blocked so that every
-// thread Open MPI starts inherits the mask.
+// inside the command (only `sweep` needs it); the stop signals are blocked since the process
+// started (src/cli/main.cpp), so every thread Open MPI starts inherits the mask.
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <memory>
 
+#include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
 
@@ -36,6 +40,34 @@ void die_with_launcher() {
   const pid_t launcher = getppid();
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launcher) std::_Exit(sweep::kExitInterrupted);  // it died before prctl
+}
+
+/// --ready-file: once every rank has started (and so blocks the stop signals), rank 0 creates
+/// PATH holding its pid; the batch scripts forward a stop signal only once it exists. Returns
+/// false on every rank when it cannot be created (the error is printed by rank 0).
+bool announce_ready(const std::string& path, const boost::mpi::communicator& world) {
+  if (path.empty()) return true;
+  world.barrier();  // every rank is past MPI_Init
+  bool created = true;
+  if (world.rank() == 0) {
+    const std::string text = std::to_string(getpid()) + "\n";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    created = fd >= 0;
+    int error = errno;
+    if (created && ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+      created = false;
+      error = errno;
+    }
+    if (fd >= 0 && ::close(fd) != 0 && created) {
+      created = false;
+      error = errno;
+    }
+    if (!created)
+      std::cerr << "allocsim sweep: error: cannot create --ready-file '" << path
+                << "': " << std::strerror(error) << std::endl;
+  }
+  boost::mpi::broadcast(world, created, 0);
+  return created;
 }
 }  // namespace
 
@@ -78,6 +110,12 @@ void add_sweep_command(CLI::App& app) {
                    "seconds given to configs in flight after SIGTERM/SIGINT/SIGUSR1")
       ->check(non_negative_number())
       ->capture_default_str();
+  command->add_option(
+      "--ready-file", options->ready_file,
+      "create this file (holding rank 0's pid) once every MPI rank has started: from then on "
+      "SIGUSR1 may be sent to srun or mpirun (every rank blocks the stop signals from its first "
+      "instruction, but a launcher still starting, or a task not yet started, dies of one); "
+      "jobs/*.sbatch forward a stop signal only once it exists");
   command
       ->add_option("--progress", options->progress,
                    "auto (line on a terminal, else log), line, log or none")
@@ -87,6 +125,7 @@ void add_sweep_command(CLI::App& app) {
     options->trace_dir = trace_dir_from_env();
     options->command_line = process_command_line();
     if (*dry_run) {
+      sweep::release_stop_signals_at_start();  // no MPI, no polling: Ctrl-C ends it at once
       if (secondary_rank()) return;
       const int code = sweep::dry_run_sweep(*options, std::cout, std::cerr);
       if (code != 0) throw CLI::RuntimeError(code);
@@ -95,11 +134,13 @@ void add_sweep_command(CLI::App& app) {
     int code = sweep::kExitOk;
     {
       die_with_launcher();
-      sweep::StopSignals signals;  // before MPI_Init: Open MPI's threads inherit the mask
+      sweep::StopSignals signals;  // blocked since the start (main.cpp); polled by the master
       boost::mpi::environment environment(boost::mpi::threading::funneled, true);
       boost::mpi::communicator world;
       try {
-        code = sweep::run_sweep(*options, world, signals);
+        code = announce_ready(options->ready_file, world)
+                   ? sweep::run_sweep(*options, world, signals)
+                   : sweep::kExitBadInput;
       } catch (const std::exception& error) {
         // A full disk: the journal kept what was written, so the sweep continues once there
         // is space again.

@@ -7,8 +7,13 @@
 #
 #   skip_reason_test.sh SOURCE_DIR WORK_DIR
 #
-# Exit status: 0 passed; 77 skipped (no root or no unshare here, or Slurm not installed, reason
-# printed); anything else failed.
+# Where no cgroup file system is mounted in the first place (a chroot, a container without
+# cgroups), cluster-up.sh runs as it is. Where cgroups are mounted but no private mount namespace
+# can be made (a chroot whose / is not a mount point), it skips: unmounting them would reach the
+# host's.
+#
+# Exit status: 0 passed; 77 skipped (no root, no unshare or no private mount namespace here, or
+# Slurm not installed, reason printed); anything else failed.
 set -uo pipefail
 SOURCE=${1:?usage: skip_reason_test.sh SOURCE_DIR WORK_DIR}
 WORK=${2:?work dir}
@@ -17,15 +22,34 @@ rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: hiding the cgroup file systems needs root"; exit 77; }
 command -v unshare >/dev/null || { echo "SKIP: unshare (util-linux) not found"; exit 77; }
-# Inside the namespace: unmount every cgroup file system, make sure none is left (else exit 90
-# and never start a cluster), then run cluster-up.sh.
-output=$(unshare --mount --propagation private bash -c '
-  umount -R /sys/fs/cgroup 2>/dev/null
-  if stat -f -c %T /sys/fs/cgroup /sys/fs/cgroup/*/ 2>/dev/null | grep -q -E "^cgroup2?fs$"; then
-    exit 90
+cgroups_mounted() {
+  stat -f -c %T /sys/fs/cgroup /sys/fs/cgroup/*/ 2>/dev/null | grep -q -E '^cgroup2?fs$'
+}
+if ! cgroups_mounted; then
+  # Nothing to hide (a chroot or a container without cgroups): cluster-up.sh as it is.
+  output=$("$HERE/cluster-up.sh" "$WORK/cluster" 2>&1)
+  status=$?
+else
+  # A private mount namespace, so that unmounting there leaves the host's cgroups alone. It
+  # needs / to be a mount point: in a chroot it is not, and unshare fails ("cannot change root
+  # filesystem propagation: Invalid argument"); the cgroups then cannot be hidden safely.
+  if ! error=$(unshare --mount --propagation private true 2>&1); then
+    echo "SKIP: cannot hide the cgroup file systems: no private mount namespace here" \
+      "(unshare --mount --propagation private: ${error:-failed}; in a chroot / is not a" \
+      "mount point)"
+    exit 77
   fi
-  exec "$1" "$2"' hide-cgroups "$HERE/cluster-up.sh" "$WORK/cluster" 2>&1)
-status=$?
+  # Inside the namespace: unmount every cgroup file system, make sure none is left (else exit
+  # 90 and never start a cluster), then run cluster-up.sh.
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  output=$(unshare --mount --propagation private bash -c '
+    umount -R /sys/fs/cgroup 2>/dev/null
+    if stat -f -c %T /sys/fs/cgroup /sys/fs/cgroup/*/ 2>/dev/null | grep -q -E "^cgroup2?fs$"; then
+      exit 90
+    fi
+    exec "$1" "$2"' hide-cgroups "$HERE/cluster-up.sh" "$WORK/cluster" 2>&1)
+  status=$?
+fi
 echo "$output"
 case $status in
   90) echo "SKIP: could not unmount the cgroup file systems in a private mount namespace"; exit 77 ;;

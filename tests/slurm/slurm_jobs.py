@@ -14,15 +14,22 @@ ALLOCSIM_GRACE) are passed in. Three scenarios, with the exact commands of jobs/
      equal to an mpirun run;
   4. the same at the same moment with ALLOCSIM_LAUNCHER=mpirun: the warning reaches mpirun in
      the batch step through the script's trap (the log says so), the sweep (2 MPI ranks under
-     mpirun) is interrupted, requeued, resumed, complete and equal to the mpirun run.
+     mpirun) is interrupted, requeued, resumed, complete and equal to the mpirun run;
+  5. the warning while the sweep is starting (issue 25): SIGTERM goes to the batch shell (as
+     --signal=B:TERM does) the moment its launcher's process exists, or a little later, in
+     sweep.sbatch under srun (several times) and under mpirun, and in sweep-array.sbatch: each
+     job is interrupted cleanly (never "srun: error: ... User defined signal 1" or exit 138),
+     requeued, resumed, complete and equal to the mpirun run.
 """
 import argparse
 import atexit
 import datetime
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 import h5py
@@ -390,7 +397,7 @@ class Test:
               f"signal came too late?\n{text}")
         check("interrupted; rerun with --resume" in text, f"no interruption message:\n{text}")
         check(f"(restart {restarts})" in text, f"no restart {restarts} start line:\n{text}")
-        check("batch shell got SIGTERM: forwarding SIGUSR1" in text,
+        check("batch shell got SIGTERM" in text and "forwarding SIGUSR1 to" in text,
               f"the warning did not reach the batch shell's trap:\n{text}")
         result = os.path.join(cwd, name + ".h5")
         info = expect_complete(result, 12, "time-limited sweep.sbatch")
@@ -399,6 +406,128 @@ class Test:
         check(not os.path.exists(result + ".journal"), "journal left beside the finished file")
         log(f"{name}: job {job} interrupted by the signal, requeued {restarts} time(s), "
             "resumed: complete and equal to mpirun")
+
+    def startup_signals(self, reference):
+        """Scenario 5: SIGTERM to the batch shell while the sweep starts, DELAY s after the
+        launcher's process appeared (the race of issue 25), in several jobs at once. --time=10:
+        the scripts' own --signal=B:TERM@300 must not come too (with --time=5 it would, at
+        slurmctld's next time-limit test, and again after every requeue)."""
+        runs = [("srun", 0.0), ("srun", 0.0), ("srun", 0.05), ("srun", 0.2), ("mpirun", 0.0),
+                ("array", 0.0)]
+        submitted = []
+        for number, (kind, delay) in enumerate(runs):
+            cwd = self.folder(f"startup/{number}")
+            env_backup = dict(os.environ)
+            if kind == "mpirun":
+                os.environ["ALLOCSIM_LAUNCHER"] = self.mpirun
+            if kind == "array":
+                os.environ["ALLOCSIM_SHARDS"] = "1"
+                job = sbatch(["--array=1", "--ntasks=2", "--time=10",
+                              os.path.join(self.jobs, "sweep-array.sbatch"), self.slow, "parts"],
+                             cwd)
+                logfile = os.path.join(cwd, f"allocsim-shard-{job}_1.log")
+                result = os.path.join(cwd, "parts", "part1.h5")
+            else:
+                job = sbatch(["--ntasks=2", "--time=10", os.path.join(self.jobs, "sweep.sbatch"),
+                              self.slow, "startup.h5"], cwd)
+                logfile = os.path.join(cwd, f"allocsim-sweep-{job}.log")
+                result = os.path.join(cwd, "startup.h5")
+            os.environ.clear()
+            os.environ.update(env_backup)
+            submitted.append((kind, delay, job, logfile, result))
+        log("start-up signals: jobs " + ", ".join(f"{j} ({k}, +{d} s)"
+                                                  for k, d, j, _, _ in submitted))
+        errors = []
+        watchers = [threading.Thread(target=signal_at_start, args=(job, logfile, delay, errors))
+                    for _, delay, job, logfile, _ in submitted]
+        for watcher in watchers:
+            watcher.start()
+        for watcher in watchers:
+            watcher.join(timeout=HANG_BOUND)
+        check(not errors, "start-up signals: " + "; ".join(errors))
+        for kind, delay, job, logfile, result in submitted:
+            what = f"start-up signal ({kind}, +{delay} s), job {job}"
+            deadline = time.time() + HANG_BOUND
+            while True:
+                records = wait_final([job], what, timeout=max(1, deadline - time.time()))
+                time.sleep(0.5)  # a job that requeues itself may look final for a moment
+                again = jobs(job)
+                if again and again[0]["JobState"] in FINAL:
+                    records = again
+                    break
+            text = read(logfile)
+            expect_completed(records, what, [logfile])
+            check(re.search(r"error: .*User defined signal|exited on signal", text) is None,
+                  f"{what}: a process died of the signal:\n{text}")
+            restarts = int(records[0].get("Restarts", "0"))
+            check(restarts >= 1 and "interrupted; rerun with --resume" in text,
+                  f"{what}: not interrupted cleanly and requeued (restarts {restarts}):\n{text}")
+            info = expect_complete(result, 12, what)
+            check(info["ranks"] == 2, f"{what}: {info['ranks']} MPI ranks, expected 2")
+            expect_equal(result, reference(), what)
+            log(f"{what}: interrupted at start-up, requeued {restarts} time(s), resumed, equal")
+
+
+def batch_shell(job):
+    """The pid of job JOB's batch shell on this node (the array's first task too), or None."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if b"slurm_script" not in f.read():
+                    continue
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                environ = f.read().split(b"\0")
+        except OSError:
+            continue
+        if (f"SLURM_JOB_ID={job}".encode() in environ
+                or f"SLURM_ARRAY_JOB_ID={job}".encode() in environ):
+            return int(entry)
+    return None
+
+
+def children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def signal_at_start(job, logfile, delay, errors):
+    """Sends SIGTERM to JOB's batch shell DELAY s after its launcher's process appeared (once
+    the dry run has printed its verdict, the next child of the shell that is no zombie)."""
+    deadline = time.time() + HANG_BOUND
+    shell = None
+    while shell is None and time.time() < deadline:
+        shell = batch_shell(job)
+        if shell is None:
+            time.sleep(0.02)
+    while shell is not None and "no problems found" not in read(logfile):
+        if time.time() > deadline or not os.path.exists(f"/proc/{shell}"):
+            shell = None
+            break
+        time.sleep(0.002)
+    launcher = None
+    while shell is not None and launcher is None and time.time() < deadline:
+        launcher = next((c for c in children(shell)
+                         if cmdline(c) and "--dry-run" not in cmdline(c)), None)
+        if launcher is None:
+            time.sleep(0.0005)
+    if launcher is None:
+        errors.append(f"job {job}: its batch shell or launcher was never seen")
+        return
+    time.sleep(delay)
+    os.kill(shell, signal.SIGTERM)
 
 
 def main():
@@ -419,6 +548,7 @@ def main():
     submitted = test.submit_time_limited(lead=6)
     for name, job in submitted.items():
         test.check_time_limited(name, job, slow_reference)
+    test.startup_signals(slow_reference)
     log("all Slurm scenarios passed")
 
 

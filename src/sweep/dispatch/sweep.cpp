@@ -302,6 +302,7 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
   std::unique_ptr<ResultStore> store;
   FileInfo info;
   int status = kExitOk;
+  std::string failure;  // what ended the start, printed unless a stop signal did
   try {
     p = prepare(options);
     info.version = ALLOCSIM_VERSION;
@@ -329,15 +330,24 @@ int run_sweep(const SweepOptions& options, const boost::mpi::communicator& world
     print_problems(error, log);
     status = kExitBadInput;
   } catch (const InputError& error) {
-    log << "error: " << error.what() << "\n";
+    failure = error.what();
     status = kExitBadInput;
   } catch (const OutputError& error) {  // a full disk: what the journal holds is kept
     log << "error: " << error.what() << "; once it can be written, "
         << resume_command(options, world.size()) << "\n";
     status = kExitError;
   } catch (const std::exception& error) {
-    log << "error: " << error.what() << "\n";
+    failure = error.what();
     status = kExitError;
+  }
+  if (const int signal = failure.empty() ? 0 : signals.pending()) {
+    // A stop signal ended the start (checking the file to resume from gives up when one is
+    // pending): nothing was run or changed, so the sweep is interrupted, not failed.
+    log << "received signal " << signal << " (" << strsignal(signal)
+        << ") while starting: nothing was run; interrupted; rerun with --resume" << std::endl;
+    status = kExitInterrupted;
+  } else if (!failure.empty()) {
+    log << "error: " << failure << "\n";
   }
   const StartMessage start{status == kExitOk, p.experiment.base_dir, options.trace_dir};
   for (int rank = 1; rank < world.size(); ++rank) world.send(rank, kTagStart, start);

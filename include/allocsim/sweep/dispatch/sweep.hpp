@@ -25,6 +25,7 @@ struct SweepOptions {
   std::string trace_dir;          ///< where trace NAMEs are looked up ($ALLOCSIM_TRACE_DIR)
   std::string command_line;       ///< stored in the result file (provenance)
   std::string progress = "auto";  ///< auto | line | log | none
+  std::string ready_file;         ///< created by rank 0 once every rank has started (or empty)
   bool allow_large = false;       ///< run more than kMaxConfigsWithoutOverride configs
   /// Test mode: workers return synthetic_outcome() at once instead of simulating, so the
   /// master's own cost can be measured at many ranks on few cores.
