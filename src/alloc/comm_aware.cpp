@@ -243,7 +243,12 @@ ParamSpec centres_param(const std::string& fallback, std::vector<std::string> ch
 }
 
 std::vector<ParamSpec> budget_params(const std::string& nodes) {
-  return {{"nodes", ParamKind::integer, nodes, "search nodes per allocation (0 = unlimited)", {}},
+  return {{"nodes",
+           ParamKind::integer,
+           nodes,
+           "search nodes per allocation (0 = unlimited)",
+           {},
+           integer_rule(0, 1e15)},
           {"budget_ms",
            ParamKind::real,
            "0",
@@ -329,8 +334,12 @@ void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& 
                      "budgeted; falls back to mm-inc)",
                      budget_params("100000"), make_factory(Method::greedy_optimal)});
   auto ptas_params = budget_params("1000000");
-  ptas_params.insert(ptas_params.begin(),
-                     {"m", ParamKind::integer, "3", "slabs per axis (guarantee needs m >= 5)", {}});
+  ptas_params.insert(ptas_params.begin(), {"m",
+                                           ParamKind::integer,
+                                           "3",
+                                           "slabs per axis (guarantee needs m >= 5)",
+                                           {},
+                                           integer_rule(1, 64)});
   entries.push_back({"ptas",
                      "Bender et al.'s PTAS with m slabs per axis (budgeted; falls back to mm-inc)",
                      std::move(ptas_params), make_factory(Method::ptas)});

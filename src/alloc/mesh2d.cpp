@@ -64,7 +64,12 @@ void append_mesh2d_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entr
   entries.push_back(
       {"paging",
        "non-contiguous Paging(i): first free 2^i x 2^i pages in index order (Lo et al. 1997)",
-       {ParamSpec{"size_index", ParamKind::integer, "0", "page side is 2^size_index", {}},
+       {ParamSpec{"size_index",
+                  ParamKind::integer,
+                  "0",
+                  "page side is 2^size_index",
+                  {},
+                  integer_rule(0, 15)},
         ParamSpec{"indexing",
                   ParamKind::choice,
                   "row",

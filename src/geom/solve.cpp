@@ -42,15 +42,19 @@ std::vector<RegistryEntry<SolverFn>> solver_entries() {
                        options.budget = budget;
                        return exact_optimum(p, k, options);
                      }});
-  entries.push_back(
-      {"ptas",
-       "Bender et al.'s PTAS with m slabs per axis (budgeted)",
-       {{"m", ParamKind::integer, "3", "slabs per axis (guarantee needs m >= 5)", {}}},
-       [](const PointSet& p, int k, const Params& params, const Budget& budget) {
-         const long long m = params.integer("m");
-         if (m < 1 || m > 64) throw InputError("ptas needs 1 <= m <= 64");
-         return ptas(p, k, static_cast<int>(m), budget);
-       }});
+  entries.push_back({"ptas",
+                     "Bender et al.'s PTAS with m slabs per axis (budgeted)",
+                     {{"m",
+                       ParamKind::integer,
+                       "3",
+                       "slabs per axis (guarantee needs m >= 5)",
+                       {},
+                       integer_rule(1, 64)}},
+                     [](const PointSet& p, int k, const Params& params, const Budget& budget) {
+                       const long long m = params.integer("m");
+                       if (m < 1 || m > 64) throw InputError("ptas needs 1 <= m <= 64");
+                       return ptas(p, k, static_cast<int>(m), budget);
+                     }});
   entries.push_back({"mm",
                      "Manhattan Median: best of the k nearest around grid intersections",
                      {},

@@ -116,7 +116,12 @@ std::vector<RegistryEntry<PatternFactory>> pattern_entries() {
        "k tasks, k*degree/2 distinct random pairs (seeded)",
        {{"size", ParamKind::integer, "64", "tasks k", {}, kCount},
         {"degree", ParamKind::integer, "4", "average degree", {}, integer_rule(0, kMaxProcs)},
-        {"seed", ParamKind::integer, "1", "generator seed", {}},
+        {"seed",
+         ParamKind::integer,
+         "1",
+         "generator seed",
+         {},
+         integer_rule(0, 9007199254740991.0)},
         kBytes},
        [](const Params& p) {
          const int k = positive(p, "size");

@@ -112,7 +112,12 @@ void append_refine_mappers(std::vector<RegistryEntry<MapperFactory>>& entries) {
   entries.push_back(
       {"refine",
        "swap tasks only when hop-bytes strictly drop (RefineTopoLB, §5.2.3)",
-       {{"passes", ParamKind::integer, "20", "maximum passes over all tasks", {}},
+       {{"passes",
+         ParamKind::integer,
+         "20",
+         "maximum passes over all tasks",
+         {},
+         integer_rule(0, 1000000)},
         {"scope", ParamKind::choice, "near", "candidate processors", {"near", "all"}}},
        [](const Params& p) -> std::unique_ptr<Mapper> {
          const long long passes = p.integer("passes");

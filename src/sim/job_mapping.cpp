@@ -49,12 +49,13 @@ std::vector<NodeFlow> node_flows(const mapping::TaskGraph& graph,
 
 JobMappingObserver::JobMappingObserver(const Topology& topology, const std::string& pattern,
                                        const std::string& mapper, std::uint64_t seed,
-                                       JobRecorder& records)
+                                       JobRecorder& records, const TimeLimit* time_limit)
     : topology_(&topology),
       pattern_(pattern),
       mapper_(mapper),
       seed_(mix_seed(seed, stable_hash("mapping"))),
-      records_(&records) {
+      records_(&records),
+      time_limit_(time_limit) {
   mapping::sized_pattern_spec(pattern_, 1);  // throws now on a bad pattern
 }
 
@@ -75,7 +76,7 @@ void JobMappingObserver::on_start(int job_index, const Job& job, double,
   JobTraffic traffic;
   traffic.graph = graph_for(tasks);
   Rng rng(mix_seed(seed_, static_cast<std::uint64_t>(job.id)));
-  const mapping::MappingProblem problem{*traffic.graph, *topology_, allocation.nodes};
+  const mapping::MappingProblem problem{*traffic.graph, *topology_, allocation.nodes, time_limit_};
   traffic.placement = mapper_.map(problem, rng);
   traffic.flows = node_flows(*traffic.graph, traffic.placement);
   traffic.hop_bytes = mapping::hop_bytes(*traffic.graph, *topology_, traffic.placement);

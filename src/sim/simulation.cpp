@@ -69,7 +69,7 @@ Simulation::Simulation(const RunConfig& config, Workload workload, Topology mach
   if (!config.pattern.empty()) {
     // After the job recorder: it fills a record's other fields at start.
     job_mapping_ = std::make_unique<JobMappingObserver>(topology_, config.pattern, config.mapper,
-                                                        config.seed, *job_recorder_);
+                                                        config.seed, *job_recorder_, this);
     add_observer(job_mapping_.get());
   }
   if (!config.decisions.empty()) {
@@ -260,7 +260,6 @@ RunResult Simulation::run() {
   started_ = std::chrono::steady_clock::now();
   const auto& jobs = workload_.jobs;
   std::size_t next_arrival = 0;
-  std::int64_t events = 0;
   std::vector<std::int64_t> unplaceable_lines;
   while (next_arrival < jobs.size() || has_completion()) {
     const double arrival_time = next_arrival < jobs.size() ? jobs[next_arrival].submit : INFINITY;
@@ -286,7 +285,6 @@ RunResult Simulation::run() {
       if (running_.empty() && !waiting_.empty() && next_arrival >= jobs.size())
         throw std::logic_error("scheduler left placeable jobs waiting on an idle machine");
     }
-    ++events;
     check_time_limit();  // a clock read per event: cheap next to a scheduling pass
   }
   for (const std::int64_t line : unplaceable_lines)

@@ -60,6 +60,20 @@ PY
     "$allocsim" list schedulrs >"$out" 2>"$err" && fail "unknown family accepted"
     grep -q "did you mean 'schedulers'" "$err" || fail "no family suggestion"
     ;;
+  int_ranges)
+    # Every integer parameter of every family declares its range (issue 25: an unbounded one is
+    # cast to int and wraps around past 2^32), and a value past it is refused with its name.
+    for family in allocators schedulers topologies orderings transforms runtime-models workloads \
+      mappers patterns; do
+      "$allocsim" list "$family" >"$out" 2>"$err" || fail "list $family: exit $?"
+      if grep -E '=INT ' "$out" | grep -v '=INT in \[' >"$err"; then
+        fail "list $family: integer parameters without a range: $(cat "$err")"
+      fi
+    done
+    "$allocsim" run --machine mesh:8x8 --alloc paging:size_index=4294967296 \
+      --trace "$data/small.swf" >"$out" 2>"$err" && fail "size_index past 2^32 accepted"
+    grep -q "size_index" "$err" || fail "size_index not named: $(cat "$err")"
+    ;;
   version)
     "$allocsim" --version >"$out" 2>"$err" || fail "exit $?"
     grep -q '^allocsim ' "$out" || fail "version text"

@@ -47,9 +47,11 @@ struct JobTraffic {
 class JobMappingObserver final : public SimulationObserver {
  public:
   /// `pattern` a job pattern (mapping/job_pattern.hpp), `mapper` a mapper chain spec; writes
-  /// into `records` (must outlive the observer). Throws InputError on bad specs.
+  /// into `records` (must outlive the observer). The mappers poll `time_limit` (the run's
+  /// --timeout; may be null) in their loops. Throws InputError on bad specs.
   JobMappingObserver(const Topology& topology, const std::string& pattern,
-                     const std::string& mapper, std::uint64_t seed, JobRecorder& records);
+                     const std::string& mapper, std::uint64_t seed, JobRecorder& records,
+                     const TimeLimit* time_limit = nullptr);
 
   void on_start(int job_index, const Job& job, double now, const Allocation& allocation) override;
   void on_finish(int job_index, const Job& job, double now, const Allocation& allocation) override;
@@ -67,6 +69,7 @@ class JobMappingObserver final : public SimulationObserver {
   mapping::MapperChain mapper_;
   std::uint64_t seed_;
   JobRecorder* records_;
+  const TimeLimit* time_limit_;
   std::map<int, std::shared_ptr<const mapping::TaskGraph>> graphs_;  // by task count
   std::unordered_map<int, JobTraffic> running_;                      // by job index
   double seconds_ = 0;
