@@ -14,37 +14,15 @@
 #include "allocsim/mapping/patterns.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/rng.hpp"
+#include "mapping/test_files.hpp"
 
 using namespace allocsim;
 using namespace allocsim::mapping;
 
 namespace {
 
-/// A file in the system temp folder, removed at the end of the test.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_((std::filesystem::temp_directory_path() /
-               ("allocsim-hardening-" + std::to_string(::getpid()) + "-" + name))
-                  .string()) {
-    std::ofstream(path_) << text;
-  }
-  ~TempFile() { std::filesystem::remove(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-/// The InputError message of `f`, or "" when it throws none.
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using allocsim::testing::error_of;
+using allocsim::testing::TempFile;
 
 #define EXPECT_ERROR(call, text)                                                        \
   do {                                                                                  \
