@@ -77,6 +77,9 @@ bool run_study(const ReproduceArgs& args, const sweep::Study& study,
       throw OutputError(std::string(error.what()) + "; once it can be written, " +
                         sweep::resume_advice(options, world.size()));
     }
+    // Interrupted (a stop signal): the sweep printed the exact --resume advice; end with the
+    // sweep's own status 3, not as bad input.
+    if (code == sweep::kExitInterrupted) throw CLI::RuntimeError(sweep::kExitInterrupted);
     world.barrier();  // the result file is complete before any rank reads it
     return code == sweep::kExitOk;
   };

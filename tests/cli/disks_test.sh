@@ -147,6 +147,34 @@ case $case_name in
     kill -INT $pid 2>/dev/null
     wait $pid
     ;;
+  reproduce_sigint)
+    # A study interrupted once it holds its output: exit 3 (interrupted, as a sweep), and the
+    # advice is the exact command with --resume, which runs (and stops cleanly again).
+    [ -n "${ALLOCSIM_TRACE_DIR:-}" ] || { echo "SKIP: ALLOCSIM_TRACE_DIR not set (the gabl study reads a trace)"; exit 77; }
+    for round in 1 2; do
+      if [ "$round" -eq 1 ]; then
+        "$allocsim" reproduce gabl -o study >study.out 2>study.err &
+      else
+        eval "exec $command" >study.out 2>study.err &
+      fi
+      pid=$!
+      for _ in $(seq 600); do
+        [ -s study/gabl.h5.lock ] && break
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.1
+      done
+      [ -s study/gabl.h5.lock ] || fail "round $round: the study never took its lock"
+      kill -INT $pid
+      wait $pid
+      rc=$?
+      [ $rc -eq 3 ] || fail "round $round: interrupted study: exit $rc, expected 3: $(tail -3 study.err)"
+      advice=$(grep -o 'rerun with --resume: .*' study.err)
+      [ "$advice" = "rerun with --resume: $allocsim reproduce gabl -o study --resume" ] ||
+        fail "round $round: advice is not the exact command: '$advice'"
+      command=${advice#rerun with --resume: }
+      grep -q "did not complete" study.err && fail "round $round: an interruption reported as an error"
+    done
+    ;;
   *)
     echo "unknown case $case_name"
     exit 2
