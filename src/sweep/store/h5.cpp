@@ -8,7 +8,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include "allocsim/sweep/experiment/experiment.hpp"
 #include "allocsim/util/error.hpp"
 #include "h5_types.hpp"
 
@@ -31,20 +30,30 @@ void Id::reset() {
 
 namespace {
 
-/// The system error under the HDF5 error stack of the failed call, as ": writing 'FILE':
-/// REASON (errno N)", or "" when the failure was no system call's (the low-level file driver
-/// puts "filename = '...'" and "errno = N" into the description of its failed read or write).
-std::string system_reason() {
-  struct Found {
-    std::string file;
-    int error = 0;
-  } found;
-  auto visit = [](unsigned, const H5E_error2_t* entry, void* data) -> herr_t {
-    auto& out = *static_cast<Found*>(data);
-    if (entry->desc == nullptr || out.error != 0) return 0;
+/// What the HDF5 error stack of the failed call says: its innermost description ("truncated
+/// file: eof = ...") and, when a system call failed under it, that call's errno and file (the
+/// low-level file driver puts "filename = '...'" and "errno = N" into its description).
+struct StackReason {
+  std::string innermost, file;
+  int error = 0;
+
+  /// ": writing 'FILE': REASON (errno N)", or "" when no system call failed.
+  std::string system() const {
+    if (error == 0) return "";
+    return (file.empty() ? std::string(": ") : ": writing '" + file + "': ") +
+           std::strerror(error) + " (errno " + std::to_string(error) + ")";
+  }
+};
+
+StackReason read_error_stack() {
+  StackReason found;
+  auto visit = [](unsigned n, const H5E_error2_t* entry, void* data) -> herr_t {
+    auto& out = *static_cast<StackReason*>(data);
+    if (entry == nullptr || entry->desc == nullptr) return 0;
     const std::string desc = entry->desc;
+    if (n == 0) out.innermost = desc;
     const auto at = desc.find("errno = ");
-    if (at == std::string::npos) return 0;
+    if (out.error != 0 || at == std::string::npos) return 0;
     out.error = std::atoi(desc.c_str() + at + 8);
     const auto name = desc.find("filename = '");
     if (name != std::string::npos) {
@@ -53,16 +62,14 @@ std::string system_reason() {
     }
     return 0;
   };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, visit, &found);
-  if (found.error == 0) return "";
-  return (found.file.empty() ? std::string(": ") : ": writing '" + found.file + "': ") +
-         std::strerror(found.error) + " (errno " + std::to_string(found.error) + ")";
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, visit, &found);
+  return found;
 }
 
 /// The error of a failed HDF5 call: OutputError when a system call failed under it (a full
 /// disk, a quota: the file could not be written), else std::runtime_error.
 [[noreturn]] void fail(const std::string& what) {
-  const std::string reason = system_reason();
+  const std::string reason = read_error_stack().system();
   if (!reason.empty()) throw OutputError("HDF5: cannot " + what + reason);
   throw std::runtime_error("HDF5: cannot " + what);
 }
@@ -132,141 +139,7 @@ void disable_error_printing() {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
-/// The innermost description on the HDF5 error stack ("truncated file: eof = ...",
-/// "unable to lock file, errno = 11, ..."), or "".
-std::string error_reason() {
-  std::string reason;
-  H5Ewalk2(
-      H5E_DEFAULT, H5E_WALK_UPWARD,
-      [](unsigned n, const H5E_error2_t* error, void* data) -> herr_t {
-        if (n == 0 && error != nullptr && error->desc != nullptr)
-          *static_cast<std::string*>(data) = error->desc;
-        return 0;
-      },
-      &reason);
-  return reason;
-}
-
 }  // namespace
-
-// ---- Table ----
-
-Table::Table(std::vector<ColumnDef> columns)
-    : columns_(std::move(columns)), data_(columns_.size()) {}
-
-int Table::find(const std::string& name) const {
-  for (std::size_t i = 0; i < columns_.size(); ++i)
-    if (columns_[i].name == name) return static_cast<int>(i);
-  return -1;
-}
-
-void Table::add_row(std::vector<Cell> cells) {
-  if (cells.size() != columns_.size()) throw std::logic_error("row width mismatch");
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    switch (columns_[i].type) {
-      case ColumnType::u64:
-        data_[i].u.push_back(std::get<std::uint64_t>(cells[i]));
-        break;
-      case ColumnType::i64:
-        data_[i].i.push_back(std::get<std::int64_t>(cells[i]));
-        break;
-      case ColumnType::f64:
-        data_[i].f.push_back(std::get<double>(cells[i]));
-        break;
-      case ColumnType::text:
-        data_[i].s.push_back(std::move(std::get<std::string>(cells[i])));
-    }
-  }
-  ++rows_;
-}
-
-Table::Cell Table::cell(std::size_t row, std::size_t column) const {
-  switch (columns_[column].type) {
-    case ColumnType::u64:
-      return data_[column].u[row];
-    case ColumnType::i64:
-      return data_[column].i[row];
-    case ColumnType::f64:
-      return data_[column].f[row];
-    case ColumnType::text:
-      return data_[column].s[row];
-  }
-  return std::string();
-}
-
-double Table::number(std::size_t row, std::size_t column) const {
-  switch (columns_[column].type) {
-    case ColumnType::u64:
-      return static_cast<double>(data_[column].u[row]);
-    case ColumnType::i64:
-      return static_cast<double>(data_[column].i[row]);
-    case ColumnType::f64:
-      return data_[column].f[row];
-    case ColumnType::text:
-      break;
-  }
-  return std::nan("");
-}
-
-const std::string& Table::text(std::size_t row, std::size_t column) const {
-  return data_[column].s.at(row);
-}
-std::uint64_t Table::u64(std::size_t row, std::size_t column) const {
-  return data_[column].u.at(row);
-}
-std::int64_t Table::i64(std::size_t row, std::size_t column) const {
-  return data_[column].i.at(row);
-}
-
-std::string Table::display(std::size_t row, std::size_t column) const {
-  switch (columns_[column].type) {
-    case ColumnType::u64:
-      return std::to_string(data_[column].u[row]);
-    case ColumnType::i64:
-      return std::to_string(data_[column].i[row]);
-    case ColumnType::f64:
-      return format_number(data_[column].f[row]);
-    case ColumnType::text:
-      return data_[column].s[row];
-  }
-  return {};
-}
-
-Table Table::select(const std::vector<std::size_t>& rows) const {
-  Table out(columns_);
-  for (std::size_t c = 0; c < columns_.size(); ++c) {
-    const Column& from = data_[c];
-    Column& to = out.data_[c];
-    for (auto r : rows) {
-      switch (columns_[c].type) {
-        case ColumnType::u64:
-          to.u.push_back(from.u[r]);
-          break;
-        case ColumnType::i64:
-          to.i.push_back(from.i[r]);
-          break;
-        case ColumnType::f64:
-          to.f.push_back(from.f[r]);
-          break;
-        case ColumnType::text:
-          to.s.push_back(from.s[r]);
-          break;
-      }
-    }
-  }
-  out.rows_ = rows.size();
-  return out;
-}
-
-void Table::clear_rows() {
-  for (auto& column : data_) {  // the capacity stays for the next rows
-    column.u.clear();
-    column.i.clear();
-    column.f.clear();
-    column.s.clear();
-  }
-  rows_ = 0;
-}
 
 // ---- File ----
 
@@ -291,8 +164,8 @@ File::File(const std::string& path, Mode mode) : path_(path) {
   }
   if (id < 0) {
     // A system call's failure (a full disk, a permission) first, else HDF5's own reason.
-    const std::string system = system_reason();
-    const std::string reason = error_reason();
+    const StackReason stack = read_error_stack();
+    const std::string system = stack.system(), reason = stack.innermost;
     throw std::runtime_error("cannot " + std::string(mode == Mode::create ? "create" : "open") +
                              " HDF5 file '" + path + "'" +
                              (!system.empty()  ? system
