@@ -2,6 +2,7 @@
 #include "allocsim/topo/topology.hpp"
 
 #include <limits>
+#include <stdexcept>
 
 #include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
@@ -26,6 +27,48 @@ Topology Topology::flat(int nodes) {
   topology.wrap_ = {false};
   topology.finish();
   return topology;
+}
+
+Topology Topology::graph(std::shared_ptr<const GraphMachine> machine) {
+  Topology topology;
+  topology.kind_ = Kind::graph;
+  topology.sides_ = {machine->node_count()};
+  topology.wrap_ = {false};
+  topology.strides_ = {1};
+  topology.nodes_ = machine->node_count();
+  topology.graph_ = std::move(machine);
+  return topology;
+}
+
+bool Topology::operator==(const Topology& other) const {
+  if (kind_ != other.kind_) return false;
+  if (kind_ == Kind::graph) return graph_ == other.graph_ || graph_->spec() == other.graph_->spec();
+  return sides_ == other.sides_ && wrap_ == other.wrap_;
+}
+
+std::string Topology::kind_name() const {
+  switch (kind_) {
+    case Kind::mesh:
+      return "mesh";
+    case Kind::torus:
+      return "torus";
+    case Kind::flat:
+      return "flat";
+    case Kind::graph:
+      return graph_->kind_name();
+  }
+  return "?";
+}
+
+void Topology::require_grid(const std::string& who) const {
+  if (has_coordinates()) return;
+  throw InputError(who + " works on grids (mesh, torus, semitorus) only; machine '" + spec() +
+                   "' is a " + kind_name());
+}
+
+void Topology::throw_single_path_route() const {
+  throw std::logic_error("Topology::route on graph machine " + spec() +
+                         ": graphs route with route_weighted");
 }
 
 void Topology::finish() {
@@ -67,6 +110,7 @@ NodeId Topology::id(std::span<const int> coords) const {
 
 int Topology::distance(NodeId a, NodeId b) const {
   if (fully_connected()) return a == b ? 0 : 1;
+  if (graph_) return graph_->distance(a, b);
   int total = 0;
   for (int axis = 0; axis < dims(); ++axis) {
     total += axis_distance(axis, a % sides_[axis], b % sides_[axis]);
@@ -83,6 +127,7 @@ std::vector<NodeId> Topology::neighbours(NodeId node) const {
 }
 
 bool Topology::is_link(LinkId link) const {
+  if (graph_) return link >= 0 && link < link_slot_count();
   const int slots = link_slots_per_node();
   const NodeId node = link / slots;
   const int slot = link % slots, axis = slot / 2;
@@ -95,6 +140,7 @@ bool Topology::is_link(LinkId link) const {
 }
 
 std::int64_t Topology::link_count() const {
+  if (graph_) return static_cast<std::int64_t>(graph_->links().size());
   if (kind_ == Kind::flat) return nodes_ > 1 ? 2 * static_cast<std::int64_t>(nodes_) : 0;
   std::int64_t count = 0;
   for (int axis = 0; axis < dims(); ++axis) {
@@ -105,6 +151,7 @@ std::int64_t Topology::link_count() const {
 }
 
 Topology::Link Topology::link(LinkId id) const {
+  if (graph_) return Link{graph_->links()[id].from, graph_->links()[id].to, -1, 0};
   const int slots = link_slots_per_node();
   const NodeId node = id / slots;
   const int slot = id % slots, axis = slot / 2, direction = slot % 2 ? 1 : -1;

@@ -6,6 +6,10 @@
 #include <cstdio>
 #include <limits>
 
+#include "allocsim/topo/dragonfly.hpp"
+#include "allocsim/topo/fattree.hpp"
+#include "allocsim/topo/grid_routers.hpp"
+#include "allocsim/topo/slurm_topology.hpp"
 #include "allocsim/util/error.hpp"
 
 namespace allocsim {
@@ -15,8 +19,12 @@ namespace {
 const char* const kAcceptedForms =
     "accepted forms: mesh:WxH[xD...] (e.g. mesh:16x16, mesh:8x8x5), torus:WxH[x...][:wrap=FLAGS] "
     "(e.g. torus:4x4x4, torus:2x2x2x6x8, torus:4x4:wrap=10), semitorus:WxH[x...]:wrap=FLAGS "
-    "(e.g. semitorus:8x8x4:wrap=110), flat:N (e.g. flat:256); every side a positive integer, "
-    "FLAGS one 0/1 per dimension";
+    "(e.g. semitorus:8x8x4:wrap=110), grids with several nodes per router (e.g. "
+    "torus:8x8:per_router=2), flat:N (e.g. flat:256), dragonfly:p=P,a=A,h=H[,g=G,...] (e.g. "
+    "dragonfly:p=2,a=4,h=2), fattree:k=K (e.g. fattree:k=4) or fattree:down=M1xM2...,up=W1xW2... "
+    "(e.g. fattree:down=24x36,up=1x12), slurm-topology:FILE (topology.conf or topology.yaml); "
+    "every side a positive integer, FLAGS one 0/1 per dimension; `allocsim list topologies` "
+    "lists every parameter";
 
 /// Side lengths `WxHx...`; rejects non-numbers, non-positive sides and node counts beyond int.
 std::vector<int> parse_sides(std::string_view spec, std::string_view text) {
@@ -89,37 +97,125 @@ const ParamSpec kWrapParam{"wrap",
                            "",
                            "one 0/1 flag per dimension, 1 = the dimension wraps around (required)",
                            {}};
+const ParamSpec kPerRouterParam{
+    "per_router",
+    ParamKind::integer,
+    "1",
+    "compute nodes attached to each grid point (a router); above 1 the machine is a graph: "
+    "node id = slot + per_router x router id, routes go node -> router -> grid route -> node",
+    {},
+    integer_rule(1, 4096),
+    true,
+    false};
+
+/// A grid of routers, or with per_router > 1 the graph of routers with nodes attached.
+Topology grid_machine(std::vector<int> sides, std::vector<bool> wrap, const MachineArgs& args) {
+  const Params& params = args.params;
+  Topology routers(std::move(sides), std::move(wrap));
+  const auto per_router = static_cast<int>(params.integer("per_router"));
+  if (per_router == 1) return routers;
+  return Topology::graph(make_grid_routers(routers, per_router, args.allow_large));
+}
+
+ParamSpec integer_param(std::string key, std::string fallback, std::string help, double min,
+                        double max) {
+  return {std::move(key),        ParamKind::integer, std::move(fallback), std::move(help), {},
+          integer_rule(min, max)};
+}
+ParamSpec real_param(std::string key, std::string help) {
+  return {std::move(key), ParamKind::real, "1", std::move(help), {}, real_rule(1e-9, 1e9)};
+}
 
 std::vector<RegistryEntry<TopologyFactory>> topology_entries() {
+  using Form = MachineSpecForm;
   return {
       {"mesh",
-       "WxH[xD...]: grid of any dimension, L1 hop distance (mesh:16x16, mesh:8x8x5)",
-       {},
-       [](const std::vector<int>& sides, const Params&) {
-         return Topology(sides, std::vector<bool>(sides.size(), false));
-       }},
+       "WxH[xD...]: grid of any dimension, L1 hop distance, dimension-ordered routes "
+       "(mesh:16x16, mesh:8x8x5)",
+       {kPerRouterParam},
+       {Form::sides,
+        [](const MachineArgs& m) {
+          return grid_machine(m.sides, std::vector<bool>(m.sides.size(), false), m);
+        }}},
       {"torus",
-       "WxH[xD...]: grid wrapping in every dimension, or in those wrap= flags "
-       "(torus:2x2x2x6x8, torus:4x4:wrap=10)",
-       {{"wrap", ParamKind::text, "", "one 0/1 flag per dimension, 1 = wraps; none: all wrap", {}}},
-       [](const std::vector<int>& sides, const Params& p) {
-         return Topology(sides, parse_wrap(p.text("wrap"), sides.size(), true));
-       }},
+       "WxH[xD...]: grid wrapping in every dimension, or in those wrap= flags; "
+       "dimension-ordered routes, the shorter way round (torus:2x2x2x6x8, torus:4x4:wrap=10)",
+       {{"wrap", ParamKind::text, "", "one 0/1 flag per dimension, 1 = wraps; none: all wrap", {}},
+        kPerRouterParam},
+       {Form::sides,
+        [](const MachineArgs& m) {
+          return grid_machine(m.sides, parse_wrap(m.params.text("wrap"), m.sides.size(), true), m);
+        }}},
       {"semitorus",
        "WxH[xD...]:wrap=FLAGS: grid wrapping in the flagged dimensions only, written back as "
        "torus:...:wrap=FLAGS (semitorus:8x8x4:wrap=110)",
-       {kWrapParam},
-       [](const std::vector<int>& sides, const Params& p) {
-         if (p.text("wrap").empty()) throw InputError("semitorus needs wrap=FLAGS");
-         return Topology(sides, parse_wrap(p.text("wrap"), sides.size(), false));
-       }},
+       {kWrapParam, kPerRouterParam},
+       {Form::sides,
+        [](const MachineArgs& m) {
+          if (m.params.text("wrap").empty()) throw InputError("semitorus needs wrap=FLAGS");
+          return grid_machine(m.sides, parse_wrap(m.params.text("wrap"), m.sides.size(), false), m);
+        }}},
       {"flat",
        "N: complete graph, every pair of nodes one hop apart; routes cross a crossbar (flat:256)",
        {},
-       [](const std::vector<int>& sides, const Params&) {
-         if (sides.size() != 1) throw InputError("flat takes one node count");
-         return Topology::flat(sides[0]);
-       }},
+       {Form::sides,
+        [](const MachineArgs& m) {
+          if (m.sides.size() != 1) throw InputError("flat takes one node count");
+          return Topology::flat(m.sides[0]);
+        }}},
+      {"dragonfly",
+       "p=P,a=A,h=H[,g=G]: Kim et al. (ISCA 2008): p nodes per router, a routers per group "
+       "joined all-to-all, h global links per router, g <= a*h+1 groups (default a*h+1); "
+       "routing minimal (local, global, local), valiant (through an intermediate group, an even "
+       "split in the flow model) or ugal (minimal or valiant per flow by load) "
+       "(dragonfly:p=2,a=4,h=2)",
+       {integer_param("p", "", "compute nodes per router", 1, 4096),
+        integer_param("a", "", "routers per group, joined all-to-all by local links", 1, 4096),
+        integer_param("h", "", "global links per router", 1, 4096),
+        integer_param("g", "0", "groups, 2 .. a*h+1 (0: a*h+1)", 0, 1 << 24),
+        {"arrangement",
+         ParamKind::choice,
+         "absolute",
+         "how global links join groups: absolute, relative or circulant (Hastings et al., "
+         "Cluster 2015; Kaplan et al., CCGrid 2017)",
+         {"absolute", "relative", "circulant"}},
+        {"routing",
+         ParamKind::choice,
+         "minimal",
+         "minimal, valiant or ugal",
+         {"minimal", "valiant", "ugal"}},
+        real_param("local_bw", "capacity of a local (intra-group) link"),
+        real_param("global_bw", "capacity of a global link")},
+       {Form::parameters,
+        [](const MachineArgs& m) {
+          return Topology::graph(make_dragonfly(m.params, m.allow_large));
+        }}},
+      {"fattree",
+       "k=K | down=M1xM2...,up=W1xW2...: fat tree, k-ary three levels (Al-Fares et al., SIGCOMM "
+       "2008: k^3/4 hosts, 5k^2/4 switches) or the general form XGFT(M; W) of real clusters, "
+       "levels from the leaves up: Mi children per level-i switch, Wi parents per level-(i-1) "
+       "vertex (fattree:down=24x36,up=1x12: 36 leaves of 24 hosts, 12 spines, 2:1 "
+       "oversubscribed); routing dmodk (up port by destination) or ecmp (even split)",
+       {integer_param("k", "0", "switch ports of the three-level k-ary fat tree (even)", 0, 256),
+        {"down", ParamKind::text, "", "children per switch, per level from the leaves up", {}},
+        {"up", ParamKind::text, "", "parents per vertex, per level from the hosts up", {}},
+        {"routing",
+         ParamKind::choice,
+         "dmodk",
+         "dmodk (up port floor(d / product of lower arities) mod arity) or ecmp (even split over "
+         "the shortest up-down paths)",
+         {"dmodk", "ecmp"}}},
+       {Form::parameters,
+        [](const MachineArgs& m) {
+          return Topology::graph(make_fattree(m.params, m.allow_large));
+        }}},
+      {"slurm-topology",
+       "FILE: a cluster described by Slurm's topology.conf (SwitchName=... Nodes=... / "
+       "Switches=...) or topology.yaml (tree or block form); node names in file order, routes "
+       "up to the lowest common switch and down",
+       {},
+       {Form::file,
+        [](const MachineArgs& m) { return Topology::graph(make_slurm_topology(m.file)); }}},
   };
 }
 
@@ -142,6 +238,7 @@ struct SpecParts {
   std::string kind;
   std::vector<int> sides;
   std::vector<std::pair<std::string, std::string>> given;
+  std::string file;
   bool allow_large = false;
 };
 
@@ -156,14 +253,26 @@ SpecParts split_spec(std::string_view spec) {
     throw_bad_machine(spec, error.what());
   }
   const std::string_view rest = spec.substr(colon + 1);
-  const auto params_colon = rest.find(':');
-  parts.sides = parse_sides(spec, rest.substr(0, params_colon));
-  try {
+  const MachineSpecForm form = parts.entry->factory.form;
+  if (form == MachineSpecForm::file) {
+    if (rest.empty()) throw_bad_machine(spec, "missing the file after '" + parts.kind + ":'");
+    parts.file = std::string(rest);
+    return parts;
+  }
+  std::string_view text;
+  if (form == MachineSpecForm::sides) {
+    const auto params_colon = rest.find(':');
+    parts.sides = parse_sides(spec, rest.substr(0, params_colon));
     if (params_colon != std::string_view::npos) {
-      const std::string_view text = rest.substr(params_colon + 1);
-      if (text.empty()) throw InputError("nothing after the last ':'");
-      parts.given = AlgoSpec::parse(parts.kind + ":" + std::string(text)).params;
+      text = rest.substr(params_colon + 1);
+      if (text.empty()) throw_bad_machine(spec, "nothing after the last ':'");
     }
+  } else {
+    text = rest;
+    if (text.empty()) throw_bad_machine(spec, "missing parameters after '" + parts.kind + ":'");
+  }
+  try {
+    if (!text.empty()) parts.given = AlgoSpec::parse(parts.kind + ":" + std::string(text)).params;
     parts.allow_large = take_allow_large(parts.given);
   } catch (const InputError& error) {
     throw_bad_machine(spec, error.what());
@@ -184,15 +293,24 @@ void check_machine_size(std::string_view spec) {
 
 Topology Topology::parse(std::string_view spec) {
   const SpecParts parts = split_spec(spec);
+  MachineArgs args;
+  args.sides = parts.sides;
+  args.file = parts.file;
+  args.allow_large = parts.allow_large;
+  Topology topology;
   try {
-    const Params params(parts.entry->params, parts.given, "topology '" + parts.kind + "'");
-    return parts.entry->factory(parts.sides, params);
+    args.params = Params(parts.entry->params, parts.given, "topology '" + parts.kind + "'");
+    topology = parts.entry->factory.build(args);
   } catch (const InputError& error) {
+    // A topology file's own errors name the file and line: passed on as they are.
+    if (parts.entry->factory.form == MachineSpecForm::file) throw;
     throw_bad_machine(spec, error.what());
   }
+  return topology;
 }
 
 std::string Topology::spec() const {
+  if (graph_) return graph_->spec();
   std::string text = kind_ == Kind::flat ? "flat:" : kind_ == Kind::torus ? "torus:" : "mesh:";
   for (std::size_t axis = 0; axis < sides_.size(); ++axis) {
     if (axis > 0) text += 'x';

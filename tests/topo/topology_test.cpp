@@ -144,7 +144,8 @@ TEST(Topology, NodeCountsBeyondIntAreRejected) {
 
 TEST(Topology, TableAndCapabilities) {
   EXPECT_EQ(topology_registry().names(),
-            (std::vector<std::string>{"mesh", "torus", "semitorus", "flat"}));
+            (std::vector<std::string>{"mesh", "torus", "semitorus", "flat", "dragonfly", "fattree",
+                                      "slurm-topology"}));
   EXPECT_EQ(topology_registry().describe().rfind("topologies:\n", 0), 0u);
   EXPECT_TRUE(Topology::parse("mesh:4x4").has_coordinates());
   EXPECT_TRUE(Topology::parse("torus:4x4:wrap=01").has_coordinates());

@@ -1,11 +1,13 @@
 #pragma once
-// The table of machine topologies (mesh, torus, semitorus, flat), like the other families:
-// each entry has a name, a one-line summary, its parameters and a factory. A machine spec is
-// `KIND:WxH[x...][:key=value,...]`; the sides come first, then the entry's parameters.
+// The table of machine topologies, like the other families: each entry has a name, a one-line
+// summary, its parameters and a factory. A machine spec is, by the entry's form:
+//   grids     `KIND:WxH[x...][:key=value,...]`: sides first, then parameters (mesh:16x16,
+//             torus:8x8:per_router=2);
+//   graphs    `KIND:key=value,...` (dragonfly:p=2,a=4,h=2, fattree:k=4);
+//   files     `KIND:PATH` (slurm-topology:topology.conf).
 //
-// Adding a grid variant is one entry here. A topology without grid coordinates (a fat tree, a
-// dragonfly) also needs its own Topology::Kind with cases in distance(), for_each_neighbour(),
-// is_link(), link(), route() and spec(); callers only use those and the capability queries.
+// Adding a kind is one entry here and a GraphMachine subclass (topo/graph_machine.hpp); callers
+// only use Topology's interface and its capability queries.
 #include <functional>
 #include <string>
 #include <string_view>
@@ -16,9 +18,26 @@
 
 namespace allocsim {
 
-/// Builds a topology from its side lengths (already checked positive and small enough) and
-/// validated parameters; throws InputError with the reason when they do not fit the kind.
-using TopologyFactory = std::function<Topology(const std::vector<int>& sides, const Params&)>;
+/// How the text after `KIND:` reads (see the file comment).
+enum class MachineSpecForm { sides, parameters, file };
+
+/// What a factory gets: the sides (form `sides`, already checked positive and small enough),
+/// the validated parameters (forms `sides` and `parameters`) or the file's path (form `file`).
+struct MachineArgs {
+  std::vector<int> sides;
+  Params params;
+  std::string file;
+  /// `allow_large=1` was given: graph builders refuse more than kMaxNodesWithoutOverride nodes
+  /// without it, before allocating anything.
+  bool allow_large = false;
+};
+
+/// Builds a topology from its spec's parts; throws InputError with the reason when they do not
+/// fit the kind.
+struct TopologyFactory {
+  MachineSpecForm form = MachineSpecForm::sides;
+  std::function<Topology(const MachineArgs&)> build;
+};
 using TopologyRegistry = Registry<TopologyFactory>;
 
 /// Simulations on machines of more nodes need the spec parameter `allow_large=1` (any kind,
