@@ -15,17 +15,26 @@ forbid() {
   fi
 }
 core="src/util src/topo src/workload src/geom src/alloc src/sched src/sim src/metrics src/network
-      include/allocsim/network include/allocsim/util include/allocsim/topo include/allocsim/workload include/allocsim/geom
+      src/mapping include/allocsim/mapping include/allocsim/network include/allocsim/util include/allocsim/topo include/allocsim/workload include/allocsim/geom
       include/allocsim/alloc include/allocsim/sched include/allocsim/sim include/allocsim/metrics"
 below_cli="$core src/output include/allocsim/output src/sweep include/allocsim/sweep"
-# The core's own layers (docs/ARCHITECTURE.md): topo and workload include only util; geom only
-# util and topo; schedulers see their context, never the Simulation.
+# The core's own layers (docs/ARCHITECTURE.md): util includes no other layer; topo and workload
+# include only util; geom only util and topo; metrics util, topo and workload; mapping also
+# metrics; alloc util, topo, workload and geom; schedulers see their context, never the Simulation.
+forbid "src/util include/allocsim/util" \
+  'allocsim/(topo|workload|geom|alloc|sched|sim|metrics|mapping|network)/' "util/ includes no other layer"
 forbid "src/topo include/allocsim/topo" \
   'allocsim/(workload|geom|alloc|sched|sim|metrics|mapping|network)/' "topo/ includes only util/"
 forbid "src/workload include/allocsim/workload" \
   'allocsim/(topo|geom|alloc|sched|sim|metrics|mapping|network)/' "workload/ includes only util/"
 forbid "src/geom include/allocsim/geom" 'allocsim/(workload|alloc|sched|sim|metrics|mapping|network)/' \
   "geom/ includes only util/ and topo/"
+forbid "src/metrics include/allocsim/metrics" 'allocsim/(geom|alloc|sched|sim|mapping|network)/' \
+  "metrics/ includes only util/, topo/ and workload/"
+forbid "src/mapping include/allocsim/mapping" 'allocsim/(geom|alloc|sched|sim|network)/' \
+  "mapping/ includes only util/, topo/, workload/ and metrics/"
+forbid "src/alloc include/allocsim/alloc" 'allocsim/(sched|sim|metrics|mapping|network)/' \
+  "alloc/ includes only util/, topo/, workload/ and geom/"
 forbid "src/network include/allocsim/network" \
   'allocsim/(workload|geom|alloc|sched|sim|metrics|mapping)/' "network/ includes only util/ and topo/"
 forbid "src/sched include/allocsim/sched" 'allocsim/sim/' \

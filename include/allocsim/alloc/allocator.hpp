@@ -1,9 +1,13 @@
 #pragma once
 // The allocator interface (design sketch: "Interfaces worth getting right early").
 //
-// allocate() is a pure, const choice: asking any number of times in the same state gives the
-// same answer and changes nothing a later answer or the run's results depend on (schedulers ask
-// freely: EASY's look-ahead, the idle check, decision experiments). The Simulation commits the
+// allocate() is a const choice: it changes no allocator state, and an allocator that draws
+// nothing from the generator gives the same answer however often it is asked in the same state
+// (schedulers ask freely: EASY's look-ahead, the idle check, decision experiments). An allocator
+// that draws (`random`) draws on every call, so a repeated question gets a fresh answer and
+// moves the generator: runs stay deterministic because schedulers ask in a deterministic order,
+// but asking once more (a new look-ahead) changes later draws. request_key() is unset for such
+// allocators, so that schedulers never reuse one of their answers. The Simulation commits the
 // answer it takes; stateful allocators (buddy systems, busy lists, subtorus sets) follow the
 // machine through commit() and release(). An allocator may memoise answers only in an explicitly
 // `mutable`, documented, bounded cache whose key captures everything the answer depends on (never

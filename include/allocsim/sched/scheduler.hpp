@@ -11,7 +11,10 @@
 
 namespace allocsim {
 
-/// One scheduling policy; stateless between passes.
+/// One scheduling policy. A scheduler may keep state between passes (conservative keeps its
+/// plan and reuses it when the queue and the running jobs are as it planned them), but its
+/// decisions must be those it would make from the context alone: kept state is a cache, checked
+/// against the context before use (sched/conservative.hpp says when its plan is reused).
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
