@@ -112,6 +112,10 @@ class GraphMachine {
                              LinkLoadView loads = {}) const = 0;
   /// True when routes depend on the loads passed to for_each_path (UGAL).
   virtual bool adaptive() const { return false; }
+  /// True when the links between a's injection and b's ejection depend only on (router_of(a),
+  /// router_of(b)) (dragonfly, ECMP fat tree, Slurm trees; not D-mod-k, which routes by the
+  /// destination node): all-to-all loads are then routed once per pair of routers.
+  virtual bool routes_by_router_pair() const { return false; }
   /// How routing works on this machine, one sentence, for `allocsim list` and reports.
   virtual std::string routing_description() const = 0;
 

@@ -1,0 +1,59 @@
+// Cost of the flow model on graph machines (issue 26, benchmarks): a 10,000-job synthetic stream
+// on `dragonfly:p=8,a=16,h=8` (129 groups, 16,512 nodes) and on `fattree:k=32` (8,192 hosts),
+// EASY with the `flat` and `random` allocators, `fixed` against `flow:comm=0.5` (target: flow at
+// most 20 x fixed). The stream: sizes powers of two in [1, 1024] (uniform exponent, mean 186),
+// runtimes Exp(3600 s), inter-arrival times Exp(MEAN) with MEAN giving an offered load of about
+// 0.8 (50 s on the dragonfly, 100 s on the fat tree). Each benchmark prints the process's peak
+// resident memory so far (run one machine per process, --benchmark_filter, for its own peak).
+// Run: build/bench/bench_graph_machines --benchmark_repetitions=3
+//        --benchmark_report_aggregates_only --benchmark_filter=Dragonfly
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <string>
+
+#include "allocsim/sim/simulation.hpp"
+
+using namespace allocsim;
+
+namespace {
+
+const char* const kModels[] = {"fixed", "flow:comm=0.5"};
+const char* const kAllocators[] = {"flat", "random"};
+
+double peak_resident_megabytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+/// Arguments: allocator (0 flat, 1 random), model (0 fixed, 1 flow). Parsing excluded.
+void run_stream(benchmark::State& state, const std::string& machine, int mean_interarrival) {
+  RunConfig config;
+  config.machine = machine;
+  config.trace = "synthetic:jobs=10000,arrival=exp:" + std::to_string(mean_interarrival) +
+                 ",runtime=exp:3600,size=pow2:1,1024";
+  config.sched = "easy";
+  config.alloc = kAllocators[state.range(0)];
+  config.runtime_model = kModels[state.range(1)];
+  const Workload base = load_workload(config, "");
+  double turnaround = 0;
+  for (auto _ : state) turnaround = simulate(config, base).summary.mean_response;
+  state.SetLabel(config.alloc + " " + config.runtime_model);
+  state.counters["mean_response"] = turnaround;
+  state.counters["peak_rss_MB"] = peak_resident_megabytes();
+}
+
+void Dragonfly16512(benchmark::State& state) {
+  run_stream(state, "dragonfly:p=8,a=16,h=8", 50);
+}
+void FatTreeK32(benchmark::State& state) { run_stream(state, "fattree:k=32", 100); }
+
+}  // namespace
+
+BENCHMARK(Dragonfly16512)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK(FatTreeK32)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_MAIN();
