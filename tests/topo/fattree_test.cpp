@@ -12,7 +12,9 @@
 // ⌊d / 2⌋ mod 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -265,6 +267,83 @@ TEST(FatTree, ContentionUnderDModKAndEcmp) {
   const auto ecmp = slowdowns(Topology::parse("fattree:down=4x3,up=1x2,routing=ecmp"), three);
   ASSERT_EQ(ecmp.size(), 3u);
   for (double s : ecmp) EXPECT_DOUBLE_EQ(s, 1.5);
+}
+
+}  // namespace
+}  // namespace allocsim
+
+namespace allocsim {
+namespace {
+
+/// Breadth-first search over the machine's links from vertex `from`: hop counts and the number
+/// of shortest paths to every vertex (an independent check of distance() and of ECMP's path
+/// count).
+void shortest_paths(const GraphMachine& g, VertexId from, std::vector<int>& hops,
+                    std::vector<double>& count) {
+  hops.assign(static_cast<std::size_t>(g.vertex_count()), -1);
+  count.assign(static_cast<std::size_t>(g.vertex_count()), 0);
+  std::vector<VertexId> queue{from};
+  hops[from] = 0;
+  count[from] = 1;
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const VertexId v = queue[i];
+    for (LinkId id : g.out_links(v)) {
+      const VertexId w = g.links()[id].to;
+      // Hosts are endpoints only: no route passes through one.
+      if (hops[w] == -1) {
+        hops[w] = hops[v] + 1;
+        if (w >= g.node_count()) queue.push_back(w);
+      }
+      if (hops[w] == hops[v] + 1) count[w] += count[v];
+    }
+  }
+}
+
+TEST(FatTree, EveryRouteIsAShortestUpDownPathAndEcmpTakesThemAll) {
+  for (const std::string spec :
+       {"fattree:k=4", "fattree:k=6,routing=ecmp", "fattree:down=3x2x3,up=1x2x3",
+        "fattree:down=3x2x3,up=1x2x3,routing=ecmp", "fattree:down=2x3,up=1x4,routing=ecmp",
+        "fattree:down=2x2x2x2,up=1x2x1x3,routing=ecmp"}) {
+    const Topology t = Topology::parse(spec);
+    const auto& g = dynamic_cast<const FatTree&>(*t.graph());
+    const bool ecmp = g.routing() == FatTree::Routing::ecmp;
+    std::vector<int> hops;
+    std::vector<double> count;
+    for (NodeId a = 0; a < g.node_count(); ++a) {
+      shortest_paths(g, a, hops, count);
+      for (NodeId b = 0; b < g.node_count(); ++b) {
+        if (a == b) continue;
+        const auto found = paths(t, a, b);
+        EXPECT_EQ(g.distance(a, b), hops[b]) << spec << " " << a << "->" << b;
+        double total = 0;
+        std::set<std::vector<LinkId>> distinct;
+        for (const auto& [path, weight] : found) {
+          total += weight;
+          distinct.insert(path);
+          ASSERT_EQ(static_cast<int>(path.size()), hops[b]) << spec << " " << a << "->" << b;
+          EXPECT_EQ(path.front(), g.injection_link(a));
+          EXPECT_EQ(path.back(), g.ejection_link(b));
+          for (std::size_t i = 0; i + 1 < path.size(); ++i)
+            EXPECT_EQ(g.links()[path[i]].to, g.links()[path[i + 1]].from) << spec;
+        }
+        EXPECT_NEAR(total, 1.0, 1e-12);
+        EXPECT_EQ(distinct.size(), found.size());
+        EXPECT_EQ(static_cast<double>(found.size()), ecmp ? count[b] : 1.0)
+            << spec << " " << a << "->" << b;
+        // The middle of the route depends only on (router_of(a), b): same as from the first
+        // host of a's leaf.
+        const NodeId first = g.nodes_of(g.router_of(a))[0];
+        if (first != b) {
+          const auto other = paths(t, first, b);
+          ASSERT_EQ(other.size(), found.size());
+          for (std::size_t p = 0; p < found.size(); ++p)
+            EXPECT_TRUE(std::equal(found[p].first.begin() + 1, found[p].first.end(),
+                                   other[p].first.begin() + 1))
+                << spec;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

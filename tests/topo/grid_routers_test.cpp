@@ -126,3 +126,32 @@ TEST(GridRouters, GridOnlyConsumersNameTheMachine) {
 
 }  // namespace
 }  // namespace allocsim
+
+namespace allocsim {
+namespace {
+
+TEST(GridRouters, EveryRouteJoinsItsEndpointsAlongTheGridRoute) {
+  for (const std::string spec : {"torus:3x4:per_router=3", "mesh:3x2x2:per_router=2",
+                                 "torus:2x3:per_router=2", "torus:4x3:wrap=01,per_router=2"}) {
+    const Topology t = Topology::parse(spec);
+    const auto& g = dynamic_cast<const GridRouters&>(*t.graph());
+    const Topology& grid = g.routers();
+    for (NodeId a = 0; a < t.node_count(); ++a)
+      for (NodeId b = 0; b < t.node_count(); ++b) {
+        if (a == b) continue;
+        std::vector<LinkId> expected{g.injection_link(a)};
+        grid.route(a / g.per_router(), b / g.per_router(),
+                   [&](LinkId slot) { expected.push_back(g.link_of_grid_link(slot)); });
+        expected.push_back(g.ejection_link(b));
+        const std::vector<LinkId> found = route_links(t, a, b);
+        EXPECT_EQ(found, expected) << spec << " " << a << "->" << b;
+        EXPECT_EQ(static_cast<int>(found.size()), t.distance(a, b));
+        for (std::size_t i = 0; i + 1 < found.size(); ++i)
+          EXPECT_EQ(g.links()[found[i]].to, g.links()[found[i + 1]].from) << spec;
+        EXPECT_EQ(g.links()[found.back()].to, b);
+      }
+  }
+}
+
+}  // namespace
+}  // namespace allocsim
