@@ -199,47 +199,39 @@ int FatTree::distance(NodeId a, NodeId b) const {
 void FatTree::for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView) const {
   if (a == b) return;
   const int top = common_level(a, b);
-  std::array<LinkId, 2 * kMaxLevels> path{};
-  std::array<int, kMaxLevels> choice{};  // choice[l]: parent choice at level l (1 .. top − 1)
+  Path path{};
   const int length = 2 * top;
   path[0] = injection_link(a);
   path[length - 1] = ejection_link(b);
-  // Fills path[1 .. length − 2] from the choices: up from a's leaf to level `top`, then the
-  // unique way down to b's leaf: at level l the child whose digit a_l is b's.
-  const auto fill = [&] {
-    int x = static_cast<int>(a / down_[0]);
-    for (int l = 1; l < top; ++l) {
-      path[l] = up_link(l, x, choice[l]);
-      x = parent_index(l, x, choice[l]);
-    }
-    for (int l = top; l >= 2; --l) {
-      const auto a_l = static_cast<int>((b / down_product_[l - 1]) % down_[l - 1]);
-      const auto b_l = static_cast<int>((x / up_product_[l - 1]) % up_[l - 1]);
-      const int child = child_index(l, x, a_l);
-      path[length - l] = up_link(l - 1, child, b_l) + 1;  // parent b_l of child -> child
-      x = child;
-    }
-  };
-  if (routing_ == Routing::dmodk) {
-    // D-mod-k (issue 26: "up-port ⌊d / kˡ⌋ mod k at level l" on k-ary n-trees), in the XGFT form
-    // of Rodriguez et al., "Oblivious routing schemes in extended generalized fat tree
-    // networks", CLUSTER 2009 (also Zahavi's D-Mod-K on real-life fat trees): at level l the
-    // up port ⌊d / (W1·..·Wl)⌋ mod W(l+1); with W1 = 1 and all Wl = k it is ⌊d / k^(l−1)⌋ mod k.
-    for (int l = 1; l < top; ++l) choice[l] = dmodk_choice(l, b);
-    fill();
-    visit(std::span<const LinkId>(path.data(), static_cast<std::size_t>(length)), 1.0);
+  // ECMP: every path takes the product of 1/W(l+1) over its upward choices.
+  double weight = 1;
+  if (routing_ == Routing::ecmp)
+    for (int l = 1; l < top; ++l) weight /= up_[l];
+  walk(1, top, static_cast<int>(a / down_[0]), static_cast<int>(b / down_[0]), b, weight, path,
+       visit);
+}
+
+void FatTree::walk(int level, int top, int x, int z, NodeId b, double weight, Path& path,
+                   PathVisitor visit) const {
+  const int length = 2 * top;
+  if (level == top) {  // x == z: the common ancestor
+    visit(std::span<const LinkId>(path.data(), static_cast<std::size_t>(length)), weight);
     return;
   }
-  // ECMP: every combination of up choices (an odometer over W2 × .. × W(top)), each path taking
-  // the product of 1/W(l+1) over its upward choices, i.e. 1 / (number of paths).
-  double weight = 1;
-  for (int l = 1; l < top; ++l) weight /= up_[l];
-  while (true) {
-    fill();
-    visit(std::span<const LinkId>(path.data(), static_cast<std::size_t>(length)), weight);
-    int l = 1;
-    while (l < top && ++choice[l] == up_[l]) choice[l++] = 0;
-    if (l == top) return;
+  // D-mod-k (issue 26: "up-port ⌊d / kˡ⌋ mod k at level l" on k-ary n-trees), in the XGFT form
+  // of Rodriguez et al., "Oblivious routing schemes in extended generalized fat tree
+  // networks", CLUSTER 2009 (also Zahavi's D-Mod-K on real-life fat trees): at level l the up
+  // port ⌊d / (W1·..·Wl)⌋ mod W(l+1); with W1 = 1 and all other Wl = k it is ⌊d / k^(l−1)⌋ mod
+  // k. ECMP: every parent.
+  const int first = routing_ == Routing::dmodk ? dmodk_choice(level, b) : 0;
+  const int last = routing_ == Routing::dmodk ? first + 1 : up_[level];
+  for (int c = first; c < last; ++c) {
+    // Up from x through parent choice c; the mirror vertex z (b's side, same b digits) is
+    // reached by the down link from its parent c, position length − 1 − level.
+    path[level] = up_link(level, x, c);
+    path[length - 1 - level] = up_link(level, z, c) + 1;
+    walk(level + 1, top, parent_index(level, x, c), parent_index(level, z, c), b, weight, path,
+         visit);
   }
 }
 

@@ -40,7 +40,7 @@ class FatTree final : public GraphMachine {
   enum class Routing { dmodk, ecmp };
 
   /// XGFT(h; down; up), h = down.size() = up.size(); `k` > 0 marks the k-ary form (spec and
-  /// switch names). Throws InputError (naming `spec_text`) when the shape is not a fat tree.
+  /// switch names). Throws InputError naming the field when the shape is not a fat tree.
   FatTree(std::vector<int> down, std::vector<int> up, Routing routing, int k, bool allow_large);
 
   std::string spec() const override;
@@ -94,6 +94,13 @@ class FatTree final : public GraphMachine {
   Routing routing() const { return routing_; }
 
  private:
+  using Path = std::array<LinkId, 2 * kMaxLevels>;
+  /// Enumerates the up-down paths from level `level` on: x is the source-side switch (index on
+  /// `level`), z the destination-side one with the same b digits, which the path leaves and
+  /// enters through the same parent choice; at level `top` they meet and the path is visited.
+  /// A recursion of depth ≤ kMaxLevels on one stack array: no allocation per route.
+  void walk(int level, int top, int x, int z, NodeId b, double weight, Path& path,
+            PathVisitor visit) const;
   /// Parent index at level + 1 of level-`level` index x through `choice`.
   int parent_index(int level, int x, int choice) const;
   /// Child index at level − 1 of level-`level` index y whose digit a_level is `a`.
