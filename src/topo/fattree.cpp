@@ -52,11 +52,7 @@ std::vector<int> parse_arities(const std::string& key, const std::string& text) 
 
 FatTree::FatTree(std::vector<int> down, std::vector<int> up, Routing routing, int k,
                  bool allow_large)
-    : down_(std::move(down)),
-      up_(std::move(up)),
-      routing_(routing),
-      k_(k),
-      allow_large_(allow_large) {
+    : down_(std::move(down)), up_(std::move(up)), routing_(routing), k_(k) {
   const int h = levels();
   if (h == 0 || h != static_cast<int>(up_.size()))
     throw InputError("fattree: down=" + join(down_) + " has " + std::to_string(h) +
@@ -77,7 +73,7 @@ FatTree::FatTree(std::vector<int> down, std::vector<int> up, Routing routing, in
     up_product_[i] = times(up_product_[i - 1], up_[i - 1]);
   }
   const long long hosts = down_product_[h];
-  if (hosts > kMaxNodesWithoutOverride && !allow_large_)
+  if (hosts > kMaxNodesWithoutOverride && !allow_large)
     throw InputError("fattree: " + (hosts > kIntMax ? "more than 2^31" : std::to_string(hosts)) +
                      " hosts; machines of more than " + std::to_string(kMaxNodesWithoutOverride) +
                      " nodes need the parameter allow_large=1");

@@ -17,14 +17,14 @@ constexpr int kStackPath = 1024;
 }  // namespace
 
 GridRouters::GridRouters(Topology routers, int per_router, bool allow_large)
-    : routers_(std::move(routers)), per_router_(per_router), allow_large_(allow_large) {
+    : routers_(std::move(routers)), per_router_(per_router) {
   if (!routers_.has_coordinates())
     throw InputError("per_router: the routers must form a mesh, torus or semitorus, not '" +
                      routers_.spec() + "'");
   if (per_router_ < 1)
     throw InputError("per_router=" + std::to_string(per_router_) + " must be at least 1");
   const long long nodes = static_cast<long long>(routers_.node_count()) * per_router_;
-  if (nodes > kMaxNodesWithoutOverride && !allow_large_)
+  if (nodes > kMaxNodesWithoutOverride && !allow_large)
     throw InputError(std::to_string(nodes) + " nodes (" + std::to_string(per_router_) +
                      " per router); machines of more than " +
                      std::to_string(kMaxNodesWithoutOverride) +

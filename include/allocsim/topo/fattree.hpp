@@ -109,7 +109,6 @@ class FatTree final : public GraphMachine {
   std::vector<int> down_, up_;  ///< M1..Mh, W1..Wh
   Routing routing_;
   int k_;
-  bool allow_large_;
   std::vector<int> level_offset_;        ///< [i]: switches on levels 1..i (level_offset_[0] = 0)
   std::vector<LinkId> up_link_base_;     ///< [i]: first up link of level i (1 .. h − 1)
   std::vector<long long> down_product_;  ///< [i]: M1·..·Mi (hosts under a level-i switch)

@@ -45,7 +45,6 @@ class GridRouters final : public GraphMachine {
  private:
   Topology routers_;
   int per_router_;
-  bool allow_large_;
   std::vector<LinkId> grid_link_;  ///< grid LinkId -> this machine's LinkId (−1: no link)
   int longest_path_ = 0;           ///< most links on a route (sizes the path buffer)
 };
