@@ -45,17 +45,29 @@ int modulo(int x, int m) {
   return r < 0 ? r + m : r;
 }
 
-/// Refuses shapes that make no dragonfly or too large a one, before anything is allocated.
-void check_shape(const DragonflyShape& shape, bool allow_large) {
-  const long long ports = static_cast<long long>(shape.a) * shape.h;
+/// Fills in g (0: a·h + 1) and refuses shapes that make no dragonfly or too large a one, before
+/// anything is allocated.
+void check_shape(DragonflyShape& shape, bool allow_large) {
   if (shape.p < 1 || shape.a < 1 || shape.h < 1)
     throw InputError("dragonfly: p, a and h must be at least 1");
+  const long long ports = static_cast<long long>(shape.a) * shape.h;
+  if (ports >= std::numeric_limits<int>::max())
+    throw InputError("dragonfly: a*h = " + std::to_string(ports) + " global ports per group " +
+                     "is too many (at most " + std::to_string(std::numeric_limits<int>::max() - 1) +
+                     ")");
+  if (shape.g == 0) shape.g = static_cast<int>(ports + 1);
   if (shape.g < 2 || shape.g > ports + 1)
     throw InputError("dragonfly: g=" + std::to_string(shape.g) + " groups is out of range: " +
                      "expected 2 .. a*h+1 = " + std::to_string(ports + 1) +
                      " (each group has a*h = " + std::to_string(ports) +
                      " global links and needs at least one to every other group; at least two "
                      "groups make a dragonfly)");
+  // In double first: p·a·g of ints can overflow a long long.
+  if (static_cast<double>(shape.p) * shape.a * shape.g > std::numeric_limits<int>::max())
+    throw InputError(
+        "dragonfly: p*a*g = " + number_text(static_cast<double>(shape.p) * shape.a * shape.g) +
+        " nodes do not fit the node ids (at most " +
+        std::to_string(std::numeric_limits<int>::max()) + ")");
   const long long nodes = static_cast<long long>(shape.p) * shape.a * shape.g;
   if (nodes > kMaxNodesWithoutOverride && !allow_large) {
     char estimate[64];
@@ -143,7 +155,6 @@ int Dragonfly::global_link_count(int from, int to) const {
 
 Dragonfly::Dragonfly(const DragonflyShape& shape, bool allow_large) : shape_(shape) {
   const int a = shape.a, p = shape.p, h = shape.h;
-  if (shape_.g == 0) shape_.g = a * h + 1;
   check_shape(shape_, allow_large);
   const int g = shape_.g, ports = a * h, span = g - 1;
 

@@ -400,6 +400,65 @@ TEST(Dragonfly, BadParametersAreRefusedWithTheReason) {
   EXPECT_THAT(error_of("dragonfly:p=2,a=4"), HasSubstr("bad machine"));
 }
 
+TEST(Dragonfly, PropertiesOfEveryShapeAndArrangement) {
+  // Every small shape, every g in 2 .. a·h + 1 and every arrangement: each directed global link
+  // has its reverse between the same two routers; no router has more than h global links;
+  // every pair of groups is joined, as many links each way; when g − 1 divides a·h every port
+  // is used (full rounds only). Minimal and Valiant paths join their endpoints (at most 3 and
+  // 5 router hops, weights summing to 1), distance() is the shortest minimal path, and the
+  // links between injection and ejection depend only on the source's router.
+  for (int a = 1; a <= 4; ++a)
+    for (int h = 1; h <= 3; ++h)
+      for (int g = 2; g <= a * h + 1; ++g)
+        for (const std::string& arrangement : kArrangements) {
+          const std::string spec = "dragonfly:p=2,a=" + std::to_string(a) +
+                                   ",h=" + std::to_string(h) + ",g=" + std::to_string(g) +
+                                   ",arrangement=" + arrangement;
+          SCOPED_TRACE(spec);
+          const Topology topology = Topology::parse(spec);
+          const Dragonfly& df = dragonfly(topology);
+          const Pairs links = global_links(topology);
+          std::map<VertexId, int> degree;
+          for (const auto& [from, to] : links) {
+            EXPECT_TRUE(std::binary_search(links.begin(), links.end(), std::make_pair(to, from)));
+            EXPECT_NE(df.router_group(from), df.router_group(to));
+            ++degree[from];
+          }
+          for (const auto& [router, count] : degree) EXPECT_LE(count, h);
+          for (int x = 0; x < g; ++x)
+            for (int y = 0; y < g; ++y)
+              if (x != y) {
+                EXPECT_GE(df.global_link_count(x, y), 1);
+                EXPECT_EQ(df.global_link_count(x, y), df.global_link_count(y, x));
+              }
+          if ((a * h) % (g - 1) == 0) {
+            EXPECT_EQ(static_cast<int>(links.size()), g * a * h);
+          }
+          for (const std::string routing : {"minimal", "valiant"}) {
+            const Topology routed = Topology::parse(spec + ",routing=" + routing);
+            check_all_pairs(routed, routing == std::string("minimal") ? 3 : 5);
+          }
+          for (NodeId x = 0; x < topology.node_count(); ++x)
+            for (NodeId y = 0; y < topology.node_count(); ++y) {
+              if (x == y) continue;
+              std::size_t shortest = 99;
+              for (const RoutedPath& path : paths(topology, x, y))
+                shortest = std::min(shortest, path.links.size());
+              EXPECT_EQ(static_cast<int>(shortest), topology.distance(x, y));
+              // Node x ^ 1 shares x's router (p = 2): the same middles, the same weights.
+              if ((x ^ 1) == y) continue;
+              const std::vector<RoutedPath> mine = paths(topology, x, y),
+                                            twin = paths(topology, x ^ 1, y);
+              ASSERT_EQ(mine.size(), twin.size());
+              for (std::size_t k = 0; k < mine.size(); ++k) {
+                EXPECT_EQ(mine[k].weight, twin[k].weight);
+                EXPECT_TRUE(std::equal(mine[k].links.begin() + 1, mine[k].links.end(),
+                                       twin[k].links.begin() + 1, twin[k].links.end()));
+              }
+            }
+        }
+}
+
 /// Loads of the messages `pairs` routed with route_weighted, summed per link.
 std::vector<std::pair<LinkId, double>> loads_of(const Topology& topology,
                                                 std::vector<std::pair<NodeId, NodeId>> pairs) {
