@@ -62,7 +62,12 @@ class Dragonfly final : public GraphMachine {
 
   std::string spec() const override;
   std::string kind_name() const override { return "dragonfly"; }
+  /// Links on the shortest minimal route: 0 to itself, 2 on one router, 3 in one group, 3 .. 5
+  /// across groups (the fewest over the global links joining the two groups). Valiant and UGAL
+  /// routes, and the even split over several global links, can be longer.
   int distance(NodeId a, NodeId b) const override;
+  /// Minimal, Valiant or UGAL paths with their weights (rules: dragonfly_routing.cpp); at most
+  /// 5 router-to-router links, built on the stack.
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads) const override;
   bool adaptive() const override { return shape_.routing == DragonflyRouting::ugal; }
   std::string routing_description() const override;
