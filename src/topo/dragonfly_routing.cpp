@@ -3,8 +3,9 @@
 // depend only on the two routers, and the destination's ejection link; paths are built in
 // fixed-size arrays on the stack (no allocation per call).
 //
-// Minimal (Kim et al., ISCA 2008, paraphrased: a local hop in the source group, a global hop, a
-// local hop in the destination group): within a router nothing;
+// Minimal (Kim et al., ISCA 2008, abstract: "With this organization, each minimally routed
+// packet traverses at most one global channel"; the route is a local hop in the source group, the
+// global hop, a local hop in the destination group): within a router nothing;
 // within a group the direct local link; between groups local (to the router owning a global link
 // to the destination group, unless the source router owns it), the global link, local (to the
 // destination router, unless the link lands on it): at most 3 router-to-router hops. When several

@@ -2,7 +2,9 @@
 // Dragonfly machines (Kim, Dally, Scott, Abts, "Technology-Driven, Highly-Scalable Dragonfly
 // Topology", ISCA 2008); spec `dragonfly:p=..,a=..,h=..` (parameters: topology_registry.cpp).
 //
-// Kim et al. §3.1 (paraphrased; the paper's text was not at hand to quote): each router has p
+// Kim et al., abstract: "we introduce the dragonfly topology which uses a group of high-radix
+// routers as a virtual router to increase the effective radix of the network". The topology
+// (paraphrased; the paper's full text was not at hand to quote): each router has p
 // terminal channels, a − 1 local channels to the other routers of its group and h global
 // channels to routers of other groups; a group acts as one virtual router of a·h global
 // channels, so at most g = a·h + 1 groups can be joined by one global link per pair. Here g may
@@ -14,8 +16,8 @@
 //   node id       = s + p·(i + a·G)            (nodes of a router, routers of a group contiguous)
 //   router vertex = node_count() + a·G + i
 //   global port   k in 0 .. a·h−1 of a group: router ⌊k / h⌋ owns ports i·h .. i·h + h − 1
-//                 (Hastings et al., Cluster 2015: a group's global links numbered router by
-//                 router).
+//                 (as SST's DragonflyMachine numbers them in its relative and circulant
+//                 arrangements: router i's o-th global link is the group's link i·h + o).
 // Link ids: node n's injection link 2n, its ejection link 2n + 1; then the local links, group by
 // group, router i to router j ≠ i at 2·N + (a·G + i)·(a − 1) + (j < i ? j : j − 1); then the
 // global links in (group, port) order, ports left unused skipped (global_link()).
