@@ -107,7 +107,9 @@ void check_shape(DragonflyShape& shape, bool allow_large) {
 //     groups, target(G, ℓ) = G + ℓ/2 + 1 for even ℓ and G − (ℓ − 1)/2 − 1 for odd ℓ (mod g):
 //     offsets +1, −1, +2, −2, ...; even port ℓ's link comes back on odd port ℓ + 1 and vice
 //     versa, and when g is even the last port ℓ = g − 2 (offset g/2) comes back on itself.
-//     (SST's CIRCULANT: router i, port o = 1 .. h/2 to group G + i·h/2 + o and back.)
+//     (SST's CIRCULANT, which needs h even: router i's link o = 1 .. h/2 goes to router i of
+//     group G + i·h/2 + o, so router i reaches offsets ±(i·h/2 + 1 .. i·h/2 + h/2): this
+//     arrangement for even h.)
 //
 // Fewer groups (g < a·h + 1): port k has the logical index ℓ = k mod (g − 1) and the round
 // r = ⌊k / (g − 1)⌋, so rounds 0, 1, ... repeat the arrangement and every pair of groups gets
