@@ -1,0 +1,182 @@
+// Routing on a dragonfly (topo/dragonfly.hpp): minimal, Valiant and UGAL, as weighted path sets
+// for the flow model. Every path is the source's injection link, router-to-router links that
+// depend only on the two routers, and the destination's ejection link; paths are built in
+// fixed-size arrays on the stack (no allocation per call).
+//
+// Minimal (Kim et al., ISCA 2008, abstract: "With this organization, each minimally routed
+// packet traverses at most one global channel"; the route is a local hop in the source group, the
+// global hop, a local hop in the destination group): within a router nothing;
+// within a group the direct local link; between groups local (to the router owning a global link
+// to the destination group, unless the source router owns it), the global link, local (to the
+// destination router, unless the link lands on it): at most 3 router-to-router hops. When several
+// global links join the two groups (g < a·h + 1) the traffic is split evenly over all of them,
+// each with its own local hops (as ECMP over the group pair's global links; an adaptive router
+// would spread it too).
+//
+// Valiant (Valiant & Brebner 1981, as Kim et al. apply it, paraphrased: minimally to a randomly
+// chosen intermediate group, then minimally to the destination): in the flow model an even split
+// over the g − 2 intermediate groups (neither the source's nor the destination's), each leg
+// minimal (itself split evenly over a pair's several global links): up to 5 router hops.
+// Traffic within one group, and any traffic when g = 2 (no intermediate group), is routed
+// minimally.
+//
+// UGAL (Kim et al., UGAL-L, paraphrased: choose between the minimal path and a Valiant path by
+// queue length × hop count): per (source router, destination), over router-to-router links only
+// (injection and ejection are the same either way), with loads = the LinkLoadView (load /
+// capacity per link), for each choice C (its paths P with weights w_P):
+//   q(C) = Σ_P w_P · max_{l ∈ P} load_l     (expected bottleneck load)
+//   H(C) = Σ_P w_P · |P|                    (expected router-to-router hops)
+// and route minimally iff (q(min) + 1)·H(min) ≤ (q(valiant) + 1)·H(valiant), else by Valiant.
+// No loads (an empty view), a pair within one group or g = 2: minimal.
+#include <algorithm>
+#include <array>
+
+#include "allocsim/topo/dragonfly.hpp"
+
+namespace allocsim {
+
+namespace {
+
+constexpr int kMaxRouterHops = 5;  ///< Valiant: local, global, local, global, local
+constexpr int kMaxPathLinks = kMaxRouterHops + 2;
+
+/// The router-to-router links of one path, on the stack.
+struct Hops {
+  std::array<LinkId, kMaxRouterHops> link{};
+  int size = 0;
+  void push(LinkId id) { link[size++] = id; }
+};
+
+/// Appends, from router `at` of `group`, the local hop to the router owning `global` (if it is
+/// not `at`) and `global` itself; `at` becomes the router index where `global` lands.
+void cross(const Dragonfly& df, Hops& hops, int group, int& at, LinkId global) {
+  const GraphLink& link = df.links()[global];
+  const int owner = df.router_index(link.from);
+  if (owner != at) hops.push(df.local_link(group, at, owner));
+  hops.push(global);
+  at = df.router_index(link.to);
+}
+
+/// Calls f(hops, weight) for every minimal path from router i of group gs to router j of gd.
+template <class F>
+void minimal_paths(const Dragonfly& df, int gs, int i, int gd, int j, F&& f) {
+  if (gs == gd) {
+    Hops hops;
+    if (i != j) hops.push(df.local_link(gs, i, j));
+    f(hops, 1.0);
+    return;
+  }
+  const double weight = 1.0 / df.global_link_count(gs, gd);
+  df.for_each_global_link(gs, gd, [&](LinkId global) {
+    Hops hops;
+    int at = i;
+    cross(df, hops, gs, at, global);
+    if (at != j) hops.push(df.local_link(gd, at, j));
+    f(hops, weight);
+  });
+}
+
+/// Calls f(hops, weight) for every Valiant path (gs ≠ gd, g > 2): an even split over the
+/// intermediate groups, each leg minimal.
+template <class F>
+void valiant_paths(const Dragonfly& df, int gs, int i, int gd, int j, F&& f) {
+  const int g = df.group_count();
+  const double share = 1.0 / (g - 2);
+  for (int mid = 0; mid < g; ++mid) {
+    if (mid == gs || mid == gd) continue;
+    const double weight = share / df.global_link_count(gs, mid) / df.global_link_count(mid, gd);
+    df.for_each_global_link(gs, mid, [&](LinkId first) {
+      df.for_each_global_link(mid, gd, [&](LinkId second) {
+        Hops hops;
+        int at = i;
+        cross(df, hops, gs, at, first);
+        cross(df, hops, mid, at, second);
+        if (at != j) hops.push(df.local_link(gd, at, j));
+        f(hops, weight);
+      });
+    });
+  }
+}
+
+/// q(C) + 1 and H(C) of the UGAL rule (file comment) for a set of paths.
+struct Cost {
+  double bottleneck = 0;
+  double hops = 0;
+  void add(const Hops& path, double weight, LinkLoadView loads) {
+    double worst = 0;
+    for (int k = 0; k < path.size; ++k) {
+      const auto id = static_cast<std::size_t>(path.link[k]);
+      worst = std::max(worst, id < loads.size() ? loads[id] : 0.0);
+    }
+    bottleneck += weight * worst;
+    hops += weight * path.size;
+  }
+};
+
+}  // namespace
+
+int Dragonfly::distance(NodeId a, NodeId b) const {
+  if (a == b) return 0;
+  const VertexId rs = router_of(a), rd = router_of(b);
+  if (rs == rd) return 2;
+  const int gs = router_group(rs), gd = router_group(rd);
+  if (gs == gd) return 3;
+  const int i = router_index(rs), j = router_index(rd);
+  int best = kMaxRouterHops;
+  for_each_global_link(gs, gd, [&](LinkId global) {
+    const int hops = (router_index(links_[global].from) != i ? 1 : 0) + 1 +
+                     (router_index(links_[global].to) != j ? 1 : 0);
+    best = std::min(best, hops);
+  });
+  return 2 + best;
+}
+
+void Dragonfly::for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads) const {
+  if (a == b) return;
+  const VertexId rs = router_of(a), rd = router_of(b);
+  const int gs = router_group(rs), gd = router_group(rd);
+  const int i = router_index(rs), j = router_index(rd);
+  const LinkId first = injection_link(a), last = ejection_link(b);
+  const auto emit = [&](const Hops& hops, double weight) {
+    std::array<LinkId, kMaxPathLinks> path{};
+    path[0] = first;
+    std::copy_n(hops.link.begin(), hops.size, path.begin() + 1);
+    path[hops.size + 1] = last;
+    visit(std::span<const LinkId>(path.data(), static_cast<std::size_t>(hops.size) + 2), weight);
+  };
+  bool valiant = false;
+  if (gs != gd && group_count_ > 2) {
+    if (shape_.routing == DragonflyRouting::valiant) {
+      valiant = true;
+    } else if (shape_.routing == DragonflyRouting::ugal && !loads.empty()) {
+      Cost minimal, detour;
+      minimal_paths(*this, gs, i, gd, j,
+                    [&](const Hops& hops, double weight) { minimal.add(hops, weight, loads); });
+      valiant_paths(*this, gs, i, gd, j,
+                    [&](const Hops& hops, double weight) { detour.add(hops, weight, loads); });
+      valiant = (minimal.bottleneck + 1) * minimal.hops > (detour.bottleneck + 1) * detour.hops;
+    }
+  }
+  if (valiant)
+    valiant_paths(*this, gs, i, gd, j, emit);
+  else
+    minimal_paths(*this, gs, i, gd, j, emit);
+}
+
+std::string Dragonfly::routing_description() const {
+  switch (shape_.routing) {
+    case DragonflyRouting::minimal:
+      break;
+    case DragonflyRouting::valiant:
+      return "Valiant: between groups an even split over every intermediate group, each leg "
+             "minimal (up to 5 router hops); within a group minimal";
+    case DragonflyRouting::ugal:
+      return "UGAL: per source router and destination, minimal unless (expected bottleneck "
+             "load + 1) x expected router hops of the minimal paths exceeds that of the Valiant "
+             "paths; within a group, without loads or with 2 groups minimal";
+  }
+  return "minimal: local, global, local (at most 3 router hops), split evenly over the global "
+         "links joining the two groups";
+}
+
+}  // namespace allocsim
