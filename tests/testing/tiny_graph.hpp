@@ -3,9 +3,9 @@
 // tree builders: two leaf switches under two root switches.
 //
 //        root0 (6)     root1 (7)        links leaf->root are `up`, root->leaf `down`
-//          |   \\     /   |
+//          |    x    |            (each leaf has an up link to both roots)
 //        leaf0 (4)   leaf1 (5)         capacity of every link 1, up/down links `up_capacity`
-//        /   \\       /   \\
+//        /  |        |  |
 //       n0   n1    n2   n3            injection/ejection links per node
 //
 // Routing: nodes on one leaf: injection, ejection (2 links). Across leaves: injection, up to
