@@ -71,17 +71,32 @@ const std::vector<std::pair<std::string, std::string>> kSchedulerVariants{
 };
 
 /// One run per topology kind and dimension: case name, machine, allocator (distance-driven MM
-/// where it applies; the communication-aware allocators need a mesh or torus).
+/// where it applies; the communication-aware allocators need a mesh or torus) and runtime model
+/// (graph machines run `flow`, so that their routing shapes the result). `${GOLDEN_DIR}` in the
+/// machine is the golden folder (a Slurm topology file in inputs/).
 struct TopologyCase {
   const char* name;
   const char* machine;
   const char* alloc;
+  const char* runtime_model = "fixed";
 };
 const std::vector<TopologyCase> kTopologies{
     {"mesh-8x8", "mesh:8x8", "mm"},        {"mesh-4x4x4", "mesh:4x4x4", "mm"},
     {"mesh-64", "mesh:64", "mm"},          {"torus-8x8", "torus:8x8", "mm"},
     {"torus-4x4x4", "torus:4x4x4", "mm"},  {"flat-64", "flat:64", "random"},
     {"flat-64.curve", "flat:64", "curve"},
+    {"semitorus-4x4x2", "semitorus:4x4x2:wrap=110", "mm"},
+    {"dragonfly-p2a4h2", "dragonfly:p=2,a=4,h=2", "random", "flow:comm=0.5"},
+    {"dragonfly-p2a4h2.valiant-relative", "dragonfly:p=2,a=4,h=2,routing=valiant,arrangement=relative",
+     "random", "flow:comm=0.5"},
+    {"dragonfly-p2a4h2.ugal-circulant", "dragonfly:p=2,a=4,h=2,routing=ugal,arrangement=circulant",
+     "random", "flow:comm=0.5"},
+    {"fattree-k4", "fattree:k=4", "random", "flow:comm=0.5"},
+    {"fattree-k4.ecmp", "fattree:k=4,routing=ecmp", "random", "flow:comm=0.5"},
+    {"fattree-xgft-2to1", "fattree:down=4x4,up=1x2", "random", "flow:comm=0.5"},
+    {"torus-4x4.per-router-2", "torus:4x4:per_router=2", "random", "flow:comm=0.5"},
+    {"slurm-topology", "slurm-topology:${GOLDEN_DIR}/inputs/topology.conf", "random",
+     "flow:comm=0.5"},
 };
 
 RunConfig base_config(const std::string& trace) {
@@ -171,11 +186,17 @@ void add_transform_cases(std::vector<GoldenCase>& cases) {
   }
 }
 
-void add_topology_cases(std::vector<GoldenCase>& cases) {
+void add_topology_cases(std::vector<GoldenCase>& cases, const std::string& golden_dir) {
   for (const auto& topology : kTopologies) {
-    GoldenCase c{"topology", topology.machine, topology.name, base_config(kShapedTrace), {}};
-    c.config.machine = topology.machine;
+    // The entry's name: the machine spec's kind (slurm-topology's file is in inputs/).
+    std::string machine = topology.machine;
+    if (const auto at = machine.find("${GOLDEN_DIR}"); at != std::string::npos)
+      machine.replace(at, std::string("${GOLDEN_DIR}").size(), golden_dir);
+    GoldenCase c{"topology", machine.substr(0, machine.find(':')), topology.name,
+                 base_config(kShapedTrace), {}};
+    c.config.machine = machine;
     c.config.alloc = topology.alloc;
+    c.config.runtime_model = topology.runtime_model;
     cases.push_back(std::move(c));
   }
 }
@@ -216,7 +237,7 @@ std::vector<GoldenCase> golden_cases(const std::string& golden_dir) {
   add_ordering_cases(cases, golden_dir);
   add_runtime_model_cases(cases);
   add_transform_cases(cases);
-  add_topology_cases(cases);
+  add_topology_cases(cases, golden_dir);
   add_mapping_cases(cases);
   return cases;
 }
