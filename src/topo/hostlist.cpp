@@ -79,15 +79,17 @@ void expand_item(std::string_view whole, std::string_view item, std::size_t max_
   while (pos < item.size()) {
     const std::size_t open = item.find('[', pos);
     const std::size_t close_before = item.find(']', pos);
-    if (close_before < open) bad(whole, "']' without '['");
+    if (close_before < open) bad(whole, "']' without '['; expected names such as tux[0-3,7]");
     const std::string_view literal =
         item.substr(pos, open == std::string_view::npos ? std::string_view::npos : open - pos);
     for (std::string& p : partial) p += literal;
     if (open == std::string_view::npos) break;
     const std::size_t close = item.find(']', open);
-    if (close == std::string_view::npos) bad(whole, "'[' without ']'");
+    if (close == std::string_view::npos)
+      bad(whole, "'[' without ']'; expected names such as tux[0-3,7]");
     const std::string_view inside = item.substr(open + 1, close - open - 1);
-    if (inside.find('[') != std::string_view::npos) bad(whole, "nested '['");
+    if (inside.find('[') != std::string_view::npos)
+      bad(whole, "nested '['; expected names such as tux[0-3,7]");
     const std::vector<std::string> values = bracket_values(whole, inside, max_names);
     if (partial.size() * values.size() > max_names)
       bad(whole, "expands to more than " + std::to_string(max_names) + " names");

@@ -74,7 +74,8 @@ std::shared_ptr<const SlurmTopology> build(Declared d) {
   const std::string what = blocks ? "block" : "switch";
   if (d.switches.empty())
     fail(d.path, 1,
-         "the file defines no " + what + "s; expected lines such as " +
+         std::string("the file defines no ") + (blocks ? "blocks" : "switches") +
+             "; expected lines such as " +
              (blocks ? "BlockName=b0 Nodes=tux[0-3]" : "SwitchName=s0 Nodes=tux[0-3]"));
   const int n = static_cast<int>(d.switches.size());
   std::map<std::string, int> index;
@@ -102,7 +103,7 @@ std::shared_ptr<const SlurmTopology> build(Declared d) {
       if (it == index.end())
         fail(d.path, d.switches[s].line,
              "switch '" + d.switches[s].name + "' lists switch '" + child +
-                 "', which is not defined; expected the name of a SwitchName line");
+                 "', which is not defined; expected the name of a switch the file defines");
       const int c = it->second;
       if (parent[c] != -1)
         fail(d.path, d.switches[s].line,

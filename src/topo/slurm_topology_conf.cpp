@@ -83,7 +83,11 @@ Declared read_conf(const std::string& path, const std::string& text) {
                                    const std::string& kind) {
       for (const auto& [key, field] : fields)
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-          fail(path, line, "key '" + field.key + "' does not belong on a " + kind + " line");
+          fail(path, line,
+               "key '" + field.key + "' does not belong on a " + kind + " line; expected " +
+                   (kind == "SwitchName" ? "SwitchName=NAME Switches=... or Nodes=... [LinkSpeed=N]"
+                    : kind == "BlockName" ? "BlockName=NAME Nodes=..."
+                                          : "BlockSizes=N,... alone"));
     };
     if (fields.count("switchname") != 0) {
       refuse_others({"switchname", "switches", "nodes", "linkspeed"}, "SwitchName");
