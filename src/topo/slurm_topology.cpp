@@ -37,11 +37,11 @@ void check_block_sizes(const Declared& d, const std::vector<SlurmSwitch>& blocks
   const std::string expected =
       "; expected block sizes such as 4,16: the base block size first, each next one a power "
       "of two times the one before";
-  if (sizes.empty()) {  // not given: the smallest block is the base block
-    int smallest = static_cast<int>(blocks.front().nodes.size());
-    for (const SlurmSwitch& b : blocks) smallest = std::min(smallest, int(b.nodes.size()));
-    sizes.push_back(smallest);
-  }
+  // Not given: as Slurm's topology/block (block_record.c, 24.11), the first block's node count
+  // is the base block size and the levels are 1, 2, 4 and 8 base blocks.
+  if (sizes.empty())
+    for (int blocks_per_level : {1, 2, 4, 8})
+      sizes.push_back(blocks_per_level * static_cast<int>(blocks.front().nodes.size()));
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] <= 0)
       fail(d.path, d.block_sizes_line,
@@ -56,6 +56,13 @@ void check_block_sizes(const Declared& d, const std::vector<SlurmSwitch>& blocks
                  std::to_string(sizes[i - 1]) + expected);
     }
   }
+  // Slurm keeps the levels up to the first one of at least as many base blocks as the file has
+  // blocks (block_record.c); the larger ones could never be filled.
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] / sizes.front() >= static_cast<int>(blocks.size())) {
+      sizes.resize(i + 1);
+      break;
+    }
   // topology.yaml(5): "Each block must have at least the planning base block size count of
   // nodes."
   for (const SlurmSwitch& b : blocks)

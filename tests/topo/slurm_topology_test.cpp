@@ -248,6 +248,22 @@ TEST(SlurmTopology, TheBlockExampleOfSlurmsManPage) {
   EXPECT_EQ(m.distance(0, 127), 4);
 }
 
+// Block sizes as Slurm's block_record.c settles them: without BlockSizes the first block's node
+// count (2) times 1, 2, 4, 8, cut after the first level of at least 3 blocks (4): {2, 4, 8};
+// BlockSizes=2,4,8,16 over 2 blocks keeps 2 (1 block) and 4 (2 blocks, all of them): {2, 4}.
+TEST(SlurmTopology, BlockSizesAsSlurmSettlesThem) {
+  const std::string unsized = ::testing::TempDir() + "/slurm_topology_unsized.conf";
+  std::ofstream(unsized) << "BlockName=b0 Nodes=n[0-1]\nBlockName=b1 Nodes=n[2-4]\n"
+                            "BlockName=b2 Nodes=n[5-6]\n";
+  const auto a = make_slurm_topology(unsized);
+  EXPECT_EQ(dynamic_cast<const SlurmTopology&>(*a).block_sizes(), (std::vector<int>{2, 4, 8}));
+  const std::string sized = ::testing::TempDir() + "/slurm_topology_sized.conf";
+  std::ofstream(sized) << "BlockSizes=2,4,8,16\nBlockName=b0 Nodes=n[0-1]\n"
+                          "BlockName=b1 Nodes=n[2-3]\n";
+  const auto b = make_slurm_topology(sized);
+  EXPECT_EQ(dynamic_cast<const SlurmTopology&>(*b).block_sizes(), (std::vector<int>{2, 4}));
+}
+
 // The EXAMPLE of Slurm's topology.yaml(5) (Slurm 25.05): topo1 is the cluster default, a tree of
 // one switch sw_root with node[01-04]: nodes 0 .. 3, the switch vertex 4, its own group.
 TEST(SlurmTopology, TheYamlExampleOfSlurmsManPage) {

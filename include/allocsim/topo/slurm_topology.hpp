@@ -78,8 +78,10 @@ class SlurmTopology final : public GraphMachine {
   int implicit_top() const { return switches_[top_].implicit ? top_ : -1; }
   /// The leaf switch (index) of `node`.
   int leaf_of(NodeId node) const { return router_of(node) - node_count_; }
-  /// Block form: Slurm's block_sizes / BlockSizes (node counts: the base block size first);
-  /// empty for a tree.
+  /// Block form: Slurm's block_sizes / BlockSizes in nodes, the base block size first. As Slurm's
+  /// topology/block (block_record.c): when the file gives none, the first block's node count
+  /// times 1, 2, 4 and 8; levels after the first one of at least as many base blocks as the file
+  /// has blocks are dropped. Empty for a tree.
   const std::vector<int>& block_sizes() const { return block_sizes_; }
   /// Block form: the block of `node`, 0 .. block count − 1 in file order; -1 for a tree.
   int block_of(NodeId node) const { return block_form() ? leaf_of(node) : -1; }
