@@ -223,6 +223,8 @@ SlurmTopology::SlurmTopology(std::string path, Form form, std::vector<SlurmSwitc
   node_count_ = static_cast<int>(node_names_.size());
   for (int s = 0; s < n; ++s)
     if (switches_[s].parent == -1) top_ = s;
+  parent_.resize(n);
+  for (int s = 0; s < n; ++s) parent_[s] = switches_[s].parent;
   depth_.assign(n, 0);
   for (int s = 0; s < n; ++s)
     for (int t = switches_[s].parent; t != -1; t = switches_[t].parent) ++depth_[s];
@@ -261,9 +263,9 @@ SlurmTopology::SlurmTopology(std::string path, Form form, std::vector<SlurmSwitc
 int SlurmTopology::distance(NodeId a, NodeId b) const {
   if (a == b) return 0;
   int u = leaf_of(a), v = leaf_of(b), hops = 0;
-  while (depth_[u] > depth_[v]) u = switches_[u].parent, ++hops;
-  while (depth_[v] > depth_[u]) v = switches_[v].parent, ++hops;
-  while (u != v) u = switches_[u].parent, v = switches_[v].parent, hops += 2;
+  while (depth_[u] > depth_[v]) u = parent_[u], ++hops;
+  while (depth_[v] > depth_[u]) v = parent_[v], ++hops;
+  while (u != v) u = parent_[u], v = parent_[v], hops += 2;
   return hops + 2;
 }
 
@@ -277,11 +279,11 @@ void SlurmTopology::for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoa
   int length = 0, downs = 0;
   path[length++] = injection_link(a);
   int u = leaf_of(a), v = leaf_of(b);
-  while (depth_[u] > depth_[v]) path[length++] = up_[u], u = switches_[u].parent;
-  while (depth_[v] > depth_[u]) down[downs++] = up_[v] + 1, v = switches_[v].parent;
+  while (depth_[u] > depth_[v]) path[length++] = up_[u], u = parent_[u];
+  while (depth_[v] > depth_[u]) down[downs++] = up_[v] + 1, v = parent_[v];
   while (u != v) {
-    path[length++] = up_[u], u = switches_[u].parent;
-    down[downs++] = up_[v] + 1, v = switches_[v].parent;
+    path[length++] = up_[u], u = parent_[u];
+    down[downs++] = up_[v] + 1, v = parent_[v];
   }
   while (downs > 0) path[length++] = down[--downs];
   path[length++] = ejection_link(b);

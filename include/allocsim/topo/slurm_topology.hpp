@@ -97,8 +97,9 @@ class SlurmTopology final : public GraphMachine {
   std::vector<SlurmSwitch> switches_;
   std::vector<std::string> node_names_;
   std::vector<int> block_sizes_;
-  std::vector<int> depth_;  ///< per switch: links from the top switch
-  std::vector<LinkId> up_;  ///< per switch: its up link (-1 for the top); down is up + 1
+  std::vector<int> depth_;   ///< per switch: links from the top switch
+  std::vector<int> parent_;  ///< per switch: switches_[s].parent, packed for routing
+  std::vector<LinkId> up_;   ///< per switch: its up link (-1 for the top); down is up + 1
   int top_ = 0;
 };
 
