@@ -80,10 +80,22 @@ std::shared_ptr<const SlurmTopology> build(Declared d) {
       d.form == SlurmTopology::Form::conf_block || d.form == SlurmTopology::Form::yaml_block;
   const std::string what = blocks ? "block" : "switch";
   if (d.switches.empty())
-    fail(d.path, 1,
-         std::string("the file defines no ") + (blocks ? "blocks" : "switches") +
-             "; expected lines such as " +
-             (blocks ? "BlockName=b0 Nodes=tux[0-3]" : "SwitchName=s0 Nodes=tux[0-3]"));
+    fail(
+        d.path, 1,
+        std::string("the file defines no ") + (blocks ? "blocks" : "switches") + "; expected " +
+            [&]() -> std::string {
+          switch (d.form) {
+            case SlurmTopology::Form::conf_tree:
+              return "lines such as SwitchName=s0 Nodes=tux[0-3]";
+            case SlurmTopology::Form::conf_block:
+              return "lines such as BlockName=b0 Nodes=tux[0-3]";
+            case SlurmTopology::Form::yaml_tree:
+              return "entries such as '- switch: s0' with 'nodes: tux[0-3]'";
+            case SlurmTopology::Form::yaml_block:
+              return "entries such as '- block: b0' with 'nodes: tux[0-3]'";
+          }
+          return "";
+        }());
   const int n = static_cast<int>(d.switches.size());
   std::map<std::string, int> index;
   for (int s = 0; s < n; ++s) {

@@ -56,6 +56,8 @@ struct Reader {
       for (const auto& item : node) items.push_back(static_cast<const YAML::Node&>(item));
     else
       items.push_back(node);
+    if (items.empty())
+      bad(node, what + " is an empty list; expected a hostlist such as node[01-04]");
     std::vector<std::string> names;
     for (const YAML::Node& item : items) {
       if (!item.IsScalar() || item.Scalar().empty())

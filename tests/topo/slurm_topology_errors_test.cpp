@@ -122,6 +122,12 @@ const BadFile kBad[] = {
     {"bad_nodes.yaml",
      "- topology: t\n  tree:\n    switches:\n      - switch: s0\n        nodes: [a1, \"b[2-1]\"]\n",
      5, "nodes: bad hostlist 'b[2-1]'"},
+    {"empty_nodes.yaml",
+     "- topology: t\n  tree:\n    switches:\n      - switch: s0\n        nodes: a1\n"
+     "      - switch: s1\n        nodes: []\n",
+     7, "nodes is an empty list"},
+    {"no_blocks.yaml", "- topology: t\n  block:\n    block_sizes: [4]\n    blocks: []\n", 1,
+     "the file defines no blocks; expected entries such as '- block: b0' with 'nodes: tux[0-3]'"},
 };
 
 class SlurmTopologyBadFile : public ::testing::TestWithParam<BadFile> {};
@@ -160,6 +166,12 @@ TEST(SlurmTopologyBadFile, AFileThatCannotBeRead) {
               path +
                   ": cannot be read (No such file or directory); expected a readable "
                   "topology.conf or topology.yaml file");
+  }
+  try {
+    make_slurm_topology(::testing::TempDir());
+    FAIL() << "a folder was accepted";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr(": is a folder; expected a topology.conf"));
   }
   // Through the registry, the file's own message is passed on as it is.
   EXPECT_THROW(Topology::parse("slurm-topology:" + path), InputError);
