@@ -210,6 +210,45 @@ TEST(SlurmTopology, AGeneratedThreeLevelTree) {
     }
 }
 
+// A generated three-level file: core over agg0 .. agg2, each over four leaves (leaf0 .. leaf11),
+// each with five nodes (n0 .. n59). Switches: core 0, agg a 1 + a, leaf l 4 + l (vertices 60 +
+// switch). Node i sits on leaf i / 5 under agg i / 20. Links: nodes 0 .. 119, agg a up 120 + 2a
+// down 121 + 2a, leaf l up 126 + 2l down 127 + 2l.
+TEST(SlurmTopology, AGeneratedThreeLevelFile) {
+  std::string text = "SwitchName=core Switches=agg[0-2]\n";
+  for (int a = 0; a < 3; ++a)
+    text += "SwitchName=agg" + std::to_string(a) + " Switches=leaf[" + std::to_string(4 * a) + "-" +
+            std::to_string(4 * a + 3) + "]\n";
+  for (int l = 0; l < 12; ++l)
+    text += "SwitchName=leaf" + std::to_string(l) + " Nodes=n[" + std::to_string(5 * l) + "-" +
+            std::to_string(5 * l + 4) + "]\n";
+  const std::string path = ::testing::TempDir() + "/slurm_topology_generated.conf";
+  std::ofstream(path) << text;
+  const auto machine = make_slurm_topology(path);
+  const auto& m = dynamic_cast<const SlurmTopology&>(*machine);
+  ASSERT_EQ(m.node_count(), 60);
+  EXPECT_EQ(m.router_count(), 16);
+  EXPECT_EQ(m.links().size(), 150u);
+  EXPECT_EQ(m.group_count(), 3);
+  for (NodeId i = 0; i < 60; ++i) {
+    std::string name = "n";  // appended: GCC 12 warns -Wrestrict on "n" + std::to_string(i)
+    name += std::to_string(i);
+    EXPECT_EQ(m.node_name(i), name);
+    EXPECT_EQ(m.router_of(i), 60 + 4 + i / 5);
+    EXPECT_EQ(m.group_of(i), i / 20);
+    EXPECT_EQ(m.switches()[4 + i / 5].parent, 1 + i / 20);
+    for (NodeId j = 0; j < 60; ++j) {
+      const int expected = i == j ? 0 : i / 5 == j / 5 ? 2 : i / 20 == j / 20 ? 4 : 6;
+      EXPECT_EQ(m.distance(i, j), expected) << i << " " << j;
+    }
+  }
+  EXPECT_EQ(m.switches()[0].level, 2);
+  EXPECT_EQ(m.switches()[2].children, (std::vector<int>{8, 9, 10, 11}));
+  // n0 -> n59: injection 0, leaf0 up 126, agg0 up 120, core -> agg2 down 125,
+  // agg2 -> leaf11 down 149, ejection 119.
+  EXPECT_EQ(route(m, 0, 59), (std::vector<LinkId>{0, 126, 120, 125, 149, 119}));
+}
+
 // Two top-level switches: an implicit top "(top)" joins them (vertex 4 + 2 = 6); each leaf with
 // no parent in the file is its own group.
 TEST(SlurmTopology, SeveralTopLevelSwitchesAreJoinedByAnImplicitTop) {
