@@ -73,6 +73,35 @@ void check_block_sizes(const Declared& d, const std::vector<SlurmSwitch>& blocks
                "; expected at least that many nodes in every block");
 }
 
+// What a file of `form` writes to define switches, for "expected ..." in messages.
+const char* example_entries(SlurmTopology::Form form) {
+  switch (form) {
+    case SlurmTopology::Form::conf_tree:
+      return "lines such as SwitchName=s0 Nodes=tux[0-3]";
+    case SlurmTopology::Form::conf_block:
+      return "lines such as BlockName=b0 Nodes=tux[0-3]";
+    case SlurmTopology::Form::yaml_tree:
+      return "entries such as '- switch: s0' with 'nodes: tux[0-3]'";
+    case SlurmTopology::Form::yaml_block:
+      return "entries such as '- block: b0' with 'nodes: tux[0-3]'";
+  }
+  return "";
+}
+
+const char* leaf_or_inner(SlurmTopology::Form form) {
+  switch (form) {
+    case SlurmTopology::Form::conf_tree:
+      return "Nodes= (a leaf) or Switches= (an inner switch)";
+    case SlurmTopology::Form::yaml_tree:
+      return "nodes: (a leaf) or children: (an inner switch)";
+    case SlurmTopology::Form::conf_block:
+      return "Nodes=";
+    case SlurmTopology::Form::yaml_block:
+      return "nodes:";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::shared_ptr<const SlurmTopology> build(Declared d) {
@@ -80,22 +109,9 @@ std::shared_ptr<const SlurmTopology> build(Declared d) {
       d.form == SlurmTopology::Form::conf_block || d.form == SlurmTopology::Form::yaml_block;
   const std::string what = blocks ? "block" : "switch";
   if (d.switches.empty())
-    fail(
-        d.path, 1,
-        std::string("the file defines no ") + (blocks ? "blocks" : "switches") + "; expected " +
-            [&]() -> std::string {
-          switch (d.form) {
-            case SlurmTopology::Form::conf_tree:
-              return "lines such as SwitchName=s0 Nodes=tux[0-3]";
-            case SlurmTopology::Form::conf_block:
-              return "lines such as BlockName=b0 Nodes=tux[0-3]";
-            case SlurmTopology::Form::yaml_tree:
-              return "entries such as '- switch: s0' with 'nodes: tux[0-3]'";
-            case SlurmTopology::Form::yaml_block:
-              return "entries such as '- block: b0' with 'nodes: tux[0-3]'";
-          }
-          return "";
-        }());
+    fail(d.path, 1,
+         std::string("the file defines no ") + (blocks ? "blocks" : "switches") + "; expected " +
+             example_entries(d.form));
   const int n = static_cast<int>(d.switches.size());
   std::map<std::string, int> index;
   for (int s = 0; s < n; ++s) {
@@ -107,12 +123,13 @@ std::shared_ptr<const SlurmTopology> build(Declared d) {
                std::to_string(d.switches[it->second].line) + "); expected each name once");
     if (!decl.has_nodes && !decl.has_switches)
       fail(d.path, decl.line,
-           what + " '" + decl.name + "' has neither nodes nor switches; expected Nodes= (a " +
-               "leaf) or Switches= (an inner switch)");
+           what + " '" + decl.name +
+               (blocks ? "' has no nodes" : "' has neither nodes nor switches") + "; expected " +
+               leaf_or_inner(d.form));
     if (decl.has_nodes && decl.has_switches)
       fail(d.path, decl.line,
-           "switch '" + decl.name + "' has both nodes and switches; expected Nodes= (a leaf) " +
-               "or Switches= (an inner switch), not both");
+           "switch '" + decl.name + "' has both nodes and switches; expected " +
+               leaf_or_inner(d.form) + ", not both");
   }
   // Parents: each switch under at most one switch.
   std::vector<int> parent(n, -1);

@@ -128,6 +128,12 @@ const BadFile kBad[] = {
      7, "nodes is an empty list"},
     {"no_blocks.yaml", "- topology: t\n  block:\n    block_sizes: [4]\n    blocks: []\n", 1,
      "the file defines no blocks; expected entries such as '- block: b0' with 'nodes: tux[0-3]'"},
+    {"neither.yaml",
+     "- topology: t\n  tree:\n    switches:\n      - switch: s0\n        nodes: a1\n"
+     "      - switch: s1\n",
+     6, "switch 's1' has neither nodes nor switches; expected nodes: (a leaf) or children:"},
+    {"block_without_nodes.conf", "BlockName=b0 Nodes=n[1-2]\nBlockName=b1\n", 2,
+     "block 'b1' has no nodes; expected Nodes="},
 };
 
 class SlurmTopologyBadFile : public ::testing::TestWithParam<BadFile> {};
