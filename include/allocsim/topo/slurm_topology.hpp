@@ -12,11 +12,16 @@
 // The machine: compute nodes get ids in the order they first appear in the file, and keep their
 // Slurm names (node_name). Switches are the routers, vertex node_count() + switch index, in file
 // order. Blocks are leaf switches. Where the file has several top-level switches (a block file
-// always does, or a tree file whose switches are not all connected) an implicit top switch joins
-// them, last in switch order. Slurm's own rule for that case is stricter: "Jobs can only span
-// nodes connected by the same switch fabric, even if there are available idle nodes in other
-// areas of the cluster" (topology.conf(5)); allocators that follow Slurm refuse to span
-// implicit_top(); the network model routes through it so that every pair has a route.
+// of more than one block, or a tree file whose switches are not all connected) an implicit top
+// switch joins them, last in switch order. Slurm's own rule for that case is stricter: "Jobs can
+// only span nodes connected by the same switch fabric, even if there are available idle nodes in
+// other areas of the cluster" (topology.conf(5)); an allocator that follows Slurm's tree plugin
+// should not span implicit_top() in a tree file; the network model routes through it so that every
+// pair has a route.
+//
+// The file's name picks the reader: .yaml or .yml is topology.yaml, anything else topology.conf.
+// A topology.yaml with several topologies and none marked cluster_default is refused, and so is
+// a chosen `flat: true` topology (no switches); only the chosen topology is read in full.
 //
 // Links: per node i, injection 2i (node -> its leaf) and ejection 2i + 1; then per switch s with
 // a parent, in switch order, `up` (s -> parent) and `down` (parent -> s). Every capacity is 1:
