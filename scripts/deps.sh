@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake pkg-config git
   libopenmpi-dev openmpi-bin libboost-mpi-dev libboost-serialization-dev
   libhdf5-dev libgtest-dev libbenchmark-dev libtomlplusplus-dev libcli11-dev zlib1g-dev
-  libmetis-dev libscotch-dev nlohmann-json3-dev libssl-dev libboost-dev clang-format-14
+  libmetis-dev libscotch-dev libyaml-cpp-dev nlohmann-json3-dev libssl-dev libboost-dev clang-format-14
   python3 python3-h5py python3-pandas python3-matplotlib
   pybind11-dev python3-dev python3-pytest
 )
