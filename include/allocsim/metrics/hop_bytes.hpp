@@ -32,9 +32,11 @@ struct HopBytes {
 /// `placement[t]` is task t's node. The hops of a byte are the links its route crosses: on graph
 /// machines hop-bytes is the sum of route_task_graph's link loads (each byte weighted by the
 /// mean length of its pair's paths under the machine's routing: distance() under minimal
-/// routing, longer under Valiant), O(Σ route lengths + links). On grids and flat, whose single
-/// route from a to b crosses exactly distance(a, b) links, that sum is Σ bytes · distance(),
-/// computed so (the grid fast path, O(m·d) for m edges; tests check the two agree).
+/// routing, longer under Valiant), O(Σ route lengths + links). On grids, whose single route
+/// from a to b crosses exactly distance(a, b) links, that sum is Σ bytes · distance(), computed
+/// so (the grid fast path, O(m·d) for m edges; tests check the two agree). Flat keeps its
+/// distance 1 per pair (one crossbar hop), although its route lists two links (the source's
+/// injection and the destination's ejection): there the link bytes sum to twice the hop-bytes.
 HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
                    std::span<const NodeId> placement);
 
