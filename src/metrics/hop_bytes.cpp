@@ -54,10 +54,14 @@ LinkLoad link_load(const CommGraphView& graph, const Topology& topology,
   check_placement(graph, topology, placement);
   LinkLoad result;
   result.machine_links = topology.link_count();
-  LinkLoadScratch scratch;
+  std::vector<double> load(static_cast<std::size_t>(topology.link_slot_count()), 0.0);
+  accumulate_task_graph(topology, graph, placement, load);
+  const bool capacities = topology.graph() != nullptr;  // 1 on grids and flat
   double sum = 0;
-  for (auto [link, value] : route_task_graph(topology, graph, placement, scratch)) {
-    if (topology.graph()) value /= topology.link_capacity(link);
+  for (std::size_t link = 0; link < load.size(); ++link) {
+    double value = load[link];
+    if (value <= 0) continue;
+    if (capacities) value /= topology.link_capacity(static_cast<LinkId>(link));
     result.max = std::max(result.max, value);
     sum += value;
     ++result.used_links;

@@ -20,15 +20,39 @@ void add_route(const Topology& topology, NodeId a, NodeId b, double amount,
       loads);
 }
 
+namespace {
+
+/// Every positive entry of `per_link` in link order, zeroing them all: O(links).
+LinkLoads take_by_scan(std::vector<double>& per_link, std::size_t reserve) {
+  LinkLoads loads;
+  loads.reserve(reserve);
+  for (std::size_t link = 0; link < per_link.size(); ++link)
+    if (per_link[link] != 0) {
+      if (per_link[link] > 0) loads.emplace_back(static_cast<LinkId>(link), per_link[link]);
+      per_link[link] = 0;
+    }
+  return loads;
+}
+
+}  // namespace
+
 LinkLoads take_loads(LinkLoadScratch& scratch) {
   auto& touched = scratch.touched;
-  std::sort(touched.begin(), touched.end());
+  auto& per_link = scratch.per_link;
+  if (touched.size() * 16 >= per_link.size()) {
+    // Many links touched: one pass over all of them is cheaper than sorting the touched ones
+    // (the same list: ascending links, positive loads).
+    const std::size_t count = touched.size();
+    touched.clear();
+    return take_by_scan(per_link, count);
+  }
   LinkLoads loads;
+  std::sort(touched.begin(), touched.end());
   loads.reserve(touched.size());
   for (const LinkId link : touched) {
     // A link touched twice with 0 (an edge of 0 bytes) is listed twice: the first visit takes
     // its load and zeroes it.
-    double& load = scratch.per_link[link];
+    double& load = per_link[link];
     if (load > 0) loads.emplace_back(link, load);
     load = 0;
   }
@@ -36,16 +60,54 @@ LinkLoads take_loads(LinkLoadScratch& scratch) {
   return loads;
 }
 
-LinkLoads route_task_graph(const Topology& topology, const CommGraphView& graph,
-                           std::span<const NodeId> placement, LinkLoadScratch& scratch,
-                           TimeLimitPoll* poll, LinkLoadView loads) {
+namespace {
+
+/// The routing loop of accumulate_task_graph, with or without recording touched links.
+template <bool kTrack>
+void accumulate_edges(const Topology& topology, const CommGraphView& graph,
+                      std::span<const NodeId> placement, double* per, std::vector<LinkId>* touched,
+                      TimeLimitPoll* poll, LinkLoadView loads) {
   for (std::int32_t task = 0; task < graph.size(); ++task) {
     const std::int64_t begin = graph.offsets[task], end = graph.offsets[task + 1];
     if (poll) poll->add(end - begin + 1);
-    for (std::int64_t i = begin; i < end; ++i)
-      add_route(topology, placement[task], placement[graph.targets[i]], graph.bytes[i] / 2, scratch,
-                loads);
+    for (std::int64_t i = begin; i < end; ++i) {
+      const double half = graph.bytes[i] / 2;
+      topology.route_weighted(
+          placement[task], placement[graph.targets[i]],
+          [&](LinkId link, double weight) {
+            if constexpr (kTrack)
+              if (per[link] == 0) touched->push_back(link);
+            per[link] += half * weight;  // weight 1 on grids and flat: half exactly
+          },
+          loads);
+    }
   }
+}
+
+}  // namespace
+
+void accumulate_task_graph(const Topology& topology, const CommGraphView& graph,
+                           std::span<const NodeId> placement, std::span<double> per_link,
+                           std::vector<LinkId>* touched, TimeLimitPoll* poll, LinkLoadView loads) {
+  if (touched)
+    accumulate_edges<true>(topology, graph, placement, per_link.data(), touched, poll, loads);
+  else
+    accumulate_edges<false>(topology, graph, placement, per_link.data(), nullptr, poll, loads);
+}
+
+LinkLoads route_task_graph(const Topology& topology, const CommGraphView& graph,
+                           std::span<const NodeId> placement, LinkLoadScratch& scratch,
+                           TimeLimitPoll* poll, LinkLoadView loads) {
+  auto& per_link = scratch.per_link;
+  const auto slots = static_cast<std::size_t>(topology.link_slot_count());
+  if (per_link.size() < slots) per_link.resize(slots, 0.0);
+  // A graph with many edges for the machine's links (dense) is taken by one pass over all
+  // links; a sparse one by its touched links, sorted. The same list either way.
+  if (graph.targets.size() * 16 >= per_link.size()) {
+    accumulate_task_graph(topology, graph, placement, per_link, nullptr, poll, loads);
+    return take_by_scan(per_link, 0);
+  }
+  accumulate_task_graph(topology, graph, placement, per_link, &scratch.touched, poll, loads);
   return take_loads(scratch);
 }
 

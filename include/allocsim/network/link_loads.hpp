@@ -68,11 +68,19 @@ void add_route(const Topology& topology, NodeId a, NodeId b, double amount,
 /// leaves the scratch zeroed.
 LinkLoads take_loads(LinkLoadScratch& scratch);
 
-/// A task graph's bytes on links: every edge's bytes, half from each end to the other
-/// (placement[t] is task t's node), through add_route; in task order, then edge order, so the
-/// sums are the same bit for bit whoever calls it. O(Σ route lengths). `poll`, when given, is
-/// asked once per task with its degree + 1. Used by hop_bytes / link_load, the flow runtime's
-/// mapped patterns and the Agarwal reproduction.
+/// THE routing of a task graph's bytes: every edge's bytes, half from each end to the other
+/// (placement[t] is task t's node), added as add_route does (Topology::route_weighted, bytes/2
+/// · weight per link) to `per_link` (indexed by LinkId, link_slot_count() entries); in task
+/// order, then edge order, so the sums are the same bit for bit whoever calls it. When
+/// `touched` is given, each link whose entry was 0 before is appended to it. O(Σ route
+/// lengths). `poll`, when given, is asked once per task with its degree + 1. The loop behind
+/// route_task_graph, and link_load's (which scans its own dense array, as it always did).
+void accumulate_task_graph(const Topology& topology, const CommGraphView& graph,
+                           std::span<const NodeId> placement, std::span<double> per_link,
+                           std::vector<LinkId>* touched = nullptr, TimeLimitPoll* poll = nullptr,
+                           LinkLoadView loads = {});
+/// A task graph's bytes per link (accumulate_task_graph), sorted by link, positive only. Used
+/// by hop_bytes on graphs, the flow runtime's mapped patterns and the Agarwal reproduction.
 LinkLoads route_task_graph(const Topology& topology, const CommGraphView& graph,
                            std::span<const NodeId> placement, LinkLoadScratch& scratch,
                            TimeLimitPoll* poll = nullptr, LinkLoadView loads = {});
