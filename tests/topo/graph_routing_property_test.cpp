@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,6 +29,65 @@ namespace {
 struct Machine {
   std::string name;
   Topology topology;
+};
+
+/// A ring of `routers` routers with `per` nodes each, routed the shorter way round, split
+/// evenly over both ways at a tie (multipath); ring links of capacity 2. Several nodes per
+/// router exercise all_to_all_link_loads' per-(router, destination) multiplicities. Link ids:
+/// node i injection 2i, ejection 2i+1; then router r's clockwise link base + 2r (to r + 1)
+/// and counter-clockwise base + 2r + 1 (to r − 1), base = 2 · nodes.
+class RingMachine final : public GraphMachine {
+ public:
+  RingMachine(int routers, int per) : routers_(routers) {
+    node_count_ = routers * per;
+    for (int r = 0; r < routers; ++r) router_names_.push_back("r" + std::to_string(r));
+    for (NodeId node = 0; node < node_count_; ++node) {
+      router_of_.push_back(node_count_ + node / per);
+      group_of_.push_back(0);
+      links_.push_back({node, router_of_.back(), 1, LinkClass::injection});
+      links_.push_back({router_of_.back(), node, 1, LinkClass::ejection});
+    }
+    for (int r = 0; r < routers; ++r) {
+      links_.push_back({node_count_ + r, node_count_ + (r + 1) % routers, 2, LinkClass::local});
+      links_.push_back(
+          {node_count_ + r, node_count_ + (r + routers - 1) % routers, 2, LinkClass::local});
+    }
+    finish();
+  }
+  std::string spec() const override { return "ring"; }
+  std::string kind_name() const override { return "ring"; }
+  int distance(NodeId a, NodeId b) const override {
+    if (a == b) return 0;
+    const int d = (router_of(b) - router_of(a) + routers_) % routers_;
+    return 2 + std::min(d, routers_ - d);
+  }
+  void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView) const override {
+    if (a == b) return;
+    const int ra = router_of(a) - node_count_, rb = router_of(b) - node_count_;
+    const int d = (rb - ra + routers_) % routers_;
+    const auto walk = [&](bool clockwise, double weight) {
+      std::vector<LinkId> path{injection_link(a)};
+      int r = ra;
+      for (int step = 0; step < (clockwise ? d : routers_ - d); ++step) {
+        path.push_back(2 * node_count_ + 2 * r + (clockwise ? 0 : 1));
+        r = (r + (clockwise ? 1 : routers_ - 1)) % routers_;
+      }
+      path.push_back(ejection_link(b));
+      visit(path, weight);
+    };
+    if (d == 0 || 2 * d < routers_)
+      walk(true, 1.0);
+    else if (2 * d > routers_)
+      walk(false, 1.0);
+    else {
+      walk(true, 0.5);
+      walk(false, 0.5);
+    }
+  }
+  std::string routing_description() const override { return "the shorter way round"; }
+
+ private:
+  int routers_;
 };
 
 /// Every kind: grids and flat by spec, the tiny tree (even and weighted splits, thin up links),
@@ -49,6 +109,10 @@ std::vector<Machine> machines(std::vector<std::string>& not_built) {
   list.push_back({"tinytree(0.5)", allocsim::testing::tiny_tree()});
   list.push_back({"tinytree(0.75, up 0.25)", allocsim::testing::tiny_tree(0.75, 0.25)});
   list.push_back({"tinytree(1)", allocsim::testing::tiny_tree(1.0)});
+  list.push_back(
+      {"ring(5 routers, 3 nodes)", Topology::graph(std::make_shared<const RingMachine>(5, 3))});
+  list.push_back({"ring(4 routers, 2 nodes, ties split)",
+                  Topology::graph(std::make_shared<const RingMachine>(4, 2))});
   std::mt19937 rng(26);
   for (int i = 0; i < 6; ++i) {
     Topology grid = allocsim::testing::random_grid(rng, 3);
