@@ -25,13 +25,21 @@ HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
   check_placement(graph, topology, placement);
   HopBytes result;
   result.total_bytes = graph.total_bytes;
+  const bool grid_route = topology.graph() == nullptr;  // one route of distance() links
   for (std::int32_t t = 0; t < graph.size(); ++t) {
     for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i) {
       const std::int32_t other = graph.targets[i];
       if (other <= t || placement[t] == placement[other]) continue;  // once; no link crossed
-      result.hop_bytes += graph.bytes[i] * topology.distance(placement[t], placement[other]);
+      if (grid_route)
+        result.hop_bytes += graph.bytes[i] * topology.distance(placement[t], placement[other]);
       result.inter_processor_bytes += graph.bytes[i];
     }
+  }
+  if (!grid_route) {
+    // The bytes routed (multipath split by weight): Σ over links of the bytes crossing them.
+    LinkLoadScratch scratch;
+    for (const auto& [link, bytes] : route_task_graph(topology, graph, placement, scratch))
+      result.hop_bytes += bytes;
   }
   // Task graphs bound their bytes (mapping::kMaxEdgeBytes) so that this never happens; a graph
   // built otherwise is refused rather than reported as `null` hop-bytes and 0 hops per byte.
@@ -47,16 +55,13 @@ LinkLoad link_load(const CommGraphView& graph, const Topology& topology,
   LinkLoad result;
   result.machine_links = topology.link_count();
   std::vector<double> load(static_cast<std::size_t>(topology.link_slot_count()), 0.0);
-  for (std::int32_t t = 0; t < graph.size(); ++t) {
-    for (std::int64_t i = graph.offsets[t]; i < graph.offsets[t + 1]; ++i) {
-      const double half = graph.bytes[i] / 2;
-      topology.route(placement[t], placement[graph.targets[i]],
-                     [&](LinkId link) { load[link] += half; });
-    }
-  }
+  accumulate_task_graph(topology, graph, placement, load);
+  const bool capacities = topology.graph() != nullptr;  // 1 on grids and flat
   double sum = 0;
-  for (const double value : load) {
+  for (std::size_t link = 0; link < load.size(); ++link) {
+    double value = load[link];
     if (value <= 0) continue;
+    if (capacities) value /= topology.link_capacity(static_cast<LinkId>(link));
     result.max = std::max(result.max, value);
     sum += value;
     ++result.used_links;

@@ -24,24 +24,68 @@ FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth
       comm_(comm),
       bandwidth_(bandwidth),
       load_(load),
+      adaptive_(topology.graph() && topology.graph()->adaptive()),
       pool_link_(load == FlowLoad::mean ? topology.link_slot_count() : -1),
       compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {}
 
+void FlowNetwork::normalise(std::vector<std::pair<LinkId, double>>& loads) const {
+  if (!topology_->graph()) return;  // every capacity 1
+  for (auto& [link, load] : loads) load /= topology_->link_capacity(link);
+}
+
 double FlowNetwork::pacing_load(std::span<const std::pair<LinkId, double>> loads) const {
-  return allocsim::pacing_load(loads, load_, topology_->link_count());
+  if (!topology_->graph()) return allocsim::pacing_load(loads, load_, topology_->link_count());
+  std::vector<std::pair<LinkId, double>> normalised(loads.begin(), loads.end());
+  normalise(normalised);
+  return allocsim::pacing_load(normalised, load_, topology_->link_count());
+}
+
+std::vector<std::pair<LinkId, double>> FlowNetwork::all_to_all(std::span<const NodeId> nodes,
+                                                               LinkLoadView view) {
+  std::vector<std::pair<LinkId, double>> loads;
+  for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes, scratch_, &poll_, view))
+    loads.emplace_back(load.link, load.load);
+  normalise(loads);
+  return loads;
 }
 
 double FlowNetwork::reference_rate(int k) {
   if (k < 2) return std::numeric_limits<double>::infinity();
   const auto found = reference_rates_.find(k);
   if (found != reference_rates_.end()) return found->second;
+  // Alone on the machine: adaptive routing sees no other load and routes minimally.
   const std::vector<NodeId> nodes = reference_compact_nodes(*topology_, k);
-  std::vector<std::pair<LinkId, double>> loads;
-  for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes, &poll_))
-    loads.emplace_back(load.link, static_cast<double>(load.load));
-  const double rate = 1.0 / pacing_load(loads);
+  const double rate =
+      1.0 / allocsim::pacing_load(all_to_all(nodes, {}), load_, topology_->link_count());
   reference_rates_.emplace(k, rate);
   return rate;
+}
+
+LinkLoadView FlowNetwork::link_load_view(JobKey except) {
+  if (!adaptive_) return {};
+  link_view_.assign(static_cast<std::size_t>(topology_->link_slot_count()), 0.0);
+  for (const auto& [key, job] : jobs_)  // key order: the same sums on every run
+    if (key != except)
+      for (const auto& [link, load] : job.link_loads) link_view_[link] += load;
+  return link_view_;
+}
+
+void FlowNetwork::reroute_adaptive() {
+  // UGAL's choice at every re-rating: each running all-to-all job, in key order, is routed
+  // again against the loads of all the others as they stand (jobs before it already re-routed).
+  std::vector<JobKey> keys;
+  for (const auto& [key, job] : jobs_)
+    if (!job.nodes.empty()) keys.push_back(key);
+  for (const JobKey key : keys) {
+    RunningJob& old = jobs_.at(key);
+    RunningJob job;
+    job.nodes = std::move(old.nodes);
+    job.reference_rate = old.reference_rate;
+    job.capped = old.capped;
+    remove_job(key);
+    job.loads = all_to_all(job.nodes, link_load_view(key));
+    insert_job(key, std::move(job));
+  }
 }
 
 std::size_t FlowNetwork::NodeListHash::operator()(const std::vector<NodeId>& nodes) const {
@@ -56,28 +100,31 @@ void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes) {
 }
 
 void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes, double reference_rate) {
+  RunningJob job;
+  job.reference_rate = reference_rate;
+  if (adaptive_) {  // routes depend on the other jobs' loads: no memo
+    job.nodes.assign(nodes.begin(), nodes.end());
+    job.loads = all_to_all(nodes, link_load_view(key));
+    insert_job(key, std::move(job));
+    return;
+  }
   // Allocators hand out the same node lists again and again: their loads are memoized (a pure
   // function of the list; the memo is emptied when it grows past kMaxMemoizedLoads entries).
   std::vector<NodeId> list(nodes.begin(), nodes.end());
   auto found = all_to_all_memo_.find(list);
   if (found == all_to_all_memo_.end()) {
     if (all_to_all_memo_.size() >= kMaxMemoizedLoads) all_to_all_memo_.clear();
-    std::vector<std::pair<LinkId, double>> loads;
-    for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes, &poll_))
-      loads.emplace_back(load.link, static_cast<double>(load.load));
-    found = all_to_all_memo_.emplace(std::move(list), std::move(loads)).first;
+    found = all_to_all_memo_.emplace(std::move(list), all_to_all(nodes, {})).first;
   }
-  RunningJob job;
   job.loads = found->second;
-  job.reference_rate = reference_rate;
   insert_job(key, std::move(job));
 }
 
 void FlowNetwork::add_job(JobKey key, int nodes, std::vector<LoadedLink> loads) {
   RunningJob job;
   job.loads.reserve(loads.size());
-  for (const LoadedLink& load : loads)
-    job.loads.emplace_back(load.link, static_cast<double>(load.load));
+  for (const LoadedLink& load : loads) job.loads.emplace_back(load.link, load.load);
+  normalise(job.loads);
   job.reference_rate = reference_rate(nodes);
   insert_job(key, std::move(job));
 }
@@ -86,6 +133,7 @@ void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>>
                           double reference_rate) {
   RunningJob job;
   job.loads.assign(loads.begin(), loads.end());
+  normalise(job.loads);
   job.reference_rate = reference_rate;
   job.capped = false;
   insert_job(key, std::move(job));
@@ -94,11 +142,12 @@ void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>>
 void FlowNetwork::insert_job(JobKey key, RunningJob job) {
   if (jobs_.count(key)) remove_job(key);
   job.key = key;
+  if (adaptive_) job.link_loads = job.loads;  // what UGAL sees of it (link_load_view)
   if (load_ == FlowLoad::mean && !job.loads.empty()) {
     // Its load spread evenly over all N links: one load Σ w / N on the pool, which stands for
     // each of them (max-min fair sharing of N equal links, each loaded Σ w / N by every job,
-    // is that of the one pool link).
-    const double spread = pacing_load(job.loads);
+    // is that of the one pool link). Loads are already normalised (w / c).
+    const double spread = allocsim::pacing_load(job.loads, load_, topology_->link_count());
     job.loads.assign(1, {pool_link_, spread});
   }
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
@@ -202,6 +251,7 @@ void FlowNetwork::queue_connected(RunningJob& first) {
 
 bool FlowNetwork::solve() {
   if (!links_changed_) return false;  // only jobs without messages came or went
+  if (adaptive_) reroute_adaptive();
   links_changed_ = false;
   queued_.clear();
   for (JobKey key : changed_) {

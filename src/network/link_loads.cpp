@@ -1,17 +1,119 @@
-// All-to-all link loads from per-line prefix counts (see link_loads.hpp).
+// Routing traffic onto links, and all-to-all link loads from per-line prefix counts (see
+// link_loads.hpp).
 #include "allocsim/network/link_loads.hpp"
 
 #include <algorithm>
 
 namespace allocsim {
 
+void add_route(const Topology& topology, NodeId a, NodeId b, double amount,
+               LinkLoadScratch& scratch, LinkLoadView loads) {
+  auto& per_link = scratch.per_link;
+  const auto slots = static_cast<std::size_t>(topology.link_slot_count());
+  if (per_link.size() < slots) per_link.resize(slots, 0.0);
+  topology.route_weighted(
+      a, b,
+      [&](LinkId link, double weight) {
+        if (per_link[link] == 0) scratch.touched.push_back(link);
+        per_link[link] += amount * weight;  // weight 1 on grids and flat: amount exactly
+      },
+      loads);
+}
+
 namespace {
 
-/// Scratch space for one line of n positions.
-struct LineScratch {
-  std::vector<std::int64_t> receivers_before, weighted_before, senders_before;
-  std::vector<std::int64_t> mirrored_senders, mirrored_receivers, mirrored_loads;
-};
+/// Every positive entry of `per_link` in link order, zeroing them all: O(links).
+LinkLoads take_by_scan(std::vector<double>& per_link, std::size_t reserve) {
+  LinkLoads loads;
+  loads.reserve(reserve);
+  for (std::size_t link = 0; link < per_link.size(); ++link)
+    if (per_link[link] != 0) {
+      if (per_link[link] > 0) loads.emplace_back(static_cast<LinkId>(link), per_link[link]);
+      per_link[link] = 0;
+    }
+  return loads;
+}
+
+}  // namespace
+
+LinkLoads take_loads(LinkLoadScratch& scratch) {
+  auto& touched = scratch.touched;
+  auto& per_link = scratch.per_link;
+  if (touched.size() * 16 >= per_link.size()) {
+    // Many links touched: one pass over all of them is cheaper than sorting the touched ones
+    // (the same list: ascending links, positive loads).
+    const std::size_t count = touched.size();
+    touched.clear();
+    return take_by_scan(per_link, count);
+  }
+  LinkLoads loads;
+  std::sort(touched.begin(), touched.end());
+  loads.reserve(touched.size());
+  for (const LinkId link : touched) {
+    // A link touched twice with 0 (an edge of 0 bytes) is listed twice: the first visit takes
+    // its load and zeroes it.
+    double& load = per_link[link];
+    if (load > 0) loads.emplace_back(link, load);
+    load = 0;
+  }
+  touched.clear();
+  return loads;
+}
+
+namespace {
+
+/// The routing loop of accumulate_task_graph, with or without recording touched links.
+template <bool kTrack>
+void accumulate_edges(const Topology& topology, const CommGraphView& graph,
+                      std::span<const NodeId> placement, double* per, std::vector<LinkId>* touched,
+                      TimeLimitPoll* poll, LinkLoadView loads) {
+  for (std::int32_t task = 0; task < graph.size(); ++task) {
+    const std::int64_t begin = graph.offsets[task], end = graph.offsets[task + 1];
+    if (poll) poll->add(end - begin + 1);
+    for (std::int64_t i = begin; i < end; ++i) {
+      const double half = graph.bytes[i] / 2;
+      topology.route_weighted(
+          placement[task], placement[graph.targets[i]],
+          [&](LinkId link, double weight) {
+            if constexpr (kTrack)
+              if (per[link] == 0) touched->push_back(link);
+            per[link] += half * weight;  // weight 1 on grids and flat: half exactly
+          },
+          loads);
+    }
+  }
+}
+
+}  // namespace
+
+void accumulate_task_graph(const Topology& topology, const CommGraphView& graph,
+                           std::span<const NodeId> placement, std::span<double> per_link,
+                           std::vector<LinkId>* touched, TimeLimitPoll* poll, LinkLoadView loads) {
+  if (touched)
+    accumulate_edges<true>(topology, graph, placement, per_link.data(), touched, poll, loads);
+  else
+    accumulate_edges<false>(topology, graph, placement, per_link.data(), nullptr, poll, loads);
+}
+
+LinkLoads route_task_graph(const Topology& topology, const CommGraphView& graph,
+                           std::span<const NodeId> placement, LinkLoadScratch& scratch,
+                           TimeLimitPoll* poll, LinkLoadView loads) {
+  auto& per_link = scratch.per_link;
+  const auto slots = static_cast<std::size_t>(topology.link_slot_count());
+  if (per_link.size() < slots) per_link.resize(slots, 0.0);
+  // A graph with many edges for the machine's links (dense) is taken by one pass over all
+  // links; a sparse one by its touched links, sorted. The same list either way.
+  if (graph.targets.size() * 16 >= per_link.size()) {
+    accumulate_task_graph(topology, graph, placement, per_link, nullptr, poll, loads);
+    return take_by_scan(per_link, 0);
+  }
+  accumulate_task_graph(topology, graph, placement, per_link, &scratch.touched, poll, loads);
+  return take_loads(scratch);
+}
+
+namespace {
+
+using LineScratch = LinkLoadScratch;
 
 /// Messages crossing each + link p -> p+1 of a line of n = senders.size() positions, for
 /// senders[x] messages starting at x and receivers[y] ending at y, when a message goes + iff
@@ -55,26 +157,99 @@ void line_plus_loads(std::span<const std::int64_t> senders, std::span<const std:
   }
 }
 
+/// Sorts by link.
+void sort_by_link(std::vector<LoadedLink>& loads) {
+  std::sort(loads.begin(), loads.end(),
+            [](const LoadedLink& a, const LoadedLink& b) { return a.link < b.link; });
+}
+
+/// all_to_all_link_loads on a graph machine (see link_loads.hpp): injection and ejection links
+/// k − 1 each; the links between routed once per (source router, destination).
+std::vector<LoadedLink> graph_all_to_all(const Topology& topology, std::span<const NodeId> nodes,
+                                         LinkLoadScratch& scratch, TimeLimitPoll* poll,
+                                         LinkLoadView loads) {
+  const GraphMachine& machine = *topology.graph();
+  const auto k = static_cast<double>(nodes.size());
+  auto& per_link = scratch.per_link;
+  const auto slots = static_cast<std::size_t>(topology.link_slot_count());
+  if (per_link.size() < slots) per_link.resize(slots, 0.0);
+  const auto touch = [&](LinkId link, double load) {
+    if (per_link[link] == 0) scratch.touched.push_back(link);
+    per_link[link] += load;
+  };
+  for (const NodeId node : nodes) {
+    touch(machine.injection_link(node), k - 1);
+    touch(machine.ejection_link(node), k - 1);
+  }
+  // m_r: the nodes on each router; one source of the set per router (its first in `nodes`).
+  auto& per_router = scratch.per_router;
+  per_router.assign(static_cast<std::size_t>(machine.router_count()), 0);
+  auto& sources = scratch.prefixes;  // per router, a node of the set on it (−1: none)
+  sources.assign(static_cast<std::size_t>(machine.router_count()), -1);
+  const NodeId first_router = machine.node_count();
+  for (const NodeId node : nodes) {
+    const std::size_t r = static_cast<std::size_t>(machine.router_of(node) - first_router);
+    if (per_router[r]++ == 0) sources[r] = node;
+  }
+  // Per router in vertex order, per destination in the order given: deterministic sums.
+  for (std::size_t r = 0; r < per_router.size(); ++r) {
+    if (per_router[r] == 0) continue;
+    for (const NodeId b : nodes) {
+      NodeId source = sources[r];
+      const bool on_router = machine.router_of(b) == static_cast<VertexId>(r) + first_router;
+      const int senders = per_router[r] - (on_router ? 1 : 0);
+      if (senders == 0) continue;
+      if (source == b)  // another node of the set on this router sends in its place
+        for (const NodeId other : machine.nodes_of(machine.router_of(b)))
+          if (other != b && std::find(nodes.begin(), nodes.end(), other) != nodes.end()) {
+            source = other;
+            break;
+          }
+      if (poll) poll->add(machine.distance(source, b));
+      const LinkId injection = machine.injection_link(source), ejection = machine.ejection_link(b);
+      topology.route_weighted(
+          source, b,
+          [&](LinkId link, double weight) {
+            if (link != injection && link != ejection) touch(link, senders * weight);
+          },
+          loads);
+    }
+  }
+  std::vector<LoadedLink> result;
+  for (const auto& [link, load] : take_loads(scratch)) result.push_back({link, load});
+  return result;
+}
+
 }  // namespace
 
 std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
                                               std::span<const NodeId> nodes, TimeLimitPoll* poll) {
+  LinkLoadScratch scratch;
+  return all_to_all_link_loads(topology, nodes, scratch, poll);
+}
+
+std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
+                                              std::span<const NodeId> nodes,
+                                              LinkLoadScratch& scratch, TimeLimitPoll* poll,
+                                              LinkLoadView link_view) {
   std::vector<LoadedLink> result;
   const auto k = static_cast<std::int64_t>(nodes.size());
   if (k < 2) return result;
-  if (!topology.has_coordinates()) {
+  if (topology.graph()) return graph_all_to_all(topology, nodes, scratch, poll, link_view);
+  if (!topology.has_coordinates()) {  // flat: one injection and one ejection slot per node
     for (NodeId node : nodes) {
-      result.push_back({topology.link_id(node, 0, -1), k - 1});
-      result.push_back({topology.link_id(node, 0, +1), k - 1});
+      result.push_back({node * topology.link_slots_per_node(), static_cast<double>(k - 1)});
+      result.push_back({node * topology.link_slots_per_node() + 1, static_cast<double>(k - 1)});
     }
-    std::sort(result.begin(), result.end(),
-              [](const LoadedLink& a, const LoadedLink& b) { return a.link < b.link; });
+    sort_by_link(result);
     return result;
   }
-  // Scratch space reused across calls (one per thread): no allocation per job start.
-  thread_local LineScratch scratch;
-  thread_local std::vector<NodeId> prefixes, suffixes;
-  thread_local std::vector<std::int64_t> senders, receivers, plus, minus;
+  auto& prefixes = scratch.prefixes;
+  auto& suffixes = scratch.suffixes;
+  auto& senders = scratch.senders;
+  auto& receivers = scratch.receivers;
+  auto& plus = scratch.plus;
+  auto& minus = scratch.minus;
   int stride = 1;
   for (int axis = 0; axis < topology.dims(); stride *= topology.side(axis), ++axis) {
     const int n = topology.side(axis);
@@ -127,37 +302,31 @@ std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
         const NodeId base = prefixes[pi] + suffixes[qi] * block;
         for (int x = 0; x < n; ++x) {
           const NodeId node = base + x * stride;
-          if (plus[x] > 0) result.push_back({topology.link_id(node, axis, +1), plus[x]});
-          if (minus[x] > 0) result.push_back({topology.link_id(node, axis, -1), minus[x]});
+          if (plus[x] > 0)
+            result.push_back({topology.link_id(node, axis, +1), static_cast<double>(plus[x])});
+          if (minus[x] > 0)
+            result.push_back({topology.link_id(node, axis, -1), static_cast<double>(minus[x])});
         }
       }
     }
   }
-  std::sort(result.begin(), result.end(),
-            [](const LoadedLink& a, const LoadedLink& b) { return a.link < b.link; });
+  sort_by_link(result);
   return result;
 }
 
 std::vector<LoadedLink> routed_link_loads(const Topology& topology,
                                           std::span<const std::pair<NodeId, NodeId>> messages) {
-  std::vector<LinkId> crossed;
-  for (const auto& [from, to] : messages)
-    topology.route(from, to, [&](LinkId link) { crossed.push_back(link); });
-  std::sort(crossed.begin(), crossed.end());
+  LinkLoadScratch scratch;
+  for (const auto& [from, to] : messages) add_route(topology, from, to, 1.0, scratch);
   std::vector<LoadedLink> result;
-  for (LinkId link : crossed) {
-    if (!result.empty() && result.back().link == link)
-      ++result.back().load;
-    else
-      result.push_back({link, 1});
-  }
+  for (const auto& [link, load] : take_loads(scratch)) result.push_back({link, load});
   return result;
 }
 
 std::vector<NodeId> reference_compact_nodes(const Topology& topology, int k) {
   std::vector<NodeId> nodes;
   k = std::clamp(k, 0, topology.node_count());
-  if (!topology.has_coordinates()) {
+  if (!topology.has_coordinates()) {  // flat and graphs: the first k nodes in id order
     for (NodeId node = 0; node < k; ++node) nodes.push_back(node);
     return nodes;
   }

@@ -11,9 +11,8 @@ namespace allocsim {
 
 WormholeNetwork::WormholeNetwork(const Topology& topology, WormholeParams params)
     : topology_(&topology), params_(params) {
-  if (!topology.has_coordinates())
-    throw InputError("The wormhole network needs a mesh or torus; " + topology.spec() +
-                     " is not one.");
+  // Channels, datelines and dimension-ordered worms are grid notions (no graph, no crossbar).
+  topology.require_grid("runtime model 'wormhole'");
   if (params.plen < 1) throw InputError("The wormhole plen must be at least 1 flit.");
   if (params.ts < 0) throw InputError("The wormhole routing time ts must not be negative.");
   // ts + 1 in double: ts = INT_MAX must not wrap around to a negative bound.

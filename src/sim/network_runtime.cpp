@@ -24,35 +24,6 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 
 namespace {
 
-/// Per-link bytes of a mapped pattern: every edge's bytes, half each way, routed with the
-/// topology's dimension-ordered routes; sorted by link. `scratch` (link_slot_count() zeros)
-/// is left zeroed.
-std::vector<std::pair<LinkId, double>> pattern_link_loads(const Topology& topology,
-                                                          const mapping::TaskGraph& graph,
-                                                          std::span<const NodeId> placement,
-                                                          std::vector<double>& scratch,
-                                                          TimeLimitPoll& poll) {
-  std::vector<LinkId> touched;
-  for (mapping::TaskId task = 0; task < graph.size(); ++task) {
-    const auto neighbours = graph.neighbours(task);
-    poll.add(static_cast<std::int64_t>(neighbours.size()) + 1);
-    const auto bytes = graph.edge_bytes(task);
-    for (std::size_t i = 0; i < neighbours.size(); ++i)
-      topology.route(placement[task], placement[neighbours[i]], [&](LinkId link) {
-        if (scratch[link] == 0) touched.push_back(link);
-        scratch[link] += bytes[i] / 2;
-      });
-  }
-  std::sort(touched.begin(), touched.end());
-  std::vector<std::pair<LinkId, double>> loads;
-  loads.reserve(touched.size());
-  for (LinkId link : touched) {
-    if (scratch[link] > 0) loads.emplace_back(link, scratch[link]);
-    scratch[link] = 0;
-  }
-  return loads;
-}
-
 class FlowRuntime final : public RuntimeModel {
  public:
   FlowRuntime(double comm, double bandwidth, FlowLoad load, bool switches)
@@ -62,10 +33,17 @@ class FlowRuntime final : public RuntimeModel {
     return job.runtime;
   }
 
+  /// switch=first reads the machine's first axis as the processors of a switch: grids only.
+  void check_size(const Topology& topology, std::span<const Job>) const override {
+    if (switches_) topology.require_grid("runtime model 'flow' with switch=first");
+  }
+
   void rerate(RateContext& context, const RunningChange& change) override {
     if (!network_) {
-      if (switches_)
+      if (switches_) {
+        context.topology().require_grid("runtime model 'flow' with switch=first");
         switch_topology_ = std::make_unique<const Topology>(switch_topology(context.topology()));
+      }
       network_ = std::make_unique<FlowNetwork>(switches_ ? *switch_topology_ : context.topology(),
                                                comm_, bandwidth_, load_);
       network_->set_time_limit(context.time_limit());
@@ -135,15 +113,14 @@ class FlowRuntime final : public RuntimeModel {
   /// pattern with task i on node i of the reference compact allocation (memo per task count:
   /// one pattern per run).
   void add_pattern_job(const Topology& topology, int job, const JobTraffic& traffic) {
-    scratch_.resize(static_cast<std::size_t>(topology.link_slot_count()), 0.0);
-    const auto loads =
-        pattern_link_loads(topology, *traffic.graph, traffic.placement, scratch_, poll_);
+    const auto loads = route_task_graph(topology, traffic.graph->comm_view(), traffic.placement,
+                                        scratch_, &poll_, network_->link_load_view(job));
     const int tasks = traffic.graph->size();
     auto found = pattern_reference_rates_.find(tasks);
     if (found == pattern_reference_rates_.end()) {
       const std::vector<NodeId> compact = reference_compact_nodes(topology, tasks);
       const double pacing = network_->pacing_load(
-          pattern_link_loads(topology, *traffic.graph, compact, scratch_, poll_));
+          route_task_graph(topology, traffic.graph->comm_view(), compact, scratch_, &poll_));
       const double rate = pacing > 0 ? 1.0 / pacing : std::numeric_limits<double>::infinity();
       found = pattern_reference_rates_.emplace(tasks, rate).first;
     }
@@ -172,10 +149,11 @@ class FlowRuntime final : public RuntimeModel {
          reference_compact_nodes(*switch_topology_, (k + per_switch - 1) / per_switch))
       for (int slot = 0; slot < per_switch && static_cast<int>(switches.size()) < k; ++slot)
         switches.push_back(s);
-    std::int64_t max_load = k - 1;
-    for (const LoadedLink& load : all_to_all_link_loads(*switch_topology_, switches, &poll_))
+    double max_load = static_cast<double>(k - 1);
+    for (const LoadedLink& load :
+         all_to_all_link_loads(*switch_topology_, switches, scratch_, &poll_))
       max_load = std::max(max_load, load.load);
-    const double rate = 1.0 / static_cast<double>(max_load);
+    const double rate = 1.0 / max_load;
     switched_reference_rates_.emplace(k, rate);
     return rate;
   }
@@ -186,7 +164,7 @@ class FlowRuntime final : public RuntimeModel {
   std::unique_ptr<const Topology> switch_topology_;  ///< switches_: the machine's switches
   std::unordered_map<int, double> switched_reference_rates_;
   std::unordered_map<int, double> pattern_reference_rates_;
-  std::vector<double> scratch_;
+  LinkLoadScratch scratch_;
   TimeLimitPoll poll_{nullptr};           ///< the run's wall-clock limit, for this model's loops
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
   double first_time_ = 0, last_time_ = 0, utilization_integral_ = 0, max_utilization_ = 0;

@@ -108,6 +108,7 @@ class WormholeRuntime final : public RuntimeModel {
   }
 
   void check_size(const Topology& topology, std::span<const Job> jobs) const override {
+    topology.require_grid("runtime model 'wormhole'");  // before the size estimate's grid sums
     check_wormhole_size(params_, topology, jobs);
   }
 
@@ -271,7 +272,7 @@ std::unique_ptr<RuntimeModel> make_wormhole_runtime(WormholeRuntimeParams params
 
 WormholeCost wormhole_cost(const WormholeRuntimeParams& params, const Topology& topology,
                            std::span<const Job> jobs) {
-  double hops = 1;  // flat: one hop in, one out
+  double hops = 1;  // flat (and graphs, refused by the model): one hop in, one out
   if (topology.has_coordinates()) {
     hops = 0;
     for (int axis = 0; axis < topology.dims(); ++axis)

@@ -1,24 +1,16 @@
 #pragma once
 // Communication metrics of a task mapping (Agarwal, Sharma and Kalé §3): hop-bytes, hops per
-// byte, and the load that dimension-ordered routing puts on each network link.
+// byte, and the load that the machine's routing puts on each network link. Bytes are put on
+// links by the one routing function of the network layer (network/link_loads.hpp,
+// route_task_graph), on every machine kind.
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "allocsim/network/link_loads.hpp"  // CommGraphView, route_task_graph
 #include "allocsim/topo/topology.hpp"
 
 namespace allocsim {
-
-/// A communication graph in CSR form, as metrics see it (mapping::TaskGraph::comm_view()):
-/// each undirected edge listed from both ends with its bytes; `total_bytes` is all bytes (edge
-/// bytes plus bytes that never leave a task).
-struct CommGraphView {
-  std::span<const std::int64_t> offsets;  // vertices + 1 entries
-  std::span<const std::int32_t> targets;
-  std::span<const double> bytes;
-  double total_bytes = 0;
-  int size() const { return offsets.empty() ? 0 : static_cast<int>(offsets.size()) - 1; }
-};
 
 /// Hop-bytes (§3): "the total size of inter-processor communication in bytes weighted by
 /// distance between the respective end-processors". Hops per byte ("the average number of
@@ -37,15 +29,25 @@ struct HopBytes {
   }
 };
 
-/// O(m·d) for m edges; `placement[t]` is task t's node.
+/// `placement[t]` is task t's node. The hops of a byte are the links its route crosses: on graph
+/// machines hop-bytes is the sum of route_task_graph's link loads (each byte weighted by the
+/// mean length of its pair's paths under the machine's routing: distance() under minimal
+/// routing, longer under Valiant), O(Σ route lengths + links). On grids, whose single route
+/// from a to b crosses exactly distance(a, b) links, that sum is Σ bytes · distance(), computed
+/// so (the grid fast path, O(m·d) for m edges; tests check the two agree). Flat keeps its
+/// distance 1 per pair (one crossbar hop), although its route lists two links (the source's
+/// injection and the destination's ejection): there the link bytes sum to twice the hop-bytes.
 HopBytes hop_bytes(const CommGraphView& graph, const Topology& topology,
                    std::span<const NodeId> placement);
 
-/// Per-link load under Topology::route (dimension-ordered routing; on a flat machine a message
-/// crosses its source's injection and its destination's ejection link). Each edge of c bytes
-/// sends c/2 from each endpoint to the other, so on grids the loads sum to the hop-bytes.
-/// Links are directed; `mean` averages over every real link of the machine
-/// (Topology::link_count()), `mean_used` over loaded ones.
+/// Per-link load from route_task_graph (dimension-ordered routing on grids; on a flat machine a
+/// message crosses its source's injection and its destination's ejection link; the graph's own
+/// routes, multipath split by weight, on graph machines). Each edge of c bytes sends c/2 from
+/// each endpoint to the other, so the bytes on links sum to the hop-bytes. On graph machines a
+/// link's load is its bytes over its capacity (Topology::link_capacity; 1 on grids and flat), the
+/// time it is busy at unit bandwidth, as the flow model normalises. Links are directed; `mean`
+/// averages over every real link of the machine (Topology::link_count()), `mean_used` over
+/// loaded ones.
 struct LinkLoad {
   double max = 0;
   double mean = 0;

@@ -7,12 +7,19 @@
 // The model, exactly:
 // - A job of trace runtime T spends (1 − comm)·T computing and comm·T communicating when it
 //   runs alone on the reference compact allocation of its size (reference_compact_nodes: the
-//   most cubic box at the origin).
+//   most cubic box at the origin on grids; on graph machines the first k nodes in id order,
+//   which fill a router, then the next of its group or pod, then the next group).
 // - Its communication is its pattern's messages (default all-to-all among its nodes); the
 //   loads w_l (messages crossing link l, link_loads.hpp) make it one weighted flow: all its
 //   messages progress at one rate r, using r·w_l of link l, because an all-to-all exchange
 //   ends with its slowest message (the job's rate is that of its slowest flow).
-// - Every link has capacity `bandwidth` (default 1: the bandwidth at which comm was measured).
+// - Every link has capacity `bandwidth` (default 1: the bandwidth at which comm was measured)
+//   times its relative capacity c_l (Topology::link_capacity: 1 on grids and flat, the
+//   graph's own on graph machines). The constraint Σ_jobs r·w_l ≤ bandwidth·c_l is the same as
+//   Σ_jobs r·(w_l / c_l) ≤ bandwidth: the model divides every load by its link's capacity when
+//   a job is added (normalised loads, "link-busy time at unit capacity") and works with those
+//   throughout — pacing loads, the solver (every link at `bandwidth`), utilization (a fraction
+//   of each link's own capacity). On grids the division is skipped (c_l = 1: bit for bit).
 //   Rates are max-min fair among the running jobs (progressive filling, max_min.hpp), each
 //   all-to-all job capped at bandwidth · r_ref, r_ref = 1 / L(w_ref), L the pacing load below
 //   of the reference allocation's loads: a job never communicates faster than alone on the
@@ -37,6 +44,8 @@
 //   routing (or a simulator that spreads a hot link's load, like the BigNetSim runs of
 //   Agarwal et al. §5.3) would: L(w) = Σ_l w_l / N, N = Topology::link_count() (every real
 //   directed link of the machine, used by the job or not), i.e. the job's hop-bytes over N.
+//   On graph machines the loads are normalised, L(w) = Σ_l (w_l / c_l) / N with N the graph's
+//   links (injection and ejection links included): the job's link-busy time spread evenly.
 //   This is Agarwal et al.'s argument, §5.3: "TopoLB is the most resilient; this is because a
 //   smaller value of hops-per-byte leads to a smaller number of packets on each link.
 //   Consequently, the links can service the traffic with a smaller bandwidth", and §5.4: "there
@@ -52,6 +61,17 @@
 //   so the mean form suits one job per machine or machine-wide adaptive spreading; where
 //   several jobs' locality matters, use max. Link utilization is then the pool's: the same on
 //   every link (mean = max).
+//
+// Adaptive routing (graph machines whose graph()->adaptive(), e.g. dragonfly routing=ugal): a
+// job's routes depend on the loads it meets. The rule: when an all-to-all job is added, it is
+// routed with the current normalised per-link loads of every other running job (their sum,
+// link_load_view) as GraphMachine::for_each_path's LinkLoadView; and at every solve() that
+// follows a change (every re-rating), every running all-to-all job is routed again, one after
+// another in key order, against the loads of all the others as they then stand (the jobs before
+// it already re-routed), then all rates are re-solved. Its reference rate is alone (no loads:
+// minimal routes). Jobs added with explicit loads (mapped patterns) are routed by their caller
+// (the flow runtime passes link_load_view at their start) and keep those routes. Cost per solve
+// on such machines O(J² · U) for J all-to-all jobs (each re-route sums the others' loads).
 #include <cstdint>
 #include <map>
 #include <span>
@@ -134,12 +154,18 @@ class FlowNetwork {
   double reference_rate(int k);
   double comm() const { return comm_; }
   FlowLoad load() const { return load_; }
-  /// pacing_load of `loads` under this network's form and machine.
+  /// pacing_load of raw `loads` (divided by their links' capacities first) under this
+  /// network's form and machine.
   double pacing_load(std::span<const std::pair<LinkId, double>> loads) const;
+  /// On an adaptive machine, the sum of every running job's normalised per-link loads but
+  /// `except`'s, indexed by LinkId (valid until the next call); empty on other machines.
+  LinkLoadView link_load_view(JobKey except);
 
  private:
   struct RunningJob {
-    std::vector<std::pair<LinkId, double>> loads;
+    std::vector<std::pair<LinkId, double>> loads;  ///< normalised (w / c), or the pool's
+    std::vector<NodeId> nodes;  ///< adaptive machines: an all-to-all job's nodes, to re-route
+    std::vector<std::pair<LinkId, double>> link_loads;  ///< adaptive machines: its real loads
     double reference_rate = 0;
     bool capped = true;       ///< at bandwidth × reference_rate: the trace runtime is a floor at 1
     double message_rate = 0;  ///< its messages' max-min fair rate
@@ -157,8 +183,16 @@ class FlowNetwork {
   };
   static constexpr std::size_t kMaxMemoizedLoads = 4096;
 
-  /// Adds `job` (its loads: real links); under FlowLoad::mean its loads become one load,
-  /// Σ w / N, on the pool link.
+  /// Divides each load by its link's capacity (graph machines; grids: nothing to do).
+  void normalise(std::vector<std::pair<LinkId, double>>& loads) const;
+  /// Normalised all-to-all loads among `nodes` (adaptive routing informed by `view`).
+  std::vector<std::pair<LinkId, double>> all_to_all(std::span<const NodeId> nodes,
+                                                    LinkLoadView view);
+  /// Routes every running all-to-all job again, in key order (adaptive machines; see the file
+  /// comment).
+  void reroute_adaptive();
+  /// Adds `job` (its loads: real links, normalised); under FlowLoad::mean its loads become one
+  /// load, Σ w / N, on the pool link.
   void insert_job(JobKey key, RunningJob job);
   /// Position of `link` in `job`'s loads (which use it).
   static int position_of(const RunningJob& job, LinkId link);
@@ -173,6 +207,9 @@ class FlowNetwork {
   const Topology* topology_;
   double comm_, bandwidth_;
   FlowLoad load_;
+  bool adaptive_ = false;          ///< the machine's routes depend on loads (UGAL)
+  LinkLoadScratch scratch_;        ///< for all_to_all_link_loads
+  std::vector<double> link_view_;  ///< link_load_view's result
   /// Link slots the solver knows: the topology's, plus under FlowLoad::mean one more, the pool
   /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
   LinkId pool_link_ = -1;

@@ -72,7 +72,8 @@ class WormholeNetwork {
     double mean_blocked = 0;  ///< blocked time, over delivered messages
   };
 
-  /// Throws InputError unless `topology` has coordinates (mesh, torus, semitorus), or if
+  /// Throws InputError unless `topology` has coordinates (mesh, torus, semitorus:
+  /// Topology::require_grid naming "runtime model 'wormhole'"), or if
   /// plen < 1, ts < 0, or stall_limit ≤ ts + 1 (or not finite).
   WormholeNetwork(const Topology& topology, WormholeParams params);
 

@@ -62,7 +62,11 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// messages are routed on the switches, so a switch's links are shared by its processors; a
 /// job's reference is its k processors on the ceil(k / side(0)) switches of the most compact
 /// switch box, and each processor's own link to its switch (k − 1 messages each way in an
-/// all-to-all, whatever the placement) bounds its rate through the cap (load=max only).
+/// all-to-all, whatever the placement) bounds its rate through the cap (load=max only); grids
+/// only (check_size refuses other machines: "runtime model 'flow' with switch=first works on
+/// grids ..."). Every machine kind otherwise: on graph machines loads are routed by the graph's
+/// routing and divided by link capacities, and mapped patterns on adaptive (UGAL) machines are
+/// routed at their start against the other jobs' loads (flow_model.hpp).
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1,
                                                 FlowLoad load = FlowLoad::max,
                                                 bool switches = false);
@@ -110,7 +114,9 @@ WormholeCost wormhole_cost(const WormholeRuntimeParams& params, const Topology& 
 void check_wormhole_size(const WormholeRuntimeParams& params, const Topology& topology,
                          std::span<const Job> jobs);
 
-/// `wormhole`: the GABL paper's message-level model (§4.2; network/wormhole.hpp for the
+/// `wormhole` (grids only: check_size and the network refuse other machines with
+/// Topology::require_grid("runtime model 'wormhole'")): the GABL paper's message-level model
+/// (§4.2; network/wormhole.hpp for the
 /// network's exact rules, dateline virtual channels on tori). At its start each task of a job
 /// sends round(Exp(num_mes)) messages of plen flits, each to a uniformly drawn other task of
 /// the job (all-to-all; wormhole_all_to_all_messages) or to its neighbours in the run's

@@ -170,22 +170,12 @@ void cause_notes(const std::map<std::string, std::map<double, Measurements>>& re
 // --- Isolating experiments for the mesh penalty (single runs of the same flow model) -------
 
 /// Per-link bytes of `graph` placed by `placement` (task -> node): each edge's bytes, half each
-/// way, on the topology's dimension-ordered routes, as the flow runtime loads a mapped pattern.
+/// way, on the machine's routes (route_task_graph), as the flow runtime loads a mapped pattern.
 std::vector<std::pair<LinkId, double>> stencil_loads(const Topology& topology,
                                                      const mapping::TaskGraph& graph,
                                                      const std::vector<NodeId>& placement) {
-  std::vector<double> bytes(static_cast<std::size_t>(topology.link_slot_count()), 0.0);
-  for (mapping::TaskId task = 0; task < graph.size(); ++task) {
-    const auto neighbours = graph.neighbours(task);
-    const auto edge_bytes = graph.edge_bytes(task);
-    for (std::size_t i = 0; i < neighbours.size(); ++i)
-      topology.route(placement[task], placement[neighbours[i]],
-                     [&](LinkId link) { bytes[link] += edge_bytes[i] / 2; });
-  }
-  std::vector<std::pair<LinkId, double>> loads;
-  for (LinkId link = 0; link < topology.link_slot_count(); ++link)
-    if (bytes[link] > 0) loads.emplace_back(link, bytes[link]);
-  return loads;
+  LinkLoadScratch scratch;
+  return route_task_graph(topology, graph.comm_view(), placement, scratch);
 }
 
 /// Time for kWork iterations of a job with `loads`, its communication measured (comm at
