@@ -19,8 +19,8 @@ core="src/util src/topo src/workload src/geom src/alloc src/sched src/sim src/me
       include/allocsim/alloc include/allocsim/sched include/allocsim/sim include/allocsim/metrics"
 below_cli="$core src/output include/allocsim/output src/sweep include/allocsim/sweep"
 # The core's own layers (docs/ARCHITECTURE.md): util includes no other layer; topo and workload
-# include only util; geom only util and topo; metrics util, topo and workload; mapping also
-# metrics; alloc util, topo, workload and geom; schedulers see their context, never the Simulation.
+# include only util; geom only util and topo; metrics util, topo, workload and network (the one
+# routing of bytes onto links); mapping also metrics; alloc util, topo, workload and geom; schedulers see their context, never the Simulation.
 forbid "src/util include/allocsim/util" \
   'allocsim/(topo|workload|geom|alloc|sched|sim|metrics|mapping|network)/' "util/ includes no other layer"
 forbid "src/topo include/allocsim/topo" \
@@ -29,8 +29,8 @@ forbid "src/workload include/allocsim/workload" \
   'allocsim/(topo|geom|alloc|sched|sim|metrics|mapping|network)/' "workload/ includes only util/"
 forbid "src/geom include/allocsim/geom" 'allocsim/(workload|alloc|sched|sim|metrics|mapping|network)/' \
   "geom/ includes only util/ and topo/"
-forbid "src/metrics include/allocsim/metrics" 'allocsim/(geom|alloc|sched|sim|mapping|network)/' \
-  "metrics/ includes only util/, topo/ and workload/"
+forbid "src/metrics include/allocsim/metrics" 'allocsim/(geom|alloc|sched|sim|mapping)/' \
+  "metrics/ includes only util/, topo/, workload/ and network/ (bytes on links)"
 forbid "src/mapping include/allocsim/mapping" 'allocsim/(geom|alloc|sched|sim|network)/' \
   "mapping/ includes only util/, topo/, workload/ and metrics/"
 forbid "src/alloc include/allocsim/alloc" 'allocsim/(sched|sim|metrics|mapping|network)/' \
