@@ -47,7 +47,9 @@ void run_stream(benchmark::State& state, const std::string& machine, int mean_in
 void Dragonfly16512(benchmark::State& state) {
   run_stream(state, "dragonfly:p=8,a=16,h=8", 50);
 }
-void FatTreeK32(benchmark::State& state) { run_stream(state, "fattree:k=32", 100); }
+void FatTreeK32(benchmark::State& state) {
+  run_stream(state, "fattree:k=32", 100);
+}
 
 }  // namespace
 

@@ -81,14 +81,17 @@ struct TopologyCase {
   const char* runtime_model = "fixed";
 };
 const std::vector<TopologyCase> kTopologies{
-    {"mesh-8x8", "mesh:8x8", "mm"},        {"mesh-4x4x4", "mesh:4x4x4", "mm"},
-    {"mesh-64", "mesh:64", "mm"},          {"torus-8x8", "torus:8x8", "mm"},
-    {"torus-4x4x4", "torus:4x4x4", "mm"},  {"flat-64", "flat:64", "random"},
+    {"mesh-8x8", "mesh:8x8", "mm"},
+    {"mesh-4x4x4", "mesh:4x4x4", "mm"},
+    {"mesh-64", "mesh:64", "mm"},
+    {"torus-8x8", "torus:8x8", "mm"},
+    {"torus-4x4x4", "torus:4x4x4", "mm"},
+    {"flat-64", "flat:64", "random"},
     {"flat-64.curve", "flat:64", "curve"},
     {"semitorus-4x4x2", "semitorus:4x4x2:wrap=110", "mm"},
     {"dragonfly-p2a4h2", "dragonfly:p=2,a=4,h=2", "random", "flow:comm=0.5"},
-    {"dragonfly-p2a4h2.valiant-relative", "dragonfly:p=2,a=4,h=2,routing=valiant,arrangement=relative",
-     "random", "flow:comm=0.5"},
+    {"dragonfly-p2a4h2.valiant-relative",
+     "dragonfly:p=2,a=4,h=2,routing=valiant,arrangement=relative", "random", "flow:comm=0.5"},
     {"dragonfly-p2a4h2.ugal-circulant", "dragonfly:p=2,a=4,h=2,routing=ugal,arrangement=circulant",
      "random", "flow:comm=0.5"},
     {"fattree-k4", "fattree:k=4", "random", "flow:comm=0.5"},
@@ -192,8 +195,11 @@ void add_topology_cases(std::vector<GoldenCase>& cases, const std::string& golde
     std::string machine = topology.machine;
     if (const auto at = machine.find("${GOLDEN_DIR}"); at != std::string::npos)
       machine.replace(at, std::string("${GOLDEN_DIR}").size(), golden_dir);
-    GoldenCase c{"topology", machine.substr(0, machine.find(':')), topology.name,
-                 base_config(kShapedTrace), {}};
+    GoldenCase c{"topology",
+                 machine.substr(0, machine.find(':')),
+                 topology.name,
+                 base_config(kShapedTrace),
+                 {}};
     c.config.machine = machine;
     c.config.alloc = topology.alloc;
     c.config.runtime_model = topology.runtime_model;

@@ -2,17 +2,22 @@
 // loads from the single routing function (network/link_loads.hpp) equal brute-force per-flow
 // routing; every path joins its endpoints; multipath weights sum to 1.
 //
-// The machines: grids, flat, the hand-made tiny tree (tests/testing/tiny_graph.hpp) and the
-// registry's graph kinds by spec. A spec whose builder is not on this branch yet (its factory
-// throws "... not built yet") is skipped and listed in the test's output; once the builder is
-// merged the same test runs on it unchanged.
+// The machines: grids, flat, the hand-made tiny tree (tests/testing/tiny_graph.hpp), a ring,
+// fixed specs of every graph kind, and random machines of every kind (random grids, random
+// dragonflies under every arrangement and routing, random k-ary and XGFT fat trees under both
+// routings, random per_router grids, random Slurm topology files).
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -90,22 +95,96 @@ class RingMachine final : public GraphMachine {
   int routers_;
 };
 
-/// Every kind: grids and flat by spec, the tiny tree (even and weighted splits, thin up links),
-/// random grids, and the graph builders' specs when they exist.
-std::vector<Machine> machines(std::vector<std::string>& not_built) {
+/// A random Slurm topology.conf (a tree of 1 .. 3 levels above the leaves, 1 .. 3 nodes per leaf)
+/// written to a temporary file, and the machine read from it.
+Topology random_slurm_tree(std::mt19937& rng, int index) {
+  const auto draw = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(rng);
+  };
+  std::ostringstream text;
+  int node = 0, switch_id = 0;
+  std::vector<std::string> level;  // switches of the level being built
+  for (int leaf = draw(1, 4); leaf > 0; --leaf) {
+    const int nodes = draw(1, 3);
+    text << "SwitchName=s" << switch_id << " Nodes=n[" << node << "-" << node + nodes - 1 << "]\n";
+    level.push_back("s" + std::to_string(switch_id++));
+    node += nodes;
+  }
+  for (int up = draw(0, 2); up > 0 && level.size() > 1; --up) {
+    std::vector<std::string> parents;
+    for (std::size_t i = 0; i < level.size(); i += 2) {
+      text << "SwitchName=s" << switch_id << " Switches=" << level[i];
+      if (i + 1 < level.size()) text << "," << level[i + 1];
+      text << "\n";
+      parents.push_back("s" + std::to_string(switch_id++));
+    }
+    level = parents;
+  }
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      ("allocsim_property_" + std::to_string(::getpid()) + "_" + std::to_string(index) + ".conf");
+  std::ofstream(path) << text.str();
+  Topology topology = Topology::parse("slurm-topology:" + path.string());
+  std::filesystem::remove(path);
+  return topology;
+}
+
+/// Random machines of every graph kind, by spec (and Slurm files).
+std::vector<Machine> random_graph_machines(std::mt19937& rng) {
+  const auto draw = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(rng);
+  };
+  const char* const arrangements[] = {"absolute", "relative", "circulant"};
+  const char* const routings[] = {"minimal", "valiant", "ugal"};
+  std::vector<Machine> list;
+  for (int i = 0; i < 6; ++i) {
+    const int a = draw(1, 4), h = draw(1, 3);
+    const std::string spec =
+        "dragonfly:p=" + std::to_string(draw(1, 3)) + ",a=" + std::to_string(a) +
+        ",h=" + std::to_string(h) + ",g=" + std::to_string(draw(2, a * h + 1)) +
+        ",arrangement=" + arrangements[draw(0, 2)] + ",routing=" + routings[draw(0, 2)];
+    list.push_back({spec, Topology::parse(spec)});
+  }
+  for (int i = 0; i < 4; ++i) {
+    const char* routing = draw(0, 1) ? "ecmp" : "dmodk";
+    std::string spec = "fattree:k=" + std::to_string(2 * draw(1, 3)) + ",routing=" + routing;
+    if (i % 2) {
+      const int levels = draw(1, 3);
+      std::string down, up;
+      for (int l = 0; l < levels; ++l) {
+        down += (l ? "x" : "") + std::to_string(draw(1, 3));
+        up += (l ? "x" : "") + std::to_string(l == 0 ? 1 : draw(1, 3));
+      }
+      spec = "fattree:down=" + down + ",up=" + up + ",routing=" + routing;
+    }
+    list.push_back({spec, Topology::parse(spec)});
+  }
+  for (int i = 0; i < 3; ++i) {
+    Topology grid = allocsim::testing::random_grid(rng, 2);
+    const std::string spec =
+        grid.spec() +
+        (grid.spec().find(':', grid.spec().find(':') + 1) == std::string::npos ? ":" : ",") +
+        "per_router=" + std::to_string(draw(2, 3));
+    list.push_back({spec, Topology::parse(spec)});
+  }
+  for (int i = 0; i < 4; ++i) {
+    Topology tree = random_slurm_tree(rng, i);
+    list.push_back({"random Slurm tree " + std::to_string(i), std::move(tree)});
+  }
+  return list;
+}
+
+/// Every kind: grids and flat by spec, fixed specs of every graph kind, the tiny tree (even and
+/// weighted splits, thin up links), a ring, random grids and random graph machines.
+std::vector<Machine> machines() {
   std::vector<Machine> list;
   for (const char* spec :
        {"mesh:4x4", "torus:4x4", "torus:3x2x5:wrap=011", "mesh:1x5", "torus:2x2", "flat:6",
         "dragonfly:p=2,a=4,h=2", "dragonfly:p=2,a=4,h=2,routing=valiant",
-        "dragonfly:p=1,a=2,h=1,arrangement=relative", "fattree:k=4", "fattree:k=4,routing=ecmp",
-        "torus:4x4:per_router=2"}) {
-    try {
-      list.push_back({spec, Topology::parse(spec)});
-    } catch (const InputError& error) {
-      if (std::string(error.what()).find("not built yet") == std::string::npos) throw;
-      not_built.emplace_back(spec);
-    }
-  }
+        "dragonfly:p=2,a=4,h=2,routing=ugal", "dragonfly:p=1,a=2,h=1,arrangement=relative",
+        "fattree:k=4", "fattree:k=4,routing=ecmp", "fattree:down=4x3,up=1x2",
+        "torus:4x4:per_router=2"})
+    list.push_back({spec, Topology::parse(spec)});
   list.push_back({"tinytree(0.5)", allocsim::testing::tiny_tree()});
   list.push_back({"tinytree(0.75, up 0.25)", allocsim::testing::tiny_tree(0.75, 0.25)});
   list.push_back({"tinytree(1)", allocsim::testing::tiny_tree(1.0)});
@@ -118,12 +197,8 @@ std::vector<Machine> machines(std::vector<std::string>& not_built) {
     Topology grid = allocsim::testing::random_grid(rng, 3);
     list.push_back({grid.spec(), std::move(grid)});
   }
+  for (Machine& machine : random_graph_machines(rng)) list.push_back(std::move(machine));
   return list;
-}
-
-void report_not_built(const std::vector<std::string>& not_built) {
-  for (const std::string& spec : not_built)
-    std::cout << "[ skipped  ] " << spec << ": builder not on this branch\n";
 }
 
 std::vector<NodeId> random_subset(const Topology& t, std::mt19937& rng) {
@@ -160,8 +235,7 @@ void expect_same_loads(const LoadMap& expected, const std::vector<std::pair<Link
 }  // namespace
 
 TEST(GraphRoutingProperty, EveryPathJoinsItsEndpointsAndWeightsSumToOne) {
-  std::vector<std::string> not_built;
-  for (const Machine& m : machines(not_built)) {
+  for (const Machine& m : machines()) {
     const Topology& t = m.topology;
     for (NodeId a = 0; a < t.node_count(); ++a)
       for (NodeId b = 0; b < t.node_count(); ++b) {
@@ -210,13 +284,11 @@ TEST(GraphRoutingProperty, EveryPathJoinsItsEndpointsAndWeightsSumToOne) {
         for (const LinkId link : path) EXPECT_TRUE(t.is_link(link)) << what;
       }
   }
-  report_not_built(not_built);
 }
 
 TEST(GraphRoutingProperty, AllToAllLoadsEqualPerPairRouting) {
-  std::vector<std::string> not_built;
   std::mt19937 rng(2026);
-  for (const Machine& m : machines(not_built)) {
+  for (const Machine& m : machines()) {
     const Topology& t = m.topology;
     LinkLoadScratch scratch;  // reused across node sets, as the flow model does
     for (int trial = 0; trial < 12; ++trial) {
@@ -238,13 +310,11 @@ TEST(GraphRoutingProperty, AllToAllLoadsEqualPerPairRouting) {
       expect_same_loads(expected, got, m.name + " routed messages");
     }
   }
-  report_not_built(not_built);
 }
 
 TEST(GraphRoutingProperty, TaskGraphBytesEqualPerEdgeRouting) {
-  std::vector<std::string> not_built;
   std::mt19937 rng(11);
-  for (const Machine& m : machines(not_built)) {
+  for (const Machine& m : machines()) {
     const Topology& t = m.topology;
     LinkLoadScratch scratch;
     for (int trial = 0; trial < 8; ++trial) {
@@ -282,5 +352,4 @@ TEST(GraphRoutingProperty, TaskGraphBytesEqualPerEdgeRouting) {
                         m.name + " task graph");
     }
   }
-  report_not_built(not_built);
 }
