@@ -109,12 +109,14 @@ void check_link(const Topology& t, LinkId link) {
 
 void bind_machine(py::module_& module) {
   py::class_<Topology>(module, "Machine",
-                       "An interconnect (mesh, torus, flat): node coordinates, hop distances, "
-                       "neighbours and dimension-ordered routes.")
+                       "An interconnect (mesh, torus, flat, or a graph machine such as a "
+                       "dragonfly): hop distances, neighbours, routes; node coordinates on grids "
+                       "only.")
       .def(py::init([](const std::string& spec) { return Topology::parse(spec); }), py::arg("spec"))
       .def_property_readonly("spec", &Topology::spec)
       .def_property_readonly("kind",
-                             [](const Topology& t) {
+                             [](const Topology& t) -> std::string {
+                               if (t.graph()) return t.kind_name();  // "dragonfly", ...
                                return t.kind() == Topology::Kind::flat    ? "flat"
                                       : t.kind() == Topology::Kind::torus ? "torus"
                                                                           : "mesh";
@@ -133,12 +135,14 @@ void bind_machine(py::module_& module) {
           "coords",
           [](const Topology& t, NodeId node) {
             check_node(t, node);
+            if (t.graph()) t.require_grid("Machine.coords");
             return t.coords(node);
           },
           py::arg("node"))
       .def(
           "id",
           [](const Topology& t, const std::vector<int>& coords) {
+            if (t.graph()) t.require_grid("Machine.id");
             bool valid = static_cast<int>(coords.size()) == t.dims();
             for (int axis = 0; valid && axis < t.dims(); ++axis)
               valid = coords[axis] >= 0 && coords[axis] < t.side(axis);
@@ -166,11 +170,33 @@ void bind_machine(py::module_& module) {
           [](const Topology& t, NodeId a, NodeId b) {
             check_node(t, a);
             check_node(t, b);
+            if (t.graph())  // several weighted paths: Machine.paths
+              throw InputError("Machine.route gives the single route of grids and flat; machine '" +
+                               t.spec() + "' is a " + t.kind_name() + ": use Machine.paths");
             std::vector<LinkId> links;
             t.route(a, b, [&](LinkId link) { links.push_back(link); });
             return links;
           },
           py::arg("a"), py::arg("b"), "link ids of the dimension-ordered route from a to b")
+      .def(
+          "paths",
+          [](const Topology& t, NodeId a, NodeId b) {
+            check_node(t, a);
+            check_node(t, b);
+            std::vector<std::pair<std::vector<LinkId>, double>> paths;
+            if (const GraphMachine* graph = t.graph()) {
+              graph->for_each_path(a, b, [&](std::span<const LinkId> path, double weight) {
+                paths.emplace_back(std::vector<LinkId>(path.begin(), path.end()), weight);
+              });
+            } else if (a != b) {
+              std::vector<LinkId> links;
+              t.route(a, b, [&](LinkId link) { links.push_back(link); });
+              paths.emplace_back(std::move(links), 1.0);
+            }
+            return paths;
+          },
+          py::arg("a"), py::arg("b"),
+          "every path from a to b as (link ids, share of the traffic); one on grids and flat")
       .def(
           "link",
           [](const Topology& t, LinkId link) {

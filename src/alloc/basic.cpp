@@ -108,8 +108,10 @@ void append_basic_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entri
          "processor order (allocsim list orderings)",
          {"row", "snake", "hilbert", "ghilbert"}}},
        [](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
-         return std::make_unique<SortedFreeListAllocator>(
-             make_ordering(params.text("order"), topology));
+         const std::string& order = params.text("order");
+         if (topology.graph() && order != "row")  // the other orders walk coordinates
+           topology.require_grid("allocator 'sortedfreelist' with order=" + order);
+         return std::make_unique<SortedFreeListAllocator>(make_ordering(order, topology));
        }});
 }
 

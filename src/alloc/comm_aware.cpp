@@ -271,27 +271,31 @@ geom::Budget parse_budget(const Params& params) {
   return budget;
 }
 
-AllocatorFactory make_factory(CommAwareAllocator::Method method) {
-  return [method](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
-    CommAwareAllocator::Options options;
-    options.method = method;
-    if (params.has("centers")) options.centres = parse_centres(params);
-    if (method == CommAwareAllocator::Method::mc1x1 && !params.has("centers"))
-      options.centres = CommAwareAllocator::Centres::free;
-    if (params.has("nodes")) options.budget = parse_budget(params);
-    if (params.has("m")) {
-      options.ptas_m = static_cast<int>(params.integer("m"));
-      if (options.ptas_m < 1) throw InputError("ptas needs m >= 1");
-    }
-    if (params.has("fallback")) options.square_fallback = params.text("fallback") == "square";
-    if (method == CommAwareAllocator::Method::mc1x1 && params.has("ties"))
-      options.shell_ties =
-          params.text("ties") == "sum" ? geom::ShellTies::sum : geom::ShellTies::first;
-    if (method != CommAwareAllocator::Method::mc1x1 && params.has("ties"))
-      options.centre_order =
-          params.text("ties") == "premas" ? geom::CentreOrder::premas : geom::CentreOrder::sorted;
-    return std::make_unique<CommAwareAllocator>(options, topology);
-  };
+/// The factory of the registry row `name`: on a graph machine it refuses with that name (the
+/// geom/ solvers work on coordinates).
+AllocatorFactory make_factory(CommAwareAllocator::Method method, std::string name) {
+  return
+      [method, name](const Params& params, const Topology& topology) -> std::unique_ptr<Allocator> {
+        if (topology.graph()) topology.require_grid("allocator '" + name + "'");
+        CommAwareAllocator::Options options;
+        options.method = method;
+        if (params.has("centers")) options.centres = parse_centres(params);
+        if (method == CommAwareAllocator::Method::mc1x1 && !params.has("centers"))
+          options.centres = CommAwareAllocator::Centres::free;
+        if (params.has("nodes")) options.budget = parse_budget(params);
+        if (params.has("m")) {
+          options.ptas_m = static_cast<int>(params.integer("m"));
+          if (options.ptas_m < 1) throw InputError("ptas needs m >= 1");
+        }
+        if (params.has("fallback")) options.square_fallback = params.text("fallback") == "square";
+        if (method == CommAwareAllocator::Method::mc1x1 && params.has("ties"))
+          options.shell_ties =
+              params.text("ties") == "sum" ? geom::ShellTies::sum : geom::ShellTies::first;
+        if (method != CommAwareAllocator::Method::mc1x1 && params.has("ties"))
+          options.centre_order = params.text("ties") == "premas" ? geom::CentreOrder::premas
+                                                                 : geom::CentreOrder::sorted;
+        return std::make_unique<CommAwareAllocator>(options, topology);
+      };
 }
 
 }  // namespace
@@ -303,17 +307,17 @@ void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& 
        "Manhattan Median (Bender et al.): k nearest free processors in L1 around "
        "the best grid-line intersection",
        {centres_param("intersections", {"intersections", "free", "all"}), centre_order_param()},
-       make_factory(Method::mm)});
+       make_factory(Method::mm, "mm")});
   entries.push_back({"genalg",
                      "Gen-Alg (Krumke et al.): k nearest free processors in L1 around the best "
                      "free processor",
                      {},
-                     make_factory(Method::genalg)});
+                     make_factory(Method::genalg, "genalg")});
   entries.push_back({"mc1x1",
                      "MC1x1 (Mache-Lo-Windisch shells around a processor, Bender et al.): least "
                      "sum of L-inf shell numbers",
                      {centres_param("free", {"free", "all"}), shell_ties_param()},
-                     make_factory(Method::mc1x1)});
+                     make_factory(Method::mc1x1, "mc1x1")});
   entries.push_back({"mc",
                      "MC (Mache-Lo-Windisch): shells around a submesh of the job's requested "
                      "shape",
@@ -322,17 +326,18 @@ void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& 
                        "square",
                        "shell 0 for jobs without a shape: near-square box or 1x1",
                        {"square", "1x1"}}},
-                     make_factory(Method::mc)});
+                     make_factory(Method::mc, "mc")});
   entries.push_back(
       {"mm-inc",
        "MM followed by swaps that strictly lower the sum of pairwise distances "
        "(Bender et al.)",
        {centres_param("intersections", {"intersections", "free", "all"}), centre_order_param()},
-       make_factory(Method::mm_inc)});
+       make_factory(Method::mm_inc, "mm-inc")});
   entries.push_back({"greedy-optimal",
                      "exact minimum sum of pairwise distances at every step (branch and bound, "
                      "budgeted; falls back to mm-inc)",
-                     budget_params("100000"), make_factory(Method::greedy_optimal)});
+                     budget_params("100000"),
+                     make_factory(Method::greedy_optimal, "greedy-optimal")});
   auto ptas_params = budget_params("1000000");
   ptas_params.insert(ptas_params.begin(), {"m",
                                            ParamKind::integer,
@@ -342,7 +347,7 @@ void append_comm_aware_allocators(std::vector<RegistryEntry<AllocatorFactory>>& 
                                            integer_rule(1, 64)});
   entries.push_back({"ptas",
                      "Bender et al.'s PTAS with m slabs per axis (budgeted; falls back to mm-inc)",
-                     std::move(ptas_params), make_factory(Method::ptas)});
+                     std::move(ptas_params), make_factory(Method::ptas, "ptas")});
 }
 
 }  // namespace allocsim

@@ -311,13 +311,22 @@ void append_curve_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entri
                               : fit_name == "none"  ? CurveFit::none
                                                     : CurveFit::best;
          const SpanKind span = params.text("span") == "ring" ? SpanKind::ring : SpanKind::linear;
+         if (topology.graph() && params.text("switch") == "first")
+           topology.require_grid("allocator 'curve' with switch=first");
+         const auto ordering = [&](const Topology& machine) {
+           try {
+             return make_ordering(params.text("order"), machine);
+           } catch (const InputError& refusal) {  // an ordering that refuses graph machines
+             if (!machine.graph()) throw;
+             throw InputError("allocator 'curve': " + std::string(refusal.what()) +
+                              " (order=row and order=file work on any machine)");
+           }
+         };
          if (params.text("switch") == "first")  // Leung et al. §2.2 order the switch mesh
            return std::make_unique<CurveAllocator>(
-               switch_major_order(make_ordering(params.text("order"), switch_topology(topology)),
-                                  topology.side(0)),
-               fit, span);
-         return std::make_unique<CurveAllocator>(make_ordering(params.text("order"), topology), fit,
-                                                 span);
+               switch_major_order(ordering(switch_topology(topology)), topology.side(0)), fit,
+               span);
+         return std::make_unique<CurveAllocator>(ordering(topology), fit, span);
        }});
 }
 

@@ -9,6 +9,7 @@
 namespace allocsim {
 
 Mesh2D require_mesh2d(const Topology& topology, const std::string& allocator) {
+  if (topology.graph()) topology.require_grid("allocator '" + allocator + "'");
   const bool mesh2d = topology.has_coordinates() && topology.dims() == 2 && !topology.wraps(0) &&
                       !topology.wraps(1);
   if (!mesh2d)

@@ -91,6 +91,7 @@ bool valid_base(const Grid3& grid, int axis, int base, int length) {
 }  // namespace
 
 Grid3 require_grid3(const Topology& topology, const std::string& allocator) {
+  if (topology.graph()) topology.require_grid("allocator '" + allocator + "'");
   if (!topology.has_coordinates() || topology.dims() > 3)
     throw InputError("allocator '" + allocator +
                      "' needs a mesh or torus of up to three dimensions such as mesh:8x8x8, "

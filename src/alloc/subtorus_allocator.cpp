@@ -23,6 +23,7 @@ int log_side(std::uint64_t packed, int axis) {
 SubtorusAllocator::SubtorusAllocator(const Topology& topology, PartitionScheme scheme,
                                      ConvertMode mode, PickRule pick, MergeRule merge)
     : sides_(topology.sides()), scheme_(scheme), mode_(mode), pick_(pick), merge_(merge) {
+  if (topology.graph()) topology.require_grid("allocator 'subtorus'");
   if (topology.dims() > kMaxDims)
     throw InputError("subtorus allocators support at most 16 dimensions");
   const std::vector<Semitorus> initial = preprocess(topology);  // validates the machine

@@ -184,7 +184,10 @@ void add_map_command(CLI::App& app) {
       "  identity, random  O(n)\n"
       "With more tasks than processors METIS partitions first (O(m)); groups above the balance\n"
       "bound (METIS's 3 % or one task's load above the mean) are rebalanced and reported.");
-  command->add_option("--machine", args->machine, "machine, e.g. torus:16x16")->required();
+  command
+      ->add_option("--machine", args->machine,
+                   "machine, e.g. torus:16x16 or any machine kind (allocsim list topologies)")
+      ->required();
   command->add_option("--nodes", args->nodes_file,
                       "file of node ids to map onto (default: the whole machine)");
   command->add_option("--pattern", args->pattern,

@@ -99,6 +99,7 @@ void run_optimum(const OptimumArgs& args) {
     points = geom::PointSet::from_rows(rows);
   } else {
     const Topology topology = Topology::parse(args.machine);
+    if (topology.graph()) topology.require_grid("optimum");  // names the graph's kind
     if (!topology.has_coordinates()) throw InputError("optimum needs a mesh or torus machine");
     std::vector<char> busy(topology.node_count(), 0);
     if (!args.busy_file.empty()) {
@@ -185,7 +186,8 @@ void add_optimum_command(CLI::App& app) {
       "optimum", "choose k points (or free processors) with the least sum of pairwise distances");
   command->add_option("--points", args->points_file,
                       "file with one point per line (integers separated by spaces or commas)");
-  command->add_option("--machine", args->machine, "machine, e.g. mesh:20x20 (all nodes free)");
+  command->add_option("--machine", args->machine,
+                      "machine, e.g. mesh:20x20 (all nodes free; grids only)");
   command->add_option("--busy", args->busy_file,
                       "file of busy nodes with --machine: a node id or coordinates per line");
   command->add_option("-k", args->k, "number of points to choose")->required();

@@ -108,7 +108,8 @@ void run(const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!options.jobs_out.empty()) {
     output::OutputFile file(options.jobs_out, "--jobs-out file");
-    write_jobs_csv(file.stream(), result.jobs);
+    const Topology machine = Topology::parse(config.machine);  // named nodes get names too
+    write_jobs_csv(file.stream(), result.jobs, &machine);
     file.finish();
   }
   if (!options.swf_out.empty()) {
@@ -183,7 +184,8 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   command->add_flag("--strict", c.strict, "malformed trace lines are errors, not counted skips");
   command->add_option("--jobs-out", options->jobs_out,
-                      "write one CSV row per job (with its allocated_nodes)");
+                      "write one CSV row per job (with its allocated_nodes, and their names "
+                      "when the machine names its nodes: allocated_node_names)");
   command->add_option("--swf-out", options->swf_out,
                       "write the simulated schedule as a Standard Workload Format file");
   command

@@ -60,7 +60,7 @@ class RefineMapper final : public Mapper {
           for (const TaskId j : graph.neighbours(t)) {
             const int q = at[j];
             add(q);
-            if (topology.has_coordinates())
+            if (!topology.fully_connected())  // grids and graphs: a node's near nodes
               topology.for_each_neighbour(problem.processors[q],
                                           [&](NodeId node) { add(index_of_node[node]); });
           }

@@ -80,6 +80,12 @@ class ScotchMapper final : public Mapper {
 
     check(SCOTCH_archInit(&s.machine), "archInit");
     s.has_machine = true;
+    std::vector<SCOTCH_Num> part(n, -1);  // each task's terminal (processor index)
+    if (const GraphMachine* machine = topology.graph()) {
+      map_onto_graph(*machine, problem, s, part);
+      repair(problem, part, placement);
+      return;
+    }
     if (topology.fully_connected()) {
       check(SCOTCH_archCmplt(&s.machine, topology.node_count()), "archCmplt");
     } else {
@@ -96,17 +102,61 @@ class ScotchMapper final : public Mapper {
     std::vector<SCOTCH_Num> terminals(problem.processors.begin(), problem.processors.end());
     check(SCOTCH_archSub(&s.subset, &s.machine, p, terminals.data()), "archSub");
 
+    map_with(s, s.subset, p, part);
+    repair(problem, part, placement);
+  }
+
+ private:
+  /// Maps the bound task graph onto `target` (p terminals) into `part`.
+  void map_with(ScotchObjects& s, SCOTCH_Arch& target, int p, std::vector<SCOTCH_Num>& part) {
     check(SCOTCH_stratInit(&s.strategy), "stratInit");
     s.has_strategy = true;
     const SCOTCH_Num flags = quality_ ? SCOTCH_STRATQUALITY : SCOTCH_STRATDEFAULT;
     check(SCOTCH_stratGraphMapBuild(&s.strategy, flags | SCOTCH_STRATBALANCE, p, 0.0),
           "stratGraphMapBuild");
-    std::vector<SCOTCH_Num> part(n, -1);
-    check(SCOTCH_graphMap(&s.bound, &s.subset, &s.strategy, part.data()), "graphMap");
-    repair(problem, part, placement);
+    check(SCOTCH_graphMap(&s.bound, &target, &s.strategy, part.data()), "graphMap");
   }
 
- private:
+  /// Graph machines: the target is a decomposition-defined architecture built from the
+  /// machine's own graph (Scotch user's guide 7.0, SCOTCH_archBuild2: "type-2
+  /// decomposition-defined architecture" from a source graph and a list of its vertices): its
+  /// vertices are the compute nodes and the routers/switches, an edge joins two vertices with a
+  /// link between them (either direction; unweighted, so distances are hop counts as in
+  /// Topology::distance), and the listed vertices, the terminals, are the job's processors.
+  /// Scotch numbers the terminals by their index in that list, the processor index the repair
+  /// step expects (checked on hand-made trees: tests/mapping/graph_machine_test.cpp).
+  void map_onto_graph(const GraphMachine& machine, const MappingProblem& problem, ScotchObjects& s,
+                      std::vector<SCOTCH_Num>& part) {
+    const int vertices = machine.vertex_count();
+    std::vector<std::vector<SCOTCH_Num>> adjacent(vertices);
+    for (const GraphLink& link : machine.links()) {
+      if (link.from == link.to) continue;
+      adjacent[link.from].push_back(link.to);
+      adjacent[link.to].push_back(link.from);
+    }
+    std::vector<SCOTCH_Num> offsets{0}, targets;
+    for (auto& list : adjacent) {  // symmetric, without parallel edges, as Scotch requires
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+      targets.insert(targets.end(), list.begin(), list.end());
+      offsets.push_back(static_cast<SCOTCH_Num>(targets.size()));
+    }
+    SCOTCH_Graph network;
+    check(SCOTCH_graphInit(&network), "graphInit");
+    struct Release {
+      SCOTCH_Graph* graph;
+      ~Release() { SCOTCH_graphExit(graph); }
+    } release{&network};
+    check(SCOTCH_graphBuild(&network, 0, vertices, offsets.data(), nullptr, nullptr, nullptr,
+                            static_cast<SCOTCH_Num>(targets.size()), targets.data(), nullptr),
+          "graphBuild (machine)");
+    std::vector<SCOTCH_Num> terminals(problem.processors.begin(), problem.processors.end());
+    check(SCOTCH_archBuild2(&s.machine, &network, static_cast<SCOTCH_Num>(terminals.size()),
+                            terminals.data()),
+          "archBuild2");
+    map_with(s, s.machine, static_cast<int>(terminals.size()), part);
+  }
+
   /// Turns Scotch's part numbers (indices into the processor list) into an injective placement.
   static void repair(const MappingProblem& problem, const std::vector<SCOTCH_Num>& part,
                      std::vector<NodeId>& placement) {
@@ -148,7 +198,8 @@ class ScotchMapper final : public Mapper {
 
 void append_scotch_mappers(std::vector<RegistryEntry<MapperFactory>>& entries) {
   entries.push_back({"scotch",
-                     "Scotch static mapping onto the torus/mesh target, clashes repaired",
+                     "Scotch static mapping onto the machine (torus, mesh, complete graph, or the "
+                     "graph machine's own graph), clashes repaired",
                      {{"strategy",
                        ParamKind::choice,
                        "quality",

@@ -39,9 +39,22 @@ void JobRecordBuilder::start(JobRecord& record, const Job& job, double start,
   record.nodes = k;
   record.internal_fragmentation = k - job.procs;
   record.pieces = pieces;
+  ranks_.clear();
+  if (ranks_of_nodes_)
+    for (NodeId node : nodes) ranks_.push_back((*ranks_of_nodes_)[node]);
+  else
+    ranks_.assign(nodes.begin(), nodes.end());
+  record.linear_span = linear_span(ranks_);
+  record.stretch = k > 0 ? record.linear_span / k : 0;
   const LocalityMeasures locality = meter_.measure(nodes);
-  if (k >= 2)
-    record.avg_pairwise_hops = static_cast<double>(locality.pairwise_sum) / (k * (k - 1) / 2);
+  const double pairs = k * (k - 1) / 2;
+  if (k >= 2) record.avg_pairwise_hops = static_cast<double>(locality.pairwise_sum) / pairs;
+  if (!locality.grid) {  // a graph machine: router measures; boxes, components, ring span 0
+    if (k >= 2) record.router_hops = static_cast<double>(locality.router_hop_sum) / pairs;
+    record.routers_spanned = locality.routers;
+    record.groups_spanned = locality.groups;
+    return;
+  }
   record.components = locality.components;
   const BoundingBox& box = locality.box;
   record.bbox_volume = static_cast<double>(box.volume);
@@ -54,14 +67,7 @@ void JobRecordBuilder::start(JobRecord& record, const Job& job, double start,
   double cube = 1;
   for (int side : topology_->sides()) cube *= std::min(cube_side, side);
   record.bounding_cube_ratio = cube / static_cast<double>(meter_.smallest_cube(size));
-  ranks_.clear();
-  if (ranks_of_nodes_)
-    for (NodeId node : nodes) ranks_.push_back((*ranks_of_nodes_)[node]);
-  else
-    ranks_.assign(nodes.begin(), nodes.end());
-  record.linear_span = linear_span(ranks_);
   record.ring_span = ring_span(ranks_, topology_->node_count());
-  record.stretch = k > 0 ? record.linear_span / k : 0;
 }
 
 void JobRecordBuilder::finish(JobRecord& record, double end, double delta) {
@@ -113,6 +119,9 @@ RunSummary summarize_records(const std::vector<JobRecord>& records, int node_cou
   s.mean_linear_span = mean_of(records, &JobRecord::linear_span);
   s.mean_ring_span = mean_of(records, &JobRecord::ring_span);
   s.mean_stretch = mean_of(records, &JobRecord::stretch);
+  s.mean_router_hops = mean_of(records, &JobRecord::router_hops, multi_node);
+  s.mean_routers_spanned = mean_of(records, &JobRecord::routers_spanned);
+  s.mean_groups_spanned = mean_of(records, &JobRecord::groups_spanned);
   auto communicates = [](const JobRecord& r) { return r.comm_bytes > 0; };
   s.mean_hop_bytes = mean_of(records, &JobRecord::hop_bytes, communicates);
   s.mean_hops_per_byte = mean_of(records, &JobRecord::hops_per_byte, communicates);

@@ -1,5 +1,6 @@
 // Locality metrics of one allocation. The sum of pairwise L1 (or wrap-aware) distances
-// separates by axis, so it is computed per axis from a histogram of coordinates.
+// separates by axis, so it is computed per axis from a histogram of coordinates. On graph
+// machines the sum is aggregated per router (graph_pairwise_sum).
 #include "allocsim/metrics/locality.hpp"
 
 #include <algorithm>
@@ -71,6 +72,12 @@ std::int64_t pairwise_hop_sum_brute(const Topology& topology, std::span<const No
 LocalityMeter::LocalityMeter(const Topology& topology)
     : topology_(&topology), stamp_(topology.node_count(), 0) {
   const int n = topology.node_count();
+  if (const GraphMachine* graph = topology.graph()) {  // no boxes on a graph: router counts
+    router_nodes_.assign(graph->router_count(), 0);
+    router_example_.assign(graph->router_count(), 0);
+    group_seen_.assign(graph->group_count(), 0);
+    return;
+  }
   // Smallest box volume >= k over all boxes fitting in the machine (flat: a line).
   std::vector<char> volume_exists(n + 1, 0);
   const int dims = topology.dims();
@@ -115,21 +122,34 @@ void LocalityMeter::split_coordinates(std::span<const NodeId> nodes) {
 }
 
 LocalityMeasures LocalityMeter::measure(std::span<const NodeId> nodes) {
+  if (topology_->graph()) {
+    LocalityMeasures measures;
+    measures.grid = false;
+    measures.pairwise_sum = graph_pairwise_sum(nodes, &measures);
+    return measures;
+  }
   split_coordinates(nodes);
-  return {pairwise_sum_of_split(nodes), components_of_split(nodes), bounding_box_of_split(nodes)};
+  LocalityMeasures measures;
+  measures.pairwise_sum = pairwise_sum_of_split(nodes);
+  measures.components = components_of_split(nodes);
+  measures.box = bounding_box_of_split(nodes);
+  return measures;
 }
 
 std::int64_t LocalityMeter::pairwise_sum(std::span<const NodeId> nodes) {
+  if (topology_->graph()) return graph_pairwise_sum(nodes, nullptr);
   split_coordinates(nodes);
   return pairwise_sum_of_split(nodes);
 }
 
 int LocalityMeter::components(std::span<const NodeId> nodes) {
+  if (topology_->graph()) topology_->require_grid("metric 'components'");
   split_coordinates(nodes);
   return components_of_split(nodes);
 }
 
 BoundingBox LocalityMeter::bounding_box(std::span<const NodeId> nodes) {
+  if (topology_->graph()) topology_->require_grid("metric 'bounding box'");
   split_coordinates(nodes);
   return bounding_box_of_split(nodes);
 }
@@ -137,7 +157,6 @@ BoundingBox LocalityMeter::bounding_box(std::span<const NodeId> nodes) {
 std::int64_t LocalityMeter::pairwise_sum_of_split(std::span<const NodeId> nodes) {
   const auto k = static_cast<std::int64_t>(nodes.size());
   if (topology_->fully_connected()) return k * (k - 1) / 2;
-  if (!topology_->has_coordinates()) return pairwise_hop_sum_brute(*topology_, nodes);
   std::int64_t total = 0;
   for (int axis = 0; axis < topology_->dims(); ++axis)
     total += axis_sum(axis_coordinates(axis, nodes.size()), topology_->side(axis),
@@ -196,6 +215,54 @@ int LocalityMeter::components_of_split(std::span<const NodeId> nodes) {
     }
   }
   return count;
+}
+
+// Two nodes of one router are 2 links apart (injection, ejection), and the distance between
+// nodes of two different routers depends only on the routers (graph_machine.hpp: the links
+// between a's injection and b's ejection link depend only on router_of(a) and b, so a minimal
+// route's length only on the two routers). So with c_r of the nodes on router r the sum is
+// Σ_r 2·C(c_r, 2) + Σ_{r<s} c_r·c_s·distance(r, s): R(R−1)/2 distance() calls for R routers.
+std::int64_t LocalityMeter::graph_pairwise_sum(std::span<const NodeId> nodes,
+                                               LocalityMeasures* out) {
+  const GraphMachine& graph = *topology_->graph();
+  const int n = graph.node_count();
+  spanned_.clear();
+  for (const NodeId node : nodes) {
+    const int router = graph.router_of(node) - n;
+    if (router_nodes_[router]++ == 0) {
+      spanned_.push_back(router);
+      router_example_[router] = node;
+    }
+  }
+  std::int64_t same_router_pairs = 0, sum = 0, router_hop_sum = 0;
+  for (std::size_t i = 0; i < spanned_.size(); ++i) {
+    const std::int64_t here = router_nodes_[spanned_[i]];
+    same_router_pairs += here * (here - 1) / 2;
+    for (std::size_t j = i + 1; j < spanned_.size(); ++j) {
+      const std::int64_t pairs = here * router_nodes_[spanned_[j]];
+      const int router_hops =
+          graph.router_hops(router_example_[spanned_[i]], router_example_[spanned_[j]]);
+      sum += pairs * (router_hops + 2);
+      router_hop_sum += pairs * router_hops;
+    }
+  }
+  sum += 2 * same_router_pairs;
+  int groups = 0;
+  for (const int router : spanned_) {
+    router_nodes_[router] = 0;
+    const int group = graph.group_of(router_example_[router]);
+    if (!group_seen_[group]) {
+      group_seen_[group] = 1;
+      ++groups;
+    }
+  }
+  for (const int router : spanned_) group_seen_[graph.group_of(router_example_[router])] = 0;
+  if (out) {
+    out->router_hop_sum = router_hop_sum;
+    out->routers = static_cast<int>(spanned_.size());
+    out->groups = groups;
+  }
+  return sum;
 }
 
 BoundingBox LocalityMeter::bounding_box_of_split(std::span<const NodeId> nodes) {

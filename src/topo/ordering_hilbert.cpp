@@ -236,6 +236,7 @@ std::vector<std::vector<int>> snake_points(const std::vector<int>& sides) {
 }  // namespace
 
 std::vector<NodeId> hilbert_order(const Topology& topology) {
+  if (topology.graph()) topology.require_grid("ordering 'hilbert'");
   const std::vector<int> axes = active_axes(topology);
   const int n = static_cast<int>(axes.size());
   if (!topology.has_coordinates() || n <= 1) return row_order(topology);
@@ -258,6 +259,7 @@ std::vector<NodeId> hilbert_order(const Topology& topology) {
 }
 
 std::vector<NodeId> generalized_hilbert_order(const Topology& topology) {
+  if (topology.graph()) topology.require_grid("ordering 'ghilbert'");
   const std::vector<int> axes = active_axes(topology);
   const int n = static_cast<int>(axes.size());
   if (!topology.has_coordinates() || n <= 1) return row_order(topology);

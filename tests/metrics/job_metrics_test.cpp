@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "allocsim/metrics/span.hpp"
+#include "testing/tiny_graph.hpp"
 
 using namespace allocsim;
 
@@ -38,6 +39,35 @@ TEST(JobRecordBuilder, SpansInTheAllocatorsOrderOrInRowOrder) {
   EXPECT_EQ(curve.pieces, 2);
   EXPECT_EQ(curve.avg_pairwise_hops, 1);
   EXPECT_EQ(curve.wait, 5);
+}
+
+// On a graph machine (the tiny tree: nodes 0, 1 under leaf0 in group 0, 2, 3 under leaf1 in
+// group 1) the router columns are set and the grid columns stay 0 (not applicable).
+TEST(JobRecordBuilder, GraphMachinesGetRouterColumnsAndNoBoxes) {
+  const Topology tree = allocsim::testing::tiny_tree();
+  JobRecord record;
+  // Nodes {1, 2, 3}: pairs (1,2) 4 links / 2 router hops, (1,3) 4 / 2, (2,3) 2 / 0.
+  JobRecordBuilder(tree, nullptr).start(record, job(1, 0, 3), 0, std::vector<NodeId>{1, 2, 3}, 1);
+  EXPECT_EQ(record.avg_pairwise_hops, 10.0 / 3);
+  EXPECT_EQ(record.router_hops, 4.0 / 3);
+  EXPECT_EQ(record.routers_spanned, 2);
+  EXPECT_EQ(record.groups_spanned, 2);
+  EXPECT_EQ(record.linear_span, 3);  // node ids 1..3
+  EXPECT_EQ(record.stretch, 1);
+  EXPECT_EQ(record.components, 0);
+  EXPECT_EQ(record.bbox_volume, 0);
+  EXPECT_EQ(record.bbox_ratio, 0);
+  EXPECT_EQ(record.bbox_sides, 0);
+  EXPECT_EQ(record.bounding_cube_ratio, 0);
+  EXPECT_EQ(record.ring_span, 0);
+  // And on a grid the router columns stay 0.
+  JobRecord grid;
+  const Topology line = Topology::parse("mesh:8");
+  JobRecordBuilder(line, nullptr).start(grid, job(2, 0, 2), 0, std::vector<NodeId>{0, 1}, 1);
+  EXPECT_EQ(grid.router_hops, 0);
+  EXPECT_EQ(grid.routers_spanned, 0);
+  EXPECT_EQ(grid.groups_spanned, 0);
+  EXPECT_EQ(grid.components, 1);
 }
 
 TEST(JobRecordBuilder, EndFieldsAreSetAtFinish) {

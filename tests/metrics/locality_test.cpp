@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "allocsim/util/error.hpp"
 #include "allocsim/util/rng.hpp"
+#include "testing/tiny_graph.hpp"
 
 using namespace allocsim;
 
@@ -43,4 +45,41 @@ TEST(Locality, ComponentsAndBoundingBox) {
   EXPECT_EQ(ring.components(wrapped), 1);
   EXPECT_EQ(ring.bounding_box(wrapped).extents[0], 2);
   EXPECT_EQ(ring.pairwise_sum(wrapped), 1);
+}
+
+// Graph machines (issue 26): the tiny tree (tests/testing/tiny_graph.hpp) has nodes 0, 1 on
+// leaf0 (group 0) and 2, 3 on leaf1 (group 1); two nodes of one leaf are 2 links apart
+// (injection, ejection, 0 router hops), nodes of different leaves 4 (up and down: 2 router hops).
+TEST(Locality, GraphMachinesSumPerRouterAndCountRoutersAndGroups) {
+  const Topology tree = allocsim::testing::tiny_tree();
+  LocalityMeter meter(tree);
+  // {0, 1, 2}: pairs (0,1) 2, (0,2) 4, (1,2) 4 = 10 links; router hops 0 + 2 + 2 = 4.
+  const std::vector<NodeId> three{2, 0, 1};
+  const LocalityMeasures measures = meter.measure(three);
+  EXPECT_FALSE(measures.grid);
+  EXPECT_EQ(measures.pairwise_sum, 10);
+  EXPECT_EQ(measures.router_hop_sum, 4);
+  EXPECT_EQ(measures.routers, 2);
+  EXPECT_EQ(measures.groups, 2);
+  // {0, 1}: one leaf, one group, 2 links, 0 router hops (the scratch was reset after `three`).
+  const LocalityMeasures one_leaf = meter.measure(std::vector<NodeId>{0, 1});
+  EXPECT_EQ(one_leaf.pairwise_sum, 2);
+  EXPECT_EQ(one_leaf.router_hop_sum, 0);
+  EXPECT_EQ(one_leaf.routers, 1);
+  EXPECT_EQ(one_leaf.groups, 1);
+  // All four: 2 same-leaf pairs of 2 and 4 cross pairs of 4 = 20.
+  const std::vector<NodeId> all{0, 1, 2, 3};
+  EXPECT_EQ(meter.pairwise_sum(all), 20);
+  EXPECT_EQ(pairwise_hop_sum(tree, all), 20);
+  EXPECT_EQ(pairwise_hop_sum_brute(tree, all), 20);
+  // Grid measures refuse the graph machine by name.
+  try {
+    meter.components(all);
+    ADD_FAILURE() << "components on a graph machine";
+  } catch (const InputError& refusal) {
+    EXPECT_EQ(std::string(refusal.what()),
+              "metric 'components' works on grids (mesh, torus, semitorus) only; machine "
+              "'tinytree' is a tinytree");
+  }
+  EXPECT_THROW(meter.bounding_box(all), InputError);
 }

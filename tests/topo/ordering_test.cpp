@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "allocsim/util/error.hpp"
+#include "testing/tiny_graph.hpp"
 
 namespace allocsim {
 namespace {
@@ -142,6 +143,26 @@ TEST(Ordering, FlatMachineOrderingsAreTheIdentity) {
   const Topology machine = Topology::flat(5);
   for (const char* name : {"row", "snake", "hilbert", "ghilbert"})
     EXPECT_EQ(make_ordering(name, machine), (std::vector<NodeId>{0, 1, 2, 3, 4})) << name;
+}
+
+// Graph machines (issue 26): row and file use node ids only and work; the curves walk
+// coordinates and refuse the machine by the ordering's name (the tiny tree has 4 nodes).
+TEST(Ordering, GraphMachinesGetRowAndFileOrdersAndCurvesRefuseThem) {
+  const Topology tree = allocsim::testing::tiny_tree();
+  EXPECT_EQ(make_ordering("row", tree), (std::vector<NodeId>{0, 1, 2, 3}));
+  std::istringstream file("3\n1\n2\n0\n");
+  EXPECT_EQ(parse_ordering(file, tree, "test"), (std::vector<NodeId>{3, 1, 2, 0}));
+  for (const std::string name : {"snake", "hilbert", "ghilbert"}) {
+    try {
+      make_ordering(name, tree);
+      ADD_FAILURE() << name << " ordered a graph machine";
+    } catch (const InputError& refusal) {
+      EXPECT_EQ(std::string(refusal.what()),
+                "ordering '" + name +
+                    "' works on grids (mesh, torus, semitorus) only; machine 'tinytree' is a "
+                    "tinytree");
+    }
+  }
 }
 
 TEST(Ordering, ParsesOrderingText) {

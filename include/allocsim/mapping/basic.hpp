@@ -11,8 +11,9 @@ namespace allocsim::mapping {
 
 void append_basic_mappers(std::vector<RegistryEntry<MapperFactory>>& entries);
 
-/// Expected hops per byte of a random permutation mapping onto a whole torus/mesh (for every
-/// edge between distinct tasks): the mean distance between two distinct random nodes.
+/// Expected hops per byte of a random permutation mapping onto a whole machine (for every edge
+/// between distinct tasks): the mean distance between two distinct random nodes. Grids: per
+/// axis, as above; flat: 1; graph machines: exact, aggregated per router pair.
 double random_mapping_expectation(const Topology& topology);
 
 }  // namespace allocsim::mapping

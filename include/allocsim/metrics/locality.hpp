@@ -2,6 +2,12 @@
 // Locality metrics of one allocation: sum/average of pairwise hops, connected components,
 // bounding box. Pairwise sums cost O(k·d + machine side) via per-axis histograms (the L1 and
 // wrap-aware ring distances both separate by axis), never O(k²).
+//
+// Machine kinds (issue 26): the pairwise sum works on every machine. On a graph machine
+// (Topology::graph()) it is aggregated per router, and the shape measures are routers and
+// groups spanned; components and bounding boxes are grid measures (they need coordinates):
+// components() and bounding_box() refuse graph machines (Topology::require_grid), and measure()
+// leaves them out there (LocalityMeasures::grid false).
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -10,8 +16,8 @@
 
 namespace allocsim {
 
-/// Sum over unordered pairs of the hop distance between `nodes` (O(k·d + Σ sides)); a
-/// LocalityMeter does the same without allocating.
+/// Sum over unordered pairs of the hop distance between `nodes` (grids: O(k·d + Σ sides); graph
+/// machines: O(k + R²) for R routers spanned); a LocalityMeter does the same without allocating.
 std::int64_t pairwise_hop_sum(const Topology& topology, std::span<const NodeId> nodes);
 /// The same by brute force over all pairs, O(k²) (reference for tests).
 std::int64_t pairwise_hop_sum_brute(const Topology& topology, std::span<const NodeId> nodes);
@@ -30,8 +36,16 @@ struct BoundingBox {
 /// The shape metrics of one allocation that JobRecordBuilder records.
 struct LocalityMeasures {
   std::int64_t pairwise_sum = 0;
+  /// True on grids and flat: `components` and `box` are set. False on graph machines, where
+  /// they are not applicable and the router measures below are set instead.
+  bool grid = true;
   int components = 0;
   BoundingBox box;
+  /// Graph machines only: sum over unordered node pairs of GraphMachine::router_hops, and the
+  /// distinct routers and groups (GraphMachine::group_of) of the nodes.
+  std::int64_t router_hop_sum = 0;
+  int routers = 0;
+  int groups = 0;
 };
 
 /// Reusable scratch space for per-job metrics on one machine. Each call splits the nodes into
@@ -45,8 +59,9 @@ class LocalityMeter {
   LocalityMeasures measure(std::span<const NodeId> nodes);
 
   std::int64_t pairwise_sum(std::span<const NodeId> nodes);
-  /// Connected components of the induced subgraph (flat machine: 1).
+  /// Connected components of the induced subgraph (flat machine: 1). Grids and flat only.
   int components(std::span<const NodeId> nodes);
+  /// Grids and flat only (flat: a line of k nodes).
   BoundingBox bounding_box(std::span<const NodeId> nodes);
   /// Smallest box volume, with sides within the machine's, holding at least k nodes.
   std::int64_t smallest_box(int k) const { return smallest_box_[k]; }
@@ -63,6 +78,9 @@ class LocalityMeter {
   std::int64_t pairwise_sum_of_split(std::span<const NodeId> nodes);
   int components_of_split(std::span<const NodeId> nodes);
   BoundingBox bounding_box_of_split(std::span<const NodeId> nodes);
+  /// Graph machines: counts the nodes per router (router_nodes_, spanned_) and the groups, and
+  /// returns the pairwise distance sum; fills `out`'s router fields when not null.
+  std::int64_t graph_pairwise_sum(std::span<const NodeId> nodes, LocalityMeasures* out);
 
   const Topology* topology_;
   std::vector<int> coords_;
@@ -74,6 +92,12 @@ class LocalityMeter {
   std::vector<NodeId> stack_;
   std::vector<std::int64_t> smallest_box_;
   std::vector<std::int64_t> smallest_cube_;
+  // Graph machines: per router (index vertex − node_count) the job's nodes on it and one of
+  // them, the routers touched, and a per-group mark.
+  std::vector<int> router_nodes_;
+  std::vector<NodeId> router_example_;
+  std::vector<int> spanned_;
+  std::vector<char> group_seen_;
 };
 
 }  // namespace allocsim

@@ -8,6 +8,9 @@
 namespace allocsim {
 
 /// Per-job record. Every field is a double except the job id, so writers can treat it as a row.
+/// A field that does not apply to the machine's kind (bounding boxes on a graph machine, router
+/// counts on a grid) is 0, the results' convention for "not measured" (as hop_bytes without a
+/// pattern); its column description says which kinds it applies to.
 struct JobRecord {
   std::int64_t job_id = 0;
   double submit = 0, start = 0, end = 0, wait = 0;
@@ -18,8 +21,12 @@ struct JobRecord {
   double nodes = 0;                   ///< nodes made busy (>= procs for block allocators)
   double internal_fragmentation = 0;  ///< nodes - procs
   double pieces = 0;
+  /// Grid measures (mesh, torus, flat), 0 on graph machines (not applicable: no coordinates).
   double bbox_volume = 0, bbox_ratio = 0, bbox_sides = 0, bounding_cube_ratio = 0;
-  double linear_span = 0, ring_span = 0, stretch = 0;
+  double linear_span = 0, ring_span = 0, stretch = 0;  ///< ring_span: grids and flat only
+  /// Graph machines only (dragonfly, fat tree, ...), 0 on grids (not applicable): mean over
+  /// node pairs of GraphMachine::router_hops, and the routers and groups the nodes span.
+  double router_hops = 0, routers_spanned = 0, groups_spanned = 0;
   /// Communication of the job's mapped pattern (Agarwal et al. §3; sim/job_mapping.hpp), all 0
   /// without a pattern: bytes per iteration (hops-per-byte denominator), hop-bytes, hops per
   /// byte, and the most bytes on one directed link under dimension-ordered routing.
@@ -42,6 +49,9 @@ struct RunSummary {
   double mean_internal_fragmentation = 0, mean_pieces = 0;
   double mean_bbox_ratio = 0, mean_bbox_sides = 0, mean_bounding_cube_ratio = 0;
   double mean_linear_span = 0, mean_ring_span = 0, mean_stretch = 0;
+  /// Graph machines only (0 on grids): means of router_hops (jobs of two or more nodes),
+  /// routers_spanned and groups_spanned.
+  double mean_router_hops = 0, mean_routers_spanned = 0, mean_groups_spanned = 0;
   double allocator_fallbacks = 0;  ///< e.g. greedy-optimal budget exhaustions
   double first_submit = 0, last_end = 0;
   /// Mapped communication (0 without a pattern): means over jobs with bytes to send (jobs of

@@ -7,6 +7,12 @@
 // An ordering is a permutation `rank -> node id` of all nodes of a Topology. Orderings are built
 // on the box only: wrap links are ignored (a torus is ordered like the mesh of the same sides);
 // only span measured on a ring (alloc/curve.hpp) treats the ordering as a cycle.
+//
+// Machine kinds: `row` and `file` use node ids only and work on every machine (on a graph
+// machine, row is the builder's or the topology file's node order). `snake`, `hilbert` and
+// `ghilbert` walk coordinates: on grids they are curves, on flat (no coordinates, every node
+// one hop from every other) they are row order, and graph machines (dragonfly, fat tree, ...)
+// they refuse with an InputError naming the ordering (Topology::require_grid).
 #include <functional>
 #include <iosfwd>
 #include <span>
