@@ -62,7 +62,11 @@ TEST(MappersOnGraphs, EveryMapperPlacesTasksAndTheGoodOnesKeepHeavyPairsOnALeaf)
     ASSERT_EQ(placement.size(), 4u);
     EXPECT_EQ(std::set<NodeId>(placement.begin(), placement.end()).size(), 4u);
     const double cost = hop_bytes_by_distance(graph, tree, placement);
-    if (chain == "identity") EXPECT_EQ(cost, 804);
-    if (chain.find("refine") != std::string::npos || chain == "scotch") EXPECT_EQ(cost, 404);
+    if (chain == "identity") {
+      EXPECT_EQ(cost, 804);
+    }
+    if (chain.find("refine") != std::string::npos || chain == "scotch") {
+      EXPECT_EQ(cost, 404);
+    }
   }
 }
