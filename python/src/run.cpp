@@ -7,9 +7,11 @@
 
 #include <cstdlib>
 
+#include "allocsim/metrics/records.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/config_fields.hpp"
 #include "allocsim/sim/simulation.hpp"
+#include "allocsim/topo/topology.hpp"
 #include "allocsim/util/numbers.hpp"
 #include "allocsim/util/spec.hpp"
 #include "policies.hpp"
@@ -187,6 +189,14 @@ py::dict job_columns_of(const RunOutput& out) {
   py::list nodes(n);
   for (py::ssize_t i = 0; i < n; ++i) nodes[i] = py::str(jobs[i].allocated_nodes);
   columns["allocated_nodes"] = nodes;
+  // As `--jobs-out` (output/csv.hpp): on a machine that names its nodes, their names too.
+  const Topology machine = Topology::parse(out.config.machine);
+  if (machine.graph() && machine.graph()->names_its_nodes()) {
+    py::list names(n);
+    for (py::ssize_t i = 0; i < n; ++i)
+      names[i] = py::str(node_names_hostlist(machine, jobs[i].allocated_nodes));
+    columns["allocated_node_names"] = names;
+  }
   return columns;
 }
 

@@ -1,6 +1,11 @@
 #include "allocsim/metrics/records.hpp"
 
 #include <algorithm>
+#include <sstream>
+
+#include "allocsim/topo/hostlist.hpp"
+#include "allocsim/topo/topology.hpp"
+#include "allocsim/util/error.hpp"
 
 namespace allocsim {
 
@@ -137,6 +142,35 @@ std::string node_interval_set(std::vector<int> nodes) {
     i = last + 1;
   }
   return out;
+}
+
+std::vector<int> parse_node_interval_set(const std::string& text) {
+  std::vector<int> nodes;
+  std::istringstream words(text);
+  std::string word;
+  while (words >> word) {
+    const auto dash = word.find('-');
+    try {
+      std::size_t used = 0;
+      const int first = std::stoi(word.substr(0, dash), &used);
+      const int last = dash == std::string::npos ? first : std::stoi(word.substr(dash + 1));
+      if (used != word.substr(0, dash).size() || last < first || first < 0) throw std::exception();
+      for (int node = first; node <= last; ++node) nodes.push_back(node);
+    } catch (const std::exception&) {
+      throw InputError("node interval set '" + text +
+                       "': expected ids or first-last ranges, "
+                       "found '" +
+                       word + "'");
+    }
+  }
+  return nodes;
+}
+
+std::string node_names_hostlist(const Topology& machine, const std::string& interval_set) {
+  std::vector<std::string> names;
+  for (const int node : parse_node_interval_set(interval_set))
+    names.push_back(machine.graph() ? machine.graph()->node_name(node) : std::to_string(node));
+  return compress_hostlist(names);
 }
 
 }  // namespace allocsim

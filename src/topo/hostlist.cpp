@@ -130,4 +130,52 @@ std::vector<std::string> expand_hostlist(std::string_view text, std::size_t max_
   return names;
 }
 
+namespace {
+
+/// A name split into a prefix and its trailing digits ("tux07" -> "tux", "07"); a name ending
+/// in more than 9 digits is kept whole (no number), so the numbers fit an int.
+std::pair<std::string, std::string> split_number(const std::string& name) {
+  std::size_t digits = name.size();
+  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
+  if (name.size() - digits > 9) return {name, ""};
+  return {name.substr(0, digits), name.substr(digits)};
+}
+
+}  // namespace
+
+std::string compress_hostlist(const std::vector<std::string>& names) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < names.size()) {
+    const auto [prefix, number] = split_number(names[i]);
+    // The names after i with the same prefix and a number of the same width.
+    std::size_t end = i + 1;
+    while (end < names.size()) {
+      const auto [next_prefix, next_number] = split_number(names[end]);
+      if (number.empty() || next_prefix != prefix || next_number.size() != number.size()) break;
+      ++end;
+    }
+    if (!out.empty()) out += ',';
+    if (end == i + 1) {
+      out += names[i];
+      i = end;
+      continue;
+    }
+    out += prefix + '[';
+    for (std::size_t j = i; j < end;) {  // runs of consecutive numbers as first-last
+      std::size_t last = j;
+      while (last + 1 < end && std::stoi(split_number(names[last + 1]).second) ==
+                                   std::stoi(split_number(names[last]).second) + 1)
+        ++last;
+      if (j > i) out += ',';
+      out += split_number(names[j]).second;
+      if (last > j) out += '-' + split_number(names[last]).second;
+      j = last + 1;
+    }
+    out += ']';
+    i = end;
+  }
+  return out;
+}
+
 }  // namespace allocsim

@@ -150,7 +150,10 @@ CHEAP = {"truncated to half": (data[:len(data) // 2], "it is truncated", "trunca
          "truncated to 5 bytes": (data[:5], "no HDF5 signature", "no HDF5 signature"),
          "superblock version": (data[:8] + b"\x55" + data[9:], "version 85", "version 85"),
          "superblock offsets": (data[:9] + b"\x55" + data[10:], "addresses of 85", "addresses of 85"),
-         "superblock end address": (data[:28] + b"\x55" + data[29:], "it is truncated",
+         # The end-of-file address (bytes 28-35) made larger than the file whatever its size:
+         # its third byte set to 0x55 adds at least 0x550000 - 0xffff bytes (a low byte would
+         # make it smaller or larger depending on the file's size).
+         "superblock end address": (data[:30] + b"\x55" + data[31:], "it is truncated",
                                     "truncated")}
 for name, (body, expected, python_expected) in CHEAP.items():
     with open(damaged, "wb") as f:

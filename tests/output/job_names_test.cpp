@@ -6,7 +6,9 @@
 #include <memory>
 #include <sstream>
 
+#include "allocsim/metrics/records.hpp"
 #include "allocsim/output/csv.hpp"
+#include "allocsim/topo/hostlist.hpp"
 #include "allocsim/util/error.hpp"
 #include "testing/tiny_graph.hpp"
 
@@ -32,6 +34,7 @@ class NamedStar final : public GraphMachine {
   std::string node_name(NodeId node) const override {
     return node == 3 ? "login1" : "tux" + std::to_string(node);
   }
+  bool names_its_nodes() const override { return true; }
   int distance(NodeId a, NodeId b) const override { return a == b ? 0 : 2; }
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView) const override {
     if (a == b) return;
@@ -55,13 +58,13 @@ std::string last_field(const std::string& line) {
 }
 
 TEST(JobNames, HostlistFoldsNumberedNamesOfOnePrefix) {
-  EXPECT_EQ(output::hostlist_text({"tux0", "tux1", "tux2", "tux5"}), "tux[0-2,5]");
-  EXPECT_EQ(output::hostlist_text({"tux07", "tux08", "tux10"}), "tux[07-08,10]");
-  EXPECT_EQ(output::hostlist_text({"tux1", "login1"}), "tux1,login1");
-  EXPECT_EQ(output::hostlist_text({"a", "b"}), "a,b");  // no numbers: listed as they are
-  EXPECT_EQ(output::hostlist_text({}), "");
-  EXPECT_EQ(output::parse_node_interval_set("0-2 5"), (std::vector<int>{0, 1, 2, 5}));
-  EXPECT_THROW(output::parse_node_interval_set("0-x"), InputError);
+  EXPECT_EQ(compress_hostlist({"tux0", "tux1", "tux2", "tux5"}), "tux[0-2,5]");
+  EXPECT_EQ(compress_hostlist({"tux07", "tux08", "tux10"}), "tux[07-08,10]");
+  EXPECT_EQ(compress_hostlist({"tux1", "login1"}), "tux1,login1");
+  EXPECT_EQ(compress_hostlist({"a", "b"}), "a,b");  // no numbers: listed as they are
+  EXPECT_EQ(compress_hostlist({}), "");
+  EXPECT_EQ(parse_node_interval_set("0-2 5"), (std::vector<int>{0, 1, 2, 5}));
+  EXPECT_THROW(parse_node_interval_set("0-x"), InputError);
 }
 
 TEST(JobNames, JobsCsvNamesTheNodesOfMachinesThatNameThem) {

@@ -82,7 +82,7 @@ def assert_same_jobs(cli_rows, frame):
     for i, row in enumerate(cli_rows):
         for name, text in row.items():
             value = columns[name][i]
-            if name == "allocated_nodes":
+            if name in ("allocated_nodes", "allocated_node_names"):
                 assert text == value, (i, name)
             elif name == "job_id":
                 assert int(text) == value, (i, name)

@@ -7,6 +7,8 @@
 
 namespace allocsim {
 
+class Topology;
+
 /// Per-job record. Every field is a double except the job id, so writers can treat it as a row.
 /// A field that does not apply to the machine's kind (bounding boxes on a graph machine, router
 /// counts on a grid) is 0, the results' convention for "not measured" (as hop_bytes without a
@@ -83,6 +85,11 @@ const std::vector<Column<JobRecord>>& job_columns();
 /// Node ids as an interval set: sorted, runs of consecutive ids as "first-last", separated by
 /// spaces ("0-3 8 10-11"; "" for no nodes). Batsim's `allocated_resources` notation.
 std::string node_interval_set(std::vector<int> nodes);
+/// Node ids of an interval set ("0-3 8" -> 0 1 2 3 8); throws InputError on malformed text.
+std::vector<int> parse_node_interval_set(const std::string& text);
+/// The nodes of an interval set by name, as a Slurm hostlist (compress_hostlist) of
+/// GraphMachine::node_name in id order ("tux[0-3,8]"); for machines that name their nodes.
+std::string node_names_hostlist(const Topology& machine, const std::string& interval_set);
 const std::vector<Column<RunSummary>>& summary_columns();
 
 /// Situation/decision experiment output: for one decision allocator, the mean over placed jobs

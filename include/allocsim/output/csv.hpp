@@ -13,19 +13,13 @@ namespace allocsim::output {
 /// A CSV field, quoted when it holds a comma, a quote or a newline.
 std::string csv_field(const std::string& text);
 /// One CSV header + one row per job (job_id, then job_columns(), then allocated_nodes: the
-/// job's node ids as an interval set "0-3 8"). When `machine` names its nodes (a graph machine
-/// whose GraphMachine::node_name is not `n<id>` for some node: Slurm topology files), a last
-/// column `allocated_node_names` gives the same nodes by name, in id order, as a Slurm hostlist
-/// expression ("tux[0-3,8],login1": names sharing a prefix and numeric suffixes of one width
-/// folded into brackets); without names the columns are as before.
+/// job's node ids as an interval set "0-3 8"). When `machine` names its nodes
+/// (GraphMachine::names_its_nodes: Slurm topology files), a last column `allocated_node_names`
+/// gives the same nodes by name, in id order, as a Slurm hostlist expression ("tux[0-3,8],login1":
+/// names sharing a prefix and numeric suffixes of one width folded into brackets); without names
+/// the columns are as before.
 void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs,
                     const Topology* machine = nullptr);
-/// The nodes as a Slurm hostlist expression of their names: consecutive names (in the given
-/// order) that share a prefix and end in numbers of one digit count are folded into
-/// `prefix[a-b,c]`; other names are listed as they are, separated by commas.
-std::string hostlist_text(const std::vector<std::string>& names);
-/// Node ids of an interval set ("0-3 8" -> 0 1 2 3 8); throws InputError on malformed text.
-std::vector<int> parse_node_interval_set(const std::string& text);
 /// One CSV header (config_fields() names) + one row per config (field_text of each field).
 void write_configs_csv(std::ostream& out, const std::vector<RunConfig>& configs);
 

@@ -84,6 +84,9 @@ class GraphMachine {
   /// Name of a compute node in per-job output: `n<id>` unless the machine names its nodes
   /// (Slurm topology files).
   virtual std::string node_name(NodeId node) const;
+  /// True when node_name gives the machine's own names (Slurm topology files), not `n<id>`:
+  /// per-job output then lists the names too.
+  virtual bool names_its_nodes() const { return false; }
   /// Name of a router vertex (≥ node_count()).
   const std::string& router_name(VertexId router) const {
     return router_names_[router - node_count_];

@@ -19,4 +19,10 @@ namespace allocsim {
 /// fails fast instead of filling memory).
 std::vector<std::string> expand_hostlist(std::string_view text, std::size_t max_names = 1 << 20);
 
+/// The inverse, for output: names as a hostlist expression. Consecutive names (in the given
+/// order) that share a prefix and end in numbers of one digit count are folded into
+/// `prefix[a-b,c]` ("tux[0-3,8],login1"); other names are listed as they are, separated by
+/// commas. A name ending in more than 9 digits is not folded.
+std::string compress_hostlist(const std::vector<std::string>& names);
+
 }  // namespace allocsim

@@ -68,6 +68,7 @@ class SlurmTopology final : public GraphMachine {
   std::string kind_name() const override { return "slurm-topology"; }
   std::string group_word() const override { return "switch group"; }
   std::string node_name(NodeId node) const override { return node_names_[node]; }
+  bool names_its_nodes() const override { return true; }
   int distance(NodeId a, NodeId b) const override;
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads = {}) const override;
   std::string routing_description() const override;
