@@ -64,6 +64,7 @@ std::unique_ptr<Allocator> make_allocator(const std::string& spec, const Topolog
     std::string message = refusal.what();
     const std::vector<std::string> supporting = allocators_supporting(topology);
     if (supporting.empty()) throw;
+    if (!message.empty() && message.back() != '.') message += '.';
     message += " Allocators that work on " + topology.spec() + ":";
     for (const std::string& name : supporting) message += " " + name;
     throw InputError(message + ".");
