@@ -5,8 +5,18 @@
 // runtimes Exp(3600 s), inter-arrival times Exp(MEAN) with MEAN giving an offered load of about
 // 0.8 (50 s on the dragonfly, 100 s on the fat tree). Each benchmark prints the process's peak
 // resident memory so far (run one machine per process, --benchmark_filter, for its own peak).
-// Run: build/bench/bench_graph_machines --benchmark_repetitions=3
-//        --benchmark_report_aggregates_only --benchmark_filter=Dragonfly
+// Run: build/bench/bench_graph_machines --benchmark_filter='Dragonfly16512/0/'
+//        (one iteration each; /0/ = flat, /1/ = random; random flow takes over 10 minutes)
+//
+// Measured (2026-11-28, shared 2-core machine, one iteration each, CPU time):
+//   dragonfly, flat:   fixed 0.37 s, flow 81.8 s (220 x), peak RSS 14 MB / 95 MB
+//   dragonfly, random: fixed 10.2 s, flow 679 s (66 x), peak RSS 18 MB / 966 MB
+//   fat tree,  flat:   fixed 0.19 s, flow 54.9 s (285 x), peak RSS 12 MB / 128 MB
+// The 20 x target is NOT met. perf on the dragonfly flat flow run: 60 % in the max-min solve
+// (FlowNetwork::queue_connected, MaxMinSolver::solve, solve_queued_flows): on a graph machine
+// almost every job shares a global or core link with another, so each start and end re-solves
+// nearly every running job (on a mesh, jobs in separate boxes are separate components). Random
+// placement's `fixed` cost is the per-job locality (router-pair distance sums, O(routers used²)).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 

@@ -99,30 +99,10 @@ namespace {
 
 /// The tiny tree with adaptive routing: a pair across leaves takes root0 unless the source
 /// leaf's up link to root0 is more loaded than its up link to root1 in the view (then root1).
-class AdaptiveTree final : public GraphMachine {
+class AdaptiveTree final : public allocsim::testing::TinyTree {
  public:
-  AdaptiveTree() {
-    node_count_ = 4;
-    group_count_ = 2;
-    router_names_ = {"leaf0", "leaf1", "root0", "root1"};
-    router_of_ = {4, 4, 5, 5};
-    group_of_ = {0, 0, 1, 1};
-    for (NodeId node = 0; node < 4; ++node) {
-      links_.push_back({node, router_of_[node], 1, LinkClass::injection});
-      links_.push_back({router_of_[node], node, 1, LinkClass::ejection});
-    }
-    for (VertexId leaf : {4, 5})
-      for (VertexId root : {6, 7}) {
-        links_.push_back({leaf, root, 1, LinkClass::up});
-        links_.push_back({root, leaf, 1, LinkClass::down});
-      }
-    finish();
-  }
   std::string spec() const override { return "adaptivetree"; }
   std::string kind_name() const override { return "adaptivetree"; }
-  int distance(NodeId a, NodeId b) const override {
-    return a == b ? 0 : group_of(a) == group_of(b) ? 2 : 4;
-  }
   bool adaptive() const override { return true; }
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads) const override {
     if (a == b) return;

@@ -21,7 +21,8 @@
 
 namespace allocsim::testing {
 
-class TinyTree final : public GraphMachine {
+/// Not final: tests derive variants with other routing (an adaptive tree).
+class TinyTree : public GraphMachine {
  public:
   explicit TinyTree(double root0_share = 0.5, double up_capacity = 1) : root0_share_(root0_share) {
     node_count_ = 4;
