@@ -164,7 +164,11 @@ void sort_by_link(std::vector<LoadedLink>& loads) {
 }
 
 /// all_to_all_link_loads on a graph machine (see link_loads.hpp): injection and ejection links
-/// k − 1 each; the links between routed once per (source router, destination).
+/// k − 1 each; the links between depend only on (router_of(a), b) (graph_machine.hpp), so they
+/// are routed once per (source router, destination) with multiplicity the set's other nodes on
+/// that router, or once per (source router, destination router) when the machine routes by
+/// router pair (GraphMachine::routes_by_router_pair), with multiplicity m_r · m_s. Nodes on one
+/// router exchange through their injection and ejection links only.
 std::vector<LoadedLink> graph_all_to_all(const Topology& topology, std::span<const NodeId> nodes,
                                          LinkLoadScratch& scratch, TimeLimitPoll* poll,
                                          LinkLoadView loads) {
@@ -181,39 +185,48 @@ std::vector<LoadedLink> graph_all_to_all(const Topology& topology, std::span<con
     touch(machine.injection_link(node), k - 1);
     touch(machine.ejection_link(node), k - 1);
   }
-  // m_r: the nodes on each router; one source of the set per router (its first in `nodes`).
+  // m_r (the set's nodes on each router) and one node of the set on each router (−1: none).
+  const NodeId first_router = machine.node_count();
+  const auto router_index = [&](NodeId node) {
+    return static_cast<std::size_t>(machine.router_of(node) - first_router);
+  };
   auto& per_router = scratch.per_router;
   per_router.assign(static_cast<std::size_t>(machine.router_count()), 0);
-  auto& sources = scratch.prefixes;  // per router, a node of the set on it (−1: none)
-  sources.assign(static_cast<std::size_t>(machine.router_count()), -1);
-  const NodeId first_router = machine.node_count();
-  for (const NodeId node : nodes) {
-    const std::size_t r = static_cast<std::size_t>(machine.router_of(node) - first_router);
-    if (per_router[r]++ == 0) sources[r] = node;
-  }
-  // Per router in vertex order, per destination in the order given: deterministic sums.
-  for (std::size_t r = 0; r < per_router.size(); ++r) {
-    if (per_router[r] == 0) continue;
-    for (const NodeId b : nodes) {
-      NodeId source = sources[r];
-      const bool on_router = machine.router_of(b) == static_cast<VertexId>(r) + first_router;
-      const int senders = per_router[r] - (on_router ? 1 : 0);
-      if (senders == 0) continue;
-      if (source == b)  // another node of the set on this router sends in its place
-        for (const NodeId other : machine.nodes_of(machine.router_of(b)))
-          if (other != b && std::find(nodes.begin(), nodes.end(), other) != nodes.end()) {
-            source = other;
-            break;
-          }
-      if (poll) poll->add(machine.distance(source, b));
-      const LinkId injection = machine.injection_link(source), ejection = machine.ejection_link(b);
-      topology.route_weighted(
-          source, b,
-          [&](LinkId link, double weight) {
-            if (link != injection && link != ejection) touch(link, senders * weight);
-          },
-          loads);
+  auto& representative = scratch.prefixes;
+  representative.assign(static_cast<std::size_t>(machine.router_count()), -1);
+  auto& used_routers = scratch.suffixes;  // routers holding nodes of the set, ascending
+  used_routers.clear();
+  for (const NodeId node : nodes)
+    if (per_router[router_index(node)]++ == 0) representative[router_index(node)] = node;
+  for (std::size_t r = 0; r < per_router.size(); ++r)
+    if (per_router[r] > 0) used_routers.push_back(static_cast<NodeId>(r));
+  // The middle links of source -> b, `amount` on each (weighted by its path's share).
+  const auto route_middle = [&](NodeId source, NodeId b, double amount) {
+    if (poll) poll->add(1);
+    const LinkId injection = machine.injection_link(source), ejection = machine.ejection_link(b);
+    topology.route_weighted(
+        source, b,
+        [&](LinkId link, double weight) {
+          if (link != injection && link != ejection) touch(link, amount * weight);
+        },
+        loads);
+  };
+  // Sources by router in vertex order, destinations by router (or in the order given): the
+  // same sums in the same order on every run.
+  const bool by_router_pair = machine.routes_by_router_pair();
+  for (const NodeId r : used_routers) {
+    const NodeId source = representative[static_cast<std::size_t>(r)];
+    if (by_router_pair) {
+      for (const NodeId s : used_routers)
+        if (s != r)
+          route_middle(source, representative[static_cast<std::size_t>(s)],
+                       static_cast<double>(per_router[static_cast<std::size_t>(r)]) *
+                           per_router[static_cast<std::size_t>(s)]);
+      continue;
     }
+    for (const NodeId b : nodes)
+      if (router_index(b) != static_cast<std::size_t>(r))
+        route_middle(source, b, per_router[static_cast<std::size_t>(r)]);
   }
   std::vector<LoadedLink> result;
   for (const auto& [link, load] : take_loads(scratch)) result.push_back({link, load});

@@ -63,6 +63,7 @@ class TinyTree : public GraphMachine {
     }
   }
   std::string routing_description() const override { return "up to a root and down"; }
+  bool routes_by_router_pair() const override { return true; }
 
  private:
   double root0_share_;

@@ -73,6 +73,8 @@ class Dragonfly final : public GraphMachine {
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads) const override;
   bool adaptive() const override { return shape_.routing == DragonflyRouting::ugal; }
   std::string routing_description() const override;
+  /// Every route ends at the destination's router, then its ejection link.
+  bool routes_by_router_pair() const override { return true; }
 
   // --- Structure --------------------------------------------------------------------------
   const DragonflyShape& shape() const { return shape_; }  ///< g filled in (never 0)

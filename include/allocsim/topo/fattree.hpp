@@ -49,6 +49,8 @@ class FatTree final : public GraphMachine {
   int distance(NodeId a, NodeId b) const override;
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads) const override;
   std::string routing_description() const override;
+  /// ECMP splits over the up-down paths between the two leaves; D-mod-k picks by the host.
+  bool routes_by_router_pair() const override { return routing_ == Routing::ecmp; }
 
   /// Switch levels h (level 1: the leaves; level h: the top).
   int levels() const { return static_cast<int>(down_.size()); }

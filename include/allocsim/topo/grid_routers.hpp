@@ -32,6 +32,8 @@ class GridRouters final : public GraphMachine {
   int distance(NodeId a, NodeId b) const override;
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads) const override;
   std::string routing_description() const override;
+  /// The routers' dimension-ordered route, then the ejection link.
+  bool routes_by_router_pair() const override { return true; }
 
   /// The router grid, with coordinates (grid algorithms can work on routers).
   const Topology& routers() const { return routers_; }

@@ -72,6 +72,8 @@ class SlurmTopology final : public GraphMachine {
   int distance(NodeId a, NodeId b) const override;
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads = {}) const override;
   std::string routing_description() const override;
+  /// Up to the lowest common switch of the two leaves, then down.
+  bool routes_by_router_pair() const override { return true; }
 
   Form form() const { return form_; }
   bool block_form() const { return form_ == Form::conf_block || form_ == Form::yaml_block; }
