@@ -1,6 +1,9 @@
 #include "allocsim/mapping/basic.hpp"
 
 #include <numeric>
+#include <vector>
+
+#include "allocsim/metrics/locality.hpp"
 
 namespace allocsim::mapping {
 
@@ -25,30 +28,6 @@ class RandomMapper final : public Mapper {
   }
 };
 
-/// Exact mean distance between two distinct nodes of a graph machine, aggregated per router:
-/// with n_r nodes on router r, the ordered pairs of one router are n_r(n_r − 1) at distance 2
-/// (injection, ejection), and those of routers r ≠ s are n_r·n_s at distance(r, s), which
-/// depends only on the routers (graph_machine.hpp). R(R − 1)/2 distance() calls for the R
-/// routers that have nodes.
-double graph_mean_distance(const GraphMachine& graph) {
-  std::vector<NodeId> example;  // one node per router with nodes
-  std::vector<double> count;
-  for (VertexId router = graph.node_count(); router < graph.vertex_count(); ++router) {
-    const auto nodes = graph.nodes_of(router);
-    if (nodes.empty()) continue;
-    example.push_back(nodes.front());
-    count.push_back(static_cast<double>(nodes.size()));
-  }
-  double sum = 0;
-  for (std::size_t r = 0; r < example.size(); ++r) {
-    sum += count[r] * (count[r] - 1) * 2;
-    for (std::size_t s = r + 1; s < example.size(); ++s)
-      sum += 2 * count[r] * count[s] * graph.distance(example[r], example[s]);
-  }
-  const double p = graph.node_count();
-  return sum / (p * (p - 1));
-}
-
 }  // namespace
 
 void append_basic_mappers(std::vector<RegistryEntry<MapperFactory>>& entries) {
@@ -69,7 +48,12 @@ double random_mapping_expectation(const Topology& topology) {
   const double p = topology.node_count();
   if (p < 2) return 0;
   if (topology.fully_connected()) return 1;
-  if (const GraphMachine* graph = topology.graph()) return graph_mean_distance(*graph);
+  if (topology.graph()) {
+    // Graphs: the exact mean over distinct pairs, from the locality meter's per-router sum.
+    std::vector<NodeId> all(static_cast<std::size_t>(topology.node_count()));
+    std::iota(all.begin(), all.end(), 0);
+    return static_cast<double>(LocalityMeter(topology).pairwise_sum(all)) / (p * (p - 1) / 2);
+  }
   // Grids: mean distance over ordered pairs including a node with itself, then exclude those pairs.
   double with_self = 0;
   for (int axis = 0; axis < topology.dims(); ++axis) {
