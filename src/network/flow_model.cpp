@@ -171,7 +171,9 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
                                              }) == stored.loads.end();
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     const LinkId link = stored.loads[i].first;
-    jobs_on_link_[link].push_back(&stored);
+    auto& on_link = jobs_on_link_[link];
+    on_link.push_back(&stored);
+    if (on_link.size() == 2) on_link.front()->sharing_stale = true;  // private → shared
     RunningJob*& owner = owner_of_link_[link];
     if (owner && owner->key < key) continue;
     if (owner) {
@@ -205,6 +207,7 @@ void FlowNetwork::remove_job(JobKey key) {
   for (const auto& [link, load] : job->loads) {
     auto& on_link = jobs_on_link_[link];
     on_link.erase(std::find(on_link.begin(), on_link.end(), job));
+    if (on_link.size() == 1) on_link.front()->sharing_stale = true;  // shared → private
     // One sharer per link suffices: all of them share the link, so are connected.
     if (!on_link.empty() && !on_link.front()->seeded) {
       on_link.front()->seeded = true;
@@ -227,6 +230,23 @@ void FlowNetwork::remove_job(JobKey key) {
   jobs_.erase(found);
 }
 
+void FlowNetwork::refresh_sharing(RunningJob& job) const {
+  if (!job.sharing_stale) return;
+  job.sharing_stale = false;
+  job.shared.clear();
+  job.heaviest_private = -1;
+  double heaviest_load = 0;
+  for (std::size_t i = 0; i < job.loads.size(); ++i) {
+    const auto& [link, load] = job.loads[i];
+    if (jobs_on_link_[link].size() > 1) {
+      job.shared.push_back(static_cast<int>(i));
+    } else if (load > heaviest_load) {
+      job.heaviest_private = static_cast<int>(i);
+      heaviest_load = load;
+    }
+  }
+}
+
 void FlowNetwork::queue_connected(RunningJob& first) {
   if (first.queued) return;
   first.queued = true;
@@ -237,8 +257,12 @@ void FlowNetwork::queue_connected(RunningJob& first) {
     std::fill(link_searched_.begin(), link_searched_.end(), 0);
     link_search_ = 1;
   }
-  for (; next < queued_.size(); ++next)
-    for (const auto& [link, load] : queued_[next]->loads) {
+  // Only shared links lead to other jobs: a private link's one user is the job itself.
+  for (; next < queued_.size(); ++next) {
+    RunningJob& job = *queued_[next];
+    refresh_sharing(job);
+    for (const int position : job.shared) {
+      const LinkId link = job.loads[position].first;
       if (link_searched_[link] == link_search_) continue;
       link_searched_[link] = link_search_;
       for (RunningJob* other : jobs_on_link_[link])
@@ -247,6 +271,7 @@ void FlowNetwork::queue_connected(RunningJob& first) {
           queued_.push_back(other);
         }
     }
+  }
 }
 
 bool FlowNetwork::solve() {
@@ -279,8 +304,6 @@ void FlowNetwork::solve_queued_flows() {
   flows_.clear();
   for (const RunningJob* job : queued_) {
     uses_.clear();
-    LinkId heaviest_private = -1;
-    double heaviest_load = 0;
     const auto use = [&](LinkId link, double load) {
       int& index = compact_of_link_[link];
       if (index < 0) {
@@ -289,15 +312,12 @@ void FlowNetwork::solve_queued_flows() {
       }
       uses_.push_back({index, load});
     };
-    for (const auto& [link, load] : job->loads) {
-      if (jobs_on_link_[link].size() > 1) {
-        use(link, load);
-      } else if (load > heaviest_load) {
-        heaviest_private = link;
-        heaviest_load = load;
-      }
-    }
-    if (heaviest_private >= 0) use(heaviest_private, heaviest_load);
+    // The shared links in load order, then the heaviest private one (refresh_sharing: kept
+    // up to date by queue_connected, which every queued job went through).
+    for (const int position : job->shared)
+      use(job->loads[position].first, job->loads[position].second);
+    if (job->heaviest_private >= 0)
+      use(job->loads[job->heaviest_private].first, job->loads[job->heaviest_private].second);
     // A job of fewer than two nodes has no messages: cap 0 keeps it out of the way.
     const double cap = uses_.empty() ? 0
                        : job->capped ? bandwidth_ * job->reference_rate

@@ -175,9 +175,12 @@ TEST(DistanceModel, Formula) {
 // solve() re-solves only the jobs connected to a change; the rates and the link utilization
 // must equal, bit for bit, those of one progressive filling over all running jobs (a fresh
 // network given every running job at once), after every start and end of a random sequence.
+// Graph machines too (non-adaptive routing): their jobs share global and core links, so the
+// shared/private bookkeeping of each job (FlowNetwork::refresh_sharing) is exercised.
 TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
   std::mt19937 rng(13);
-  for (const char* spec : {"mesh:8x8", "torus:4x4x4", "mesh:16x4"}) {
+  for (const char* spec : {"mesh:8x8", "torus:4x4x4", "mesh:16x4", "dragonfly:p=2,a=4,h=2",
+                           "fattree:k=4", "fattree:k=4,routing=ecmp"}) {
     const Topology t = Topology::parse(spec);
     for (const auto& [bandwidth, load] :
          {std::pair{1.0, FlowLoad::max}, {0.5, FlowLoad::max}, {0.5, FlowLoad::mean}}) {

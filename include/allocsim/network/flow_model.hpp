@@ -174,6 +174,13 @@ class FlowNetwork {
     bool queued = false;          ///< scratch of solve(): already among the jobs to re-solve
     bool seeded = false;          ///< already in changed_
     bool distinct_links = false;  ///< its loads are sorted by link, no link twice
+    /// Positions in loads of its shared links (another entry on the link: jobs_on_link_ size
+    /// > 1), ascending, and of its heaviest private link (first of largest load; −1 if none):
+    /// what connects it to other jobs and what the solver needs of it. Recomputed from loads
+    /// when a link of it changes between private and shared (sharing_stale).
+    std::vector<int> shared;
+    int heaviest_private = -1;
+    bool sharing_stale = true;
     std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
     double owned_use = 0;    ///< Σ use / bandwidth over its owned links (update_utilization)
     double owned_peak = 0;   ///< max use / bandwidth over its owned links
@@ -196,6 +203,8 @@ class FlowNetwork {
   void insert_job(JobKey key, RunningJob job);
   /// Position of `link` in `job`'s loads (which use it).
   static int position_of(const RunningJob& job, LinkId link);
+  /// Recomputes `job`'s shared positions and heaviest private link if stale.
+  void refresh_sharing(RunningJob& job) const;
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving.
   void queue_connected(RunningJob& job);
   /// Progressive filling on the queued jobs (in key order) alone.
