@@ -145,7 +145,11 @@ void add_run_command(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
   auto* command = app.add_subcommand("run", "run one simulation");
   RunConfig& c = options->config;
-  command->add_option("--machine", c.machine, "mesh:WxH[x..] | torus:WxH[x..] | flat:N")
+  command
+      ->add_option(
+          "--machine", c.machine,
+          "machine spec: mesh:WxH[x..], torus:.., semitorus:.., flat:N, dragonfly:p=..,a=..,h=.., "
+          "fattree:k=.., slurm-topology:FILE (allocsim list topologies)")
       ->capture_default_str();
   command
       ->add_option("--trace", c.trace,
