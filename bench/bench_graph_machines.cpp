@@ -12,11 +12,20 @@
 //   dragonfly, flat:   fixed 0.37 s, flow 81.8 s (220 x), peak RSS 14 MB / 95 MB
 //   dragonfly, random: fixed 10.2 s, flow 679 s (66 x), peak RSS 18 MB / 966 MB
 //   fat tree,  flat:   fixed 0.19 s, flow 54.9 s (285 x), peak RSS 12 MB / 128 MB
-// The 20 x target is NOT met. perf on the dragonfly flat flow run: 60 % in the max-min solve
-// (FlowNetwork::queue_connected, MaxMinSolver::solve, solve_queued_flows): on a graph machine
-// almost every job shares a global or core link with another, so each start and end re-solves
-// nearly every running job (on a mesh, jobs in separate boxes are separate components). Random
-// placement's `fixed` cost is the per-job locality (router-pair distance sums, O(routers used²)).
+// After each job kept its shared links (flow_model.hpp, refresh_sharing), medians of 3 runs
+// (--benchmark_filter='FatTreeK32/0/|Dragonfly16512/0/' --benchmark_repetitions=3), the old
+// and the new binary run one after the other on the same machine:
+//   dragonfly, flat:   fixed 0.47 s; flow old 77.7 s (165 x), new 57.9 s (121 x)
+//   fat tree,  flat:   fixed 0.15 s; flow old 43.0 s (292 x), new 33.6 s (207 x)
+// (same mean response: the rates are the same bit for bit). The 20 x target is NOT met. perf
+// on the dragonfly flat flow run after the change: 40 % in MaxMinSolver::solve, 20 % in the
+// per-link use sums (solve_queued, update_utilization), 10 % in queue_connected: on a graph
+// machine almost every job shares a global or core link with another, so each start and end
+// re-solves nearly every running job (on a mesh, jobs in separate boxes are separate
+// components), and the solver's rounds scan every shared link. A heap of link levels in the
+// solver was tried: same rates, 5 x slower on the fat tree (every flow crosses most core
+// links, so its O(U log U) updates exceed the scan's O(rounds x links)). Random placement's
+// `fixed` cost is the per-job locality (router-pair distance sums, O(routers used^2)).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
