@@ -2,7 +2,7 @@
 """Plot one metric of a sweep against a numeric axis, one line per group.
 
     /usr/bin/python3 tools/plot_sweep.py results.h5 --x load --metric bsd \
-        --lines alloc --facet sched -o bsd.png
+        --lines alloc --col sched --row trace --where machine=mesh:16x16 -o bsd.png
 
 Writes bsd.png and bsd.pdf (300 dpi) and bsd.caption.txt (the settings: traces, transforms such
 as truncation and scaling, seeds, replicates). Points are means over replicates; error bars are
@@ -11,6 +11,10 @@ a metric cannot cross (bounded slowdown >= 1, waits >= 0, utilization in [0, 1])
 constant) are averaged, which the caption says. Metric names as `allocsim report --metrics`
 (bsd, mean_bsd = mean_bounded_slowdown); axes are labelled with the file's units; bounded
 slowdown and other metrics spanning decades get a log axis (--linear to turn it off).
+Panels: --col (alias --facet) and --row; --where KEY=VALUE keeps only matching runs; metrics
+in seconds can be shown in --time-unit h or days. The y label gives the readable name and the
+column name ("mean turnaround (s)  [mean_response]"); the runtime model and the columns each
+point averages over are written on the figure itself as well as in the caption.
 """
 import argparse
 import os
@@ -21,13 +25,68 @@ import plot_common as pc  # noqa: E402
 from plot_common import PlotError, plt  # noqa: E402
 
 
+TIME_UNITS = {"s": 1.0, "h": 3600.0, "days": 86400.0}
+
+
+def parse_where(frames, filters):
+    """[(column, value)] from --where KEY=VALUE (aliases resolved); PlotError when malformed."""
+    out = []
+    for text in filters or []:
+        if "=" not in text:
+            raise PlotError(f"--where {text}: expected KEY=VALUE, e.g. --where sched=easy")
+        key, value = text.split("=", 1)
+        out.append((pc.column(frames, key.strip(), "--where column"), value.strip()))
+    return out
+
+
+def apply_where(data, filters):
+    """The rows whose columns equal the --where values (compared as text, or as numbers where
+    both sides are numbers: --where c=1 keeps c = 1.0); PlotError naming the values present
+    when nothing is left."""
+    for name, value in filters:
+        values = data[name]
+        try:
+            keep = values.astype(float) == float(value)
+        except ValueError:
+            keep = values.astype(str) == value
+        if not keep.any():
+            present = ", ".join(map(str, values.astype(str).unique()[:8]))
+            raise PlotError(f"--where {name}={value}: no run has that value (values: {present})")
+        data = data[keep]
+    return data
+
+
+def readable(frames, metric, scale, unit_name):
+    """'mean turnaround (h)': the readable name with the unit shown."""
+    text = pc.label(frames, metric)
+    return text.replace("(s)", f"({unit_name})") if scale != 1.0 else text
+
+
+def figure_note(frames, data, averaged):
+    """The line written on the figure itself: runtime model(s) and what each point averages
+    over (hidden variables), so that a figure shown without its caption still says it."""
+    parts = []
+    if "runtime_model" in data.columns:
+        models = sorted(data["runtime_model"].astype(str).unique())
+        parts.append("runtime model: " + " | ".join(models))
+    if averaged:
+        parts.append("each point averages over: " + ", ".join(averaged))
+    return "; ".join(parts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
     parser.add_argument("--x", required=True, help="numeric /configs column (e.g. a variable)")
     parser.add_argument("--metric", default="mean_bounded_slowdown")
     parser.add_argument("--lines", default="alloc", help="one line per value of this column")
-    parser.add_argument("--facet", help="one panel per value of this column")
+    parser.add_argument("--col", "--facet", dest="col",
+                        help="one column of panels per value of this column")
+    parser.add_argument("--row", help="one row of panels per value of this column")
+    parser.add_argument("--where", action="append", metavar="KEY=VALUE",
+                        help="keep only runs with this value (repeatable), e.g. sched=easy")
+    parser.add_argument("--time-unit", choices=sorted(TIME_UNITS), default="s",
+                        help="unit of metrics measured in seconds (default s)")
     parser.add_argument("--linear", action="store_true", help="no log scale on the y axis")
     parser.add_argument("-o", "--output", default="sweep.png",
                         help="PNG name; the PDF and .caption.txt are written next to it")
@@ -36,66 +95,98 @@ def main():
     x = pc.column(frames, args.x, "--x column")
     metric = pc.column(frames, args.metric, "metric")
     lines = pc.column(frames, args.lines, "--lines column")
-    facet = pc.column(frames, args.facet, "--facet column") if args.facet else None
-    data = frames["results"]
+    col = pc.column(frames, args.col, "--col column") if args.col else None
+    row = pc.column(frames, args.row, "--row column") if args.row else None
+    filters = parse_where(frames, args.where)
+    data = apply_where(frames["results"], filters)
     try:
         data[x] = data[x].astype(float)
     except ValueError:
         raise PlotError(f"--x column '{x}' is not numeric (values: "
                         f"{', '.join(map(str, data[x].unique()[:5]))})") from None
-    facets = sorted(data[facet].unique()) if facet else [None]
+    unit_rows = frames["columns"][frames["columns"]["column"] == metric]
+    in_seconds = len(unit_rows) and unit_rows["unit"].iloc[0] == "s"
+    scale = TIME_UNITS[args.time_unit] if in_seconds else 1.0
+    if scale != 1.0:
+        data = data.assign(**{metric: data[metric] / scale})
+    averaged = pc.averaged_columns({**frames, "results": data},
+                                   [x, lines, col, row] + [name for name, _ in filters])
+    note = figure_note(frames, data, averaged)
+    cols = sorted(data[col].unique()) if col else [None]
+    rows = sorted(data[row].unique()) if row else [None]
     series = sorted(data[lines].astype(str).unique())
     # Replicate means: first average each replicate over the columns not plotted (another
     # trace, say), so that the error bars are intervals across replicates only.
-    keys = [c for c in (facet, lines, x) if c]
+    keys = [c for c in (row, col, lines, x) if c]
     if "replicate" in data.columns:
         data = data.groupby(keys + ["replicate"], as_index=False)[metric].mean()
     log = pc.use_log(metric, data[metric], args.linear)
     x_values = sorted(data[x].unique())
     dodge = 0.012 * (x_values[-1] - x_values[0]) if len(x_values) > 1 else 0.0
-    figure, axes = plt.subplots(1, len(facets), figsize=(4.2 * len(facets), 3.4),
+    figure, axes = plt.subplots(len(rows), len(cols), figsize=(4.2 * len(cols),
+                                                               3.4 * len(rows) + 0.3),
                                 squeeze=False)  # own y axis per panel: traces differ in scale
     replicated = clipped = False
     bound = pc.bounds(frames, metric)
-    for axis, value in zip(axes[0], facets):
-        part = data if value is None else data[data[facet] == value]
-        for index, name in enumerate(series):
-            rows = part[part[lines].astype(str) == name]
-            if rows.empty:
-                continue
-            points = rows.groupby(x)[metric].agg(list).sort_index()
-            means = [sum(v) / len(v) for v in points]
-            errors = [pc.t_half_width(v) for v in points]
-            replicated |= any(e > 0 for e in errors)
-            clipped |= pc.clip_intervals(means, errors, bound)[2]
-            # Series side by side (dodged) so that equal values stay visible.
-            shift = (index - (len(series) - 1) / 2) * dodge
-            axis.errorbar([p + shift for p in points.index], means,
-                          yerr=pc.error_bars(means, errors, log, bound), capsize=2.5, label=name,
-                          **pc.style(index))
-        axis.set_xlabel(pc.label(frames, x))
-        pc.set_scale(axis, log, part[metric])
-        if log == "log" and bound[0] and axis.get_ylim()[0] < 0.9 * bound[0]:
-            axis.set_ylim(bottom=0.9 * bound[0])  # nothing to show below the bound
-        axis.grid(True, which="major", alpha=0.3)
-        if value is not None:
-            axis.set_title(pc.wrap_title(f"{facet} = {value}"), fontsize="medium")
-    axes[0][0].set_ylabel(pc.label(frames, metric) + (f" ({log} scale)" if log else ""))
-    pc.legend_outside(figure, axes[0])
+    bound = tuple(b / scale if b is not None and scale != 1.0 else b for b in bound)
+    metric_text = readable(frames, metric, scale, args.time_unit)
+    y_label = f"{metric_text}  [{metric}]"  # readable name, unit and column name
+    for r, row_value in enumerate(rows):
+        for c, col_value in enumerate(cols):
+            axis = axes[r][c]
+            part = data
+            if row_value is not None:
+                part = part[part[row] == row_value]
+            if col_value is not None:
+                part = part[part[col] == col_value]
+            for index, name in enumerate(series):
+                points_rows = part[part[lines].astype(str) == name]
+                if points_rows.empty:
+                    continue
+                points = points_rows.groupby(x)[metric].agg(list).sort_index()
+                means = [sum(v) / len(v) for v in points]
+                errors = [pc.t_half_width(v) for v in points]
+                replicated |= any(e > 0 for e in errors)
+                clipped |= pc.clip_intervals(means, errors, bound)[2]
+                # Series side by side (dodged) so that equal values stay visible.
+                shift = (index - (len(series) - 1) / 2) * dodge
+                axis.errorbar([p + shift for p in points.index], means,
+                              yerr=pc.error_bars(means, errors, log, bound), capsize=2.5,
+                              label=name, **pc.style(index))
+            if r == len(rows) - 1:
+                axis.set_xlabel(pc.label(frames, x))
+            if c == 0:
+                axis.set_ylabel(y_label + (f" ({log} scale)" if log else ""), fontsize="small")
+            pc.set_scale(axis, log, part[metric])
+            if log == "log" and bound[0] and axis.get_ylim()[0] < 0.9 * bound[0]:
+                axis.set_ylim(bottom=0.9 * bound[0])  # nothing to show below the bound
+            axis.grid(True, which="major", alpha=0.3)
+            title = [f"{name} = {value}" for name, value in ((row, row_value), (col, col_value))
+                     if value is not None]
+            if title:
+                axis.set_title(pc.wrap_title(", ".join(title)), fontsize="medium")
+    pc.legend_outside(figure, [axis for axis_row in axes for axis in axis_row])
+    if note:
+        figure.text(0.01, 0.0, pc.wrap_title(note, 110), fontsize="x-small", va="top")
     figure.tight_layout()
-    averaged = pc.averaged_columns(frames, [x, lines, facet])
-    caption = [f"{pc.label(frames, metric)}" + (f" ({log} axis)" if log else "") + f" against {pc.label(frames, x)}, one line per "
-               f"{lines}" + (f", one panel per {facet}" if facet else "") +
+    panels = "".join([f", one column of panels per {col}" if col else "",
+                      f", one row of panels per {row}" if row else ""])
+    caption = [f"{y_label}" + (f" ({log} axis)" if log else "") + f" against "
+               f"{pc.label(frames, x)}, one line per {lines}" + panels +
                (" (series shifted sideways by 1 % of the axis to stay visible)." if dodge
                 else ".")]
+    if filters:
+        caption.append("Only runs with " + ", ".join(f"{k} = {v}" for k, v in filters) + ".")
     caption.append("Points: means over replicates; error bars: 95 % Student-t intervals across "
                    "replicates." if replicated else
                    "Points: one run each, or identical replicates (no error bars).")
     if clipped:
-        caption.append(pc.bound_text(bound, pc.label(frames, metric), log))
+        caption.append(pc.bound_text(bound, metric_text, log))
     if averaged:
         caption.append("Each point also averages over: " + ", ".join(averaged) +
-                       " (add --facet or --lines to separate them).")
+                       " (add --lines, --col, --row or --where to separate them).")
+    if note:
+        caption.append("Written on the figure: " + note + ".")
     paths = pc.save(figure, args.output, caption + pc.settings_lines(frames))
     print("wrote " + " ".join(paths))
     return 0

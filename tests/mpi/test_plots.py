@@ -66,6 +66,33 @@ t.check(cut and lower == [0.5, 0.0, 0.5] and upper == [1.0, 0.2, 0.5], f"{lower}
 lower, upper, cut = plot_common.clip_intervals([0.5, 0.95], [0.1, 0.1], (0.0, 1.0))
 t.check(cut and lower == [0.1, 0.1] and [round(u, 9) for u in upper] == [0.1, 0.05], f"{upper}")
 
+# Row and column panels, --where filters, hours, and the runtime model and the averaged
+# columns written on the figure (issue 29, item 5).
+grid_stem = env.path("grid")
+tool("plot_sweep.py", output, "--x", "c", "--metric", "mean_response", "--lines", "alloc",
+     "--col", "sched", "--row", "trace", "--time-unit", "h", "-o", grid_stem + ".png")
+caption = check_figure(grid_stem)
+t.check(caption.startswith("mean turnaround (h)  [mean_response] against") and
+        "one column of panels per sched, one row of panels per trace" in caption, caption)
+t.check("Written on the figure: runtime model: fixed." in caption, caption)
+where_stem = env.path("where")
+tool("plot_sweep.py", output, "--x", "c", "--metric", "mean_wait", "--where", "sched=easy",
+     "--time-unit", "days", "-o", where_stem + ".png")
+caption = check_figure(where_stem)
+t.check("Only runs with sched = easy." in caption and "mean wait (days)" in caption, caption)
+t.check("runtime model: fixed; each point averages over: trace" in caption, caption)
+import plot_sweep  # noqa: E402
+frames = plot_common.load_results(output)
+kept = plot_sweep.apply_where(frames["results"], [("c", "1"), ("sched", "easy")])
+t.check(len(kept) > 0 and set(kept["c"].astype(float)) == {1.0} and
+        set(kept["sched"]) == {"easy"}, kept[["c", "sched"]])
+bad = tool("plot_sweep.py", output, "--x", "c", "--where", "sched=nope", "-o",
+           env.path("x.png"), expect=2).stderr
+t.check("no run has that value (values: " in bad, bad)
+bad = tool("plot_sweep.py", output, "--x", "c", "--where", "schedeasy", "-o",
+           env.path("x.png"), expect=2).stderr
+t.check("expected KEY=VALUE" in bad, bad)
+
 mao_stem = env.path("mao")
 printed = tool("mao_figures.py", output, "--plot", mao_stem + ".png").stdout
 # The saturation readings (issue 24): utilization leaving offered load at margins 1-10 points

@@ -19,7 +19,12 @@ ALLOCSIM_GRACE) are passed in. Three scenarios, with the exact commands of jobs/
      --signal=B:TERM does) the moment its launcher's process exists, or a little later, in
      sweep.sbatch under srun (several times) and under mpirun, and in sweep-array.sbatch: each
      job is interrupted cleanly (never "srun: error: ... User defined signal 1" or exit 138),
-     requeued, resumed, complete and equal to the mpirun run.
+     requeued, resumed, complete and equal to the mpirun run;
+  6. a site with SBATCH_EXPORT=NONE (issue 29, item 7): a copy of jobs/sweep.sbatch whose site
+     section alone is edited (site_environment sources the cluster's environment file,
+     SITE_ALLOCSIM names the binary), submitted with SBATCH_EXPORT=NONE from a shell without
+     ALLOCSIM: the job sees none of the submitting shell's variables, its 3 ranks start under
+     srun with the site environment, and the result equals scenario 1's.
 """
 import argparse
 import atexit
@@ -306,6 +311,42 @@ class Test:
         log(f"sweep.sbatch: 12 configs done on ranks {sorted(ranks)}, equal to mpirun")
         return result
 
+    def export_none(self, single):
+        """Scenario 6: SBATCH_EXPORT=NONE, the site section edited as jobs/README.md says."""
+        cwd = self.folder("export-none")
+        script = open(os.path.join(self.jobs, "sweep.sbatch")).read()
+        site = ("site_environment() {\n"
+                "  echo \"site environment: ALLOCSIM=${ALLOCSIM-unset}\"\n"
+                f"  source {self.path('env')}\n"
+                "}\n")
+        edited = re.sub(r"site_environment\(\) \{\n.*?\n\}\n", lambda _: site, script,
+                        count=1, flags=re.S)
+        edited = edited.replace('SITE_ALLOCSIM=""', f'SITE_ALLOCSIM="{self.allocsim}"', 1)
+        check(edited.count(self.allocsim) == 1 and self.path("env") in edited,
+              "the site section of jobs/sweep.sbatch was not found")
+        copy = os.path.join(cwd, "sweep.sbatch")
+        with open(copy, "w") as f:
+            f.write(edited)
+        env_backup = dict(os.environ)
+        os.environ.pop("ALLOCSIM", None)
+        os.environ["SBATCH_EXPORT"] = "NONE"
+        try:
+            job = sbatch(["--ntasks=3", "--time=5", copy, self.small, "none.h5"], cwd)
+        finally:
+            os.environ.clear()
+            os.environ.update(env_backup)
+        log(f"sweep.sbatch under SBATCH_EXPORT=NONE: job {job}")
+        logfile = os.path.join(cwd, f"allocsim-sweep-{job}.log")
+        expect_completed(wait_final([job], "SBATCH_EXPORT=NONE"), "SBATCH_EXPORT=NONE", [logfile])
+        text = read(logfile)
+        check("site environment: ALLOCSIM=unset" in text,
+              f"SBATCH_EXPORT=NONE: the job saw the submitting shell's environment:\n{text}")
+        result = os.path.join(cwd, "none.h5")
+        info = expect_complete(result, 12, "SBATCH_EXPORT=NONE")
+        check(info["ranks"] == 3, f"SBATCH_EXPORT=NONE: {info['ranks']} MPI ranks, expected 3")
+        expect_equal(result, single, "SBATCH_EXPORT=NONE vs sweep.sbatch")
+        log("SBATCH_EXPORT=NONE: clean job environment, site section set it up, 3 ranks, equal")
+
     def array_and_merge(self, single):
         """Scenario 2: 3 shards as an array, merged by a job that depends on it (afterany)."""
         cwd = self.folder("array")
@@ -543,6 +584,7 @@ def main():
     slow_reference = test.reference(test.slow, "slow.h5")
     single = test.single_job(test.reference(test.small, "small.h5")())
     test.array_and_merge(single)
+    test.export_none(single)
     # 6 s: the job starts and its srun step is up within 2-3 s, and the sweep (about 10 s on
     # its one worker when idle, longer when loaded) is still running when the warning comes.
     submitted = test.submit_time_limited(lead=6)
