@@ -145,7 +145,25 @@ bad = tool("gantt.py", jobs_csv, "--config", jobs_csv, "-o", env.path("g.png"), 
 t.check("holds no run config" in bad, bad)
 not_batsim = env.write("summary.csv", "alloc,utilization\nflat,0.5\n")
 bad = tool("gantt.py", not_batsim, "-o", env.path("g.png"), expect=2).stderr
-t.check("not a Batsim jobs.csv" in bad, bad)
+t.check("neither a Batsim jobs.csv nor an allocsim --jobs-out file" in bad, bad)
 bad = tool("gantt.py", jobs_csv, "--nodes", "4", "-o", env.path("g.png"), expect=2).stderr
 t.check("--nodes 4, but node" in bad, bad)
+# allocsim's own --jobs-out file, the runtime model in the title, relative time and a mesh
+# snapshot (issue 29, item 5). small.swf on mesh:8x8 under mc1x1: job 1 (4 nodes) on 0-1 8-9
+# over [0, 100) s, job 2 (8 nodes) over [10, 60) s: at t = 30 both run, 12 nodes busy.
+jobs_out = env.path("jobs-out.csv")
+flow_json = env.write("flow.json", env.run(
+    [env.allocsim, "run", "--trace", os.path.join(env.data, "small.swf"), "--machine", "mesh:8x8",
+     "--alloc", "mc1x1", "--runtime-model", "flow:comm=0.5", "--jobs-out", jobs_out,
+     "--format", "json"]).stdout)
+snap_stem = env.path("snapshot")
+tool("gantt.py", jobs_out, "--config", flow_json, "--relative", "--snapshot", "30",
+     "-o", snap_stem + ".png")
+caption = check_figure(snap_stem)
+t.check("runtime model flow:" in caption and "counted from the first start" in caption, caption)
+t.check("occupancy of the 8x8 mesh at t = 30 s" in caption and "12 nodes busy" in caption,
+        caption)
+bad = tool("gantt.py", jobs_out, "--machine", "dragonfly:p=2,a=4,h=2", "--snapshot", "30",
+           "-o", env.path("g.png"), expect=2).stderr
+t.check("--snapshot draws a 2D mesh or torus" in bad, bad)
 print("ok")
