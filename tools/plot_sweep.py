@@ -74,6 +74,31 @@ def figure_note(frames, data, averaged):
     return "; ".join(parts)
 
 
+def paired(data, keys, lines, metric, baseline_value, mode):
+    """Per replicate, each series' metric against the baseline series' (same panel, x and
+    replicate): a ratio (value / baseline) or a difference (value - baseline). The intervals of
+    the points are then paired intervals: Student-t across replicates of the per-replicate
+    ratios or differences. PlotError when the baseline is missing for some point."""
+    if "replicate" not in data.columns:
+        raise PlotError("--baseline needs the replicate column (a sweep result file)")
+    base_rows = data[data[lines].astype(str) == baseline_value]
+    if base_rows.empty:
+        present = ", ".join(sorted(data[lines].astype(str).unique()))
+        raise PlotError(f"--baseline {lines}={baseline_value}: no such series (values: "
+                        f"{present})")
+    match = [k for k in keys if k != lines] + ["replicate"]
+    base = base_rows[match + [metric]].rename(columns={metric: "_baseline"})
+    merged = data.merge(base, on=match, how="left")
+    if merged["_baseline"].isna().any():
+        raise PlotError(f"--baseline {lines}={baseline_value}: some panels, x values or "
+                        "replicates have no baseline run to pair with")
+    if mode == "ratio":
+        merged[metric] = merged[metric] / merged["_baseline"]
+    else:
+        merged[metric] = merged[metric] - merged["_baseline"]
+    return merged.drop(columns="_baseline")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
@@ -87,6 +112,11 @@ def main():
                         help="keep only runs with this value (repeatable), e.g. sched=easy")
     parser.add_argument("--time-unit", choices=sorted(TIME_UNITS), default="s",
                         help="unit of metrics measured in seconds (default s)")
+    parser.add_argument("--baseline", metavar="KEY=VALUE",
+                        help="plot each series against this one, replicate by replicate "
+                        "(KEY is the --lines column), e.g. alloc=sortedfreelist")
+    parser.add_argument("--paired", choices=["ratio", "difference"], default="ratio",
+                        help="with --baseline: value / baseline (default) or value - baseline")
     parser.add_argument("--linear", action="store_true", help="no log scale on the y axis")
     parser.add_argument("-o", "--output", default="sweep.png",
                         help="PNG name; the PDF and .caption.txt are written next to it")
@@ -120,7 +150,14 @@ def main():
     keys = [c for c in (row, col, lines, x) if c]
     if "replicate" in data.columns:
         data = data.groupby(keys + ["replicate"], as_index=False)[metric].mean()
-    log = pc.use_log(metric, data[metric], args.linear)
+    baseline = None
+    if args.baseline:
+        key, _, baseline = args.baseline.partition("=")
+        if not baseline or pc.column(frames, key.strip(), "--baseline column") != lines:
+            raise PlotError(f"--baseline {args.baseline}: expected {lines}=VALUE (the --lines "
+                            "column), e.g. --baseline alloc=sortedfreelist")
+        data = paired(data, keys, lines, metric, baseline.strip(), args.paired)
+    log = pc.use_log(metric, data[metric], args.linear) if not baseline else None
     x_values = sorted(data[x].unique())
     dodge = 0.012 * (x_values[-1] - x_values[0]) if len(x_values) > 1 else 0.0
     figure, axes = plt.subplots(len(rows), len(cols), figsize=(4.2 * len(cols),
@@ -130,7 +167,12 @@ def main():
     bound = pc.bounds(frames, metric)
     bound = tuple(b / scale if b is not None and scale != 1.0 else b for b in bound)
     metric_text = readable(frames, metric, scale, args.time_unit)
-    y_label = f"{metric_text}  [{metric}]"  # readable name, unit and column name
+    y_label = f"{metric_text}\n[{metric}]"  # readable name, unit and column name
+    if baseline:
+        bound = (None, None)
+        metric_text = (f"{metric_text.split(' (')[0]} / that of {baseline}" if args.paired ==
+                       "ratio" else f"{metric_text} minus that of {baseline}")
+        y_label = f"{metric_text}\n[{metric}]"
     for r, row_value in enumerate(rows):
         for c, col_value in enumerate(cols):
             axis = axes[r][c]
@@ -171,15 +213,21 @@ def main():
     figure.tight_layout()
     panels = "".join([f", one column of panels per {col}" if col else "",
                       f", one row of panels per {row}" if row else ""])
-    caption = [f"{y_label}" + (f" ({log} axis)" if log else "") + f" against "
+    caption = [y_label.replace("\n", "  ") + (f" ({log} axis)" if log else "") + f" against "
                f"{pc.label(frames, x)}, one line per {lines}" + panels +
                (" (series shifted sideways by 1 % of the axis to stay visible)." if dodge
                 else ".")]
     if filters:
         caption.append("Only runs with " + ", ".join(f"{k} = {v}" for k, v in filters) + ".")
-    caption.append("Points: means over replicates; error bars: 95 % Student-t intervals across "
-                   "replicates." if replicated else
-                   "Points: one run each, or identical replicates (no error bars).")
+    if baseline:
+        caption.append(f"Paired comparison: each replicate's {args.paired} against the "
+                       f"{lines} = {baseline} run of the same replicate, panel and x; points are "
+                       f"the mean {args.paired}s, error bars 95 % Student-t intervals of the "
+                       f"per-replicate {args.paired}s (paired intervals).")
+    if not baseline or not replicated:
+        caption.append("Points: means over replicates; error bars: 95 % Student-t intervals "
+                       "across replicates." if replicated else
+                       "Points: one run each, or identical replicates (no error bars).")
     if clipped:
         caption.append(pc.bound_text(bound, metric_text, log))
     if averaged:

@@ -86,6 +86,28 @@ frames = plot_common.load_results(output)
 kept = plot_sweep.apply_where(frames["results"], [("c", "1"), ("sched", "easy")])
 t.check(len(kept) > 0 and set(kept["c"].astype(float)) == {1.0} and
         set(kept["sched"]) == {"easy"}, kept[["c", "sched"]])
+# Paired comparison (issue 29, item 2) on a hand-made frame: series "a" against baseline "b",
+# replicates 0 and 1 at x = 1: b = 2, 4 and a = 3, 6 give ratios 1.5, 1.5 (no spread) and
+# differences 1, 2: mean 1.5, 95 % t half-width t(0.975, 1) * sd / sqrt(2) = 12.7062 * 0.70711
+# / 1.41421 = 6.3531.
+import pandas as pd  # noqa: E402
+hand = pd.DataFrame({"alloc": ["a", "a", "b", "b"], "replicate": [0, 1, 0, 1],
+                     "x": [1.0] * 4, "m": [3.0, 6.0, 2.0, 4.0]})
+ratios = plot_sweep.paired(hand, ["alloc", "x"], "alloc", "m", "b", "ratio")
+t.check(list(ratios[ratios.alloc == "a"].m) == [1.5, 1.5], ratios)
+differences = plot_sweep.paired(hand, ["alloc", "x"], "alloc", "m", "b", "difference")
+values = list(differences[differences.alloc == "a"].m)
+t.check(values == [1.0, 2.0] and abs(plot_common.t_half_width(values) - 6.3531) < 1e-3,
+        f"{values} {plot_common.t_half_width(values)}")
+paired_stem = env.path("paired")
+tool("plot_sweep.py", output, "--x", "c", "--metric", "mean_response", "--lines", "alloc",
+     "--col", "sched", "--baseline", "alloc=random", "--paired", "difference",
+     "-o", paired_stem + ".png")
+caption = check_figure(paired_stem)
+t.check("minus that of random" in caption and "Paired comparison" in caption, caption)
+bad = tool("plot_sweep.py", output, "--x", "c", "--baseline", "sched=easy", "-o",
+           env.path("x.png"), expect=2).stderr
+t.check("expected alloc=VALUE (the --lines column)" in bad, bad)
 bad = tool("plot_sweep.py", output, "--x", "c", "--where", "sched=nope", "-o",
            env.path("x.png"), expect=2).stderr
 t.check("no run has that value (values: " in bad, bad)
