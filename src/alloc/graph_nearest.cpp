@@ -1,0 +1,144 @@
+// `nearest` on graph machines: the communication-aware greedy (Bender et al.'s MM, SST's
+// NearestAllocator) by router hops around a centre router (definition in alloc/graph_alloc.hpp).
+//
+// Cost per call: the free counts (O(nodes)); per candidate centre (at most kCentres) one pass
+// over the routers with free nodes, adding their free counts into a histogram by distance; one
+// pass over the nodes to list the winner's. Router distances come from a table of
+// D(c, s) built once per allocator (shared by clones) when the machine has at most
+// kMaxTableRouters leaf routers (16 MB); beyond that a candidate's row is computed per call
+// (leaf routers × distance() calls).
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "allocsim/alloc/graph_layout.hpp"
+
+namespace allocsim {
+
+namespace {
+
+constexpr int kCentres = 8;
+constexpr int kMaxTableRouters = 4096;
+
+/// D(c, s) for leaf routers c, s: 0 when equal, else the router hops of a minimal route between
+/// their lowest nodes.
+class RouterDistances {
+ public:
+  RouterDistances(const GraphMachine& graph, const GraphLayout& layout)
+      : graph_(&graph), layout_(&layout), routers_(layout.router_count()) {
+    if (routers_ <= kMaxTableRouters) table_.resize(static_cast<std::size_t>(routers_) * routers_);
+    std::vector<std::uint8_t> buffer;
+    for (int c = 0; c < routers_; ++c) {
+      std::uint8_t* row = table_.empty() ? (buffer.resize(routers_), buffer.data())
+                                         : table_.data() + std::size_t(c) * routers_;
+      fill_row(c, row);
+      max_ = std::max(max_, static_cast<int>(*std::max_element(row, row + routers_)));
+    }
+  }
+  /// Row c of the table, or `buffer` filled with it.
+  const std::uint8_t* row(int c, std::vector<std::uint8_t>& buffer) const {
+    if (!table_.empty()) return table_.data() + std::size_t(c) * routers_;
+    buffer.resize(routers_);
+    fill_row(c, buffer.data());
+    return buffer.data();
+  }
+  int max() const { return max_; }
+
+ private:
+  void fill_row(int c, std::uint8_t* row) const {
+    const NodeId x = layout_->nodes(c).front();
+    for (int s = 0; s < routers_; ++s) {
+      const int d = s == c ? 0 : graph_->distance(x, layout_->nodes(s).front()) - 2;
+      row[s] = static_cast<std::uint8_t>(std::clamp(d, 0, 255));
+    }
+  }
+  const GraphMachine* graph_;
+  const GraphLayout* layout_;
+  int routers_;
+  std::vector<std::uint8_t> table_;
+  int max_ = 0;
+};
+
+class GraphNearest final : public CloneableAllocator<GraphNearest> {
+ public:
+  GraphNearest(std::shared_ptr<const GraphLayout> layout,
+               std::shared_ptr<const RouterDistances> distances, Topology topology)
+      : layout_(std::move(layout)),
+        distances_(std::move(distances)),
+        topology_(std::move(topology)) {}
+
+  std::optional<Allocation> allocate(const Job& job, const MachineView& machine) const override {
+    if (machine.free_count() < job.procs) return std::nullopt;
+    const GraphLayout& l = *layout_;
+    const GraphLayout::FreeCounts counts = l.free_counts(machine);
+    // Candidate centres: the emptiest router of each of the kCentres emptiest groups.
+    std::vector<int> groups;
+    for (int group = 0; group < l.group_count(); ++group)
+      if (counts.group[group] > 0) groups.push_back(group);
+    const auto emptier = [&](int a, int b) {
+      return counts.group[a] != counts.group[b] ? counts.group[a] > counts.group[b] : a < b;
+    };
+    const std::size_t centres = std::min<std::size_t>(kCentres, groups.size());
+    std::partial_sort(groups.begin(), groups.begin() + centres, groups.end(), emptier);
+    std::vector<int> occupied;  // routers with free nodes
+    for (int router = 0; router < l.router_count(); ++router)
+      if (counts.router[router] > 0) occupied.push_back(router);
+
+    std::vector<std::uint8_t> buffer;
+    std::vector<std::int64_t> histogram(distances_->max() + 1);
+    int best_centre = -1;
+    std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t at = 0; at < centres; ++at) {
+      int centre = -1;
+      for (int router : l.routers(groups[at]))
+        if (centre < 0 || counts.router[router] > counts.router[centre]) centre = router;
+      const std::uint8_t* row = distances_->row(centre, buffer);
+      std::fill(histogram.begin(), histogram.end(), 0);
+      for (int router : occupied) histogram[row[router]] += counts.router[router];
+      // The p nearest free nodes: whole distance classes from 0 up, the last one in part.
+      std::int64_t cost = 0, need = job.procs;
+      for (std::size_t d = 0; need > 0; ++d) {
+        const std::int64_t take = std::min(need, histogram[d]);
+        cost += take * static_cast<std::int64_t>(d);
+        need -= take;
+      }
+      if (cost < best_cost) best_cost = cost, best_centre = centre;
+    }
+
+    // The winner's nodes: every free node closer than the last distance class t, and the
+    // lowest ids of class t, listed by (distance, id).
+    const std::uint8_t* row = distances_->row(best_centre, buffer);
+    std::fill(histogram.begin(), histogram.end(), 0);
+    for (int router : occupied) histogram[row[router]] += counts.router[router];
+    std::size_t last = 0;
+    std::int64_t before = 0;
+    while (before + histogram[last] < job.procs) before += histogram[last++];
+    std::int64_t quota = job.procs - before;
+    std::vector<std::vector<NodeId>> classes(last + 1);
+    for (NodeId node = 0; node < machine.node_count(); ++node) {
+      if (!machine.is_free(node)) continue;
+      const std::size_t d = row[l.router_of(node)];
+      if (d < last || (d == last && quota-- > 0)) classes[d].push_back(node);
+    }
+    Allocation allocation;
+    allocation.nodes.reserve(job.procs);
+    for (const auto& nodes : classes)
+      allocation.nodes.insert(allocation.nodes.end(), nodes.begin(), nodes.end());
+    return allocation;
+  }
+
+ private:
+  std::shared_ptr<const GraphLayout> layout_;
+  std::shared_ptr<const RouterDistances> distances_;
+  Topology topology_;  // keeps the graph machine the distances point to alive
+};
+
+}  // namespace
+
+std::unique_ptr<Allocator> make_graph_nearest_allocator(const Topology& topology) {
+  auto layout = std::make_shared<const GraphLayout>(topology, "allocator 'nearest'");
+  auto distances = std::make_shared<const RouterDistances>(*topology.graph(), *layout);
+  return std::make_unique<GraphNearest>(std::move(layout), std::move(distances), topology);
+}
+
+}  // namespace allocsim
