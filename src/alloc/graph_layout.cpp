@@ -25,6 +25,7 @@ GraphLayout::GraphLayout(const Topology& topology, const std::string& who) {
     router_group_.push_back(graph->group_of(nodes.front()));
     max_router_nodes_ = std::max(max_router_nodes_, static_cast<int>(nodes.size()));
   }
+  routers_in_id_order_ = std::is_sorted(router_nodes_.begin(), router_nodes_.end());
   node_router_.assign(node_count_, -1);
   for (int router = 0; router < router_count(); ++router)
     for (NodeId node : nodes(router)) node_router_[node] = router;

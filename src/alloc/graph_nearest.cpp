@@ -2,9 +2,9 @@
 // NearestAllocator) by router hops around a centre router (definition in alloc/graph_alloc.hpp).
 //
 // Cost per call: the free counts (O(nodes)); per candidate centre (at most kCentres) one pass
-// over the routers with free nodes, adding their free counts into a histogram by distance; one
-// pass over the nodes to list the winner's. Router distances come from a table of
-// D(c, s) built once per allocator (shared by clones) when the machine has at most
+// over the routers with free nodes, adding their free counts into a histogram by distance; the
+// winner's nodes from the routers within its distance classes. Router distances come from a table
+// of D(c, s) built once per allocator (shared by clones) when the machine has at most
 // kMaxTableRouters leaf routers (16 MB); beyond that a candidate's row is computed per call
 // (leaf routers × distance() calls).
 #include <algorithm>
@@ -20,8 +20,9 @@ namespace {
 constexpr int kCentres = 8;
 constexpr int kMaxTableRouters = 4096;
 
-/// D(c, s) for leaf routers c, s: 0 when equal, else the router hops of a minimal route between
-/// their lowest nodes.
+/// The distance class of leaf router s seen from centre c: 2·D(c, s) + (1 when s is in another
+/// group than c), D(c, s) being 0 when c = s, else the router hops of a minimal route between
+/// their lowest nodes. Classes order nodes by distance, then own group first.
 class RouterDistances {
  public:
   RouterDistances(const GraphMachine& graph, const GraphLayout& layout)
@@ -49,7 +50,8 @@ class RouterDistances {
     const NodeId x = layout_->nodes(c).front();
     for (int s = 0; s < routers_; ++s) {
       const int d = s == c ? 0 : graph_->distance(x, layout_->nodes(s).front()) - 2;
-      row[s] = static_cast<std::uint8_t>(std::clamp(d, 0, 255));
+      const int other_group = layout_->group_of_router(s) != layout_->group_of_router(c);
+      row[s] = static_cast<std::uint8_t>(std::clamp(2 * d + other_group, 0, 255));
     }
   }
   const GraphMachine* graph_;
@@ -99,7 +101,7 @@ class GraphNearest final : public CloneableAllocator<GraphNearest> {
       std::int64_t cost = 0, need = job.procs;
       for (std::size_t d = 0; need > 0; ++d) {
         const std::int64_t take = std::min(need, histogram[d]);
-        cost += take * static_cast<std::int64_t>(d);
+        cost += take * static_cast<std::int64_t>(d / 2);  // class 2·D or 2·D + 1
         need -= take;
       }
       if (cost < best_cost) best_cost = cost, best_centre = centre;
@@ -113,13 +115,14 @@ class GraphNearest final : public CloneableAllocator<GraphNearest> {
     std::size_t last = 0;
     std::int64_t before = 0;
     while (before + histogram[last] < job.procs) before += histogram[last++];
-    std::int64_t quota = job.procs - before;
+    const std::int64_t quota = job.procs - before;
     std::vector<std::vector<NodeId>> classes(last + 1);
-    for (NodeId node = 0; node < machine.node_count(); ++node) {
-      if (!machine.is_free(node)) continue;
-      const std::size_t d = row[l.router_of(node)];
-      if (d < last || (d == last && quota-- > 0)) classes[d].push_back(node);
-    }
+    for (int router : occupied)
+      if (row[router] <= last) l.append_free(router, l.node_count(), machine, classes[row[router]]);
+    // Class `last` in part: its lowest ids (already ascending when routers list ids in order).
+    std::vector<NodeId>& partial = classes[last];
+    if (!l.routers_in_id_order()) std::sort(partial.begin(), partial.end());
+    partial.resize(static_cast<std::size_t>(quota));
     Allocation allocation;
     allocation.nodes.reserve(job.procs);
     for (const auto& nodes : classes)

@@ -53,10 +53,11 @@
 //   router-to-router hops of a minimal route; on every graph machine here it does not depend on
 //   which nodes of the two routers are taken). Candidate centres, to keep the cost bounded: for
 //   each of the (at most) 8 groups with the most free nodes (ties: lower group), its router with
-//   the most free nodes (ties: lower). For a centre c the candidate allocation is the p free
-//   nodes smallest in (D(c, router of n), n); its cost is the sum of D(c, router of n) over
-//   them. The allocation of the cheapest centre wins (ties: the earlier candidate), listed by
-//   (D, id).
+//   the most free nodes (ties: lower), in that order of groups. For a centre c the candidate
+//   allocation is the p free nodes smallest in (D(c, router of n), router of n in another group
+//   than c, n) — nearest first, and among equally near ones the centre's own group (local links)
+//   first, then node id; its cost is the sum of D(c, router of n) over them. The allocation of
+//   the cheapest centre wins (ties: the earlier candidate), listed in that order.
 #include <vector>
 
 #include "allocsim/alloc/allocator.hpp"

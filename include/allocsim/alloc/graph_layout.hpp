@@ -51,6 +51,9 @@ class GraphLayout {
   /// Most nodes on one leaf router / in one group (dragonfly: p and a·p).
   int max_router_nodes() const { return max_router_nodes_; }
   int max_group_nodes() const { return max_group_nodes_; }
+  /// True when listing the leaf routers' nodes router after router gives ascending ids
+  /// (dragonfly, fat tree; not every Slurm topology file).
+  bool routers_in_id_order() const { return routers_in_id_order_; }
 
   /// Free nodes per leaf router and per group in the machine state `machine`.
   struct FreeCounts {
@@ -74,6 +77,7 @@ class GraphLayout {
   std::vector<int> group_routers_;
   int max_router_nodes_ = 0;
   int max_group_nodes_ = 0;
+  bool routers_in_id_order_ = true;
 };
 
 /// The `nearest` allocator for `topology` (src/alloc/graph_nearest.cpp; definition in
