@@ -85,24 +85,33 @@ void Allocate(benchmark::State& bench, const std::string& name) {
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs)
+    for (const Run& run : runs) {
+      const std::string name = run.run_name.function_name.substr(std::string("GraphAlloc/").size());
       if (run.run_type == Run::RT_Iteration && run.iterations > 0)
-        timings()[run.run_name.function_name.substr(11)].push_back(run.GetAdjustedCPUTime());
+        timings()[name].push_back(run.GetAdjustedCPUTime());
+      else if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median")
+        medians_[name] = run.GetAdjustedCPUTime();  // with --benchmark_report_aggregates_only
+    }
     ConsoleReporter::ReportRuns(runs);
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    const auto median = [](std::vector<double> v) {
+    const auto median = [&](const std::string& name) {
+      if (const auto found = medians_.find(name); found != medians_.end()) return found->second;
+      std::vector<double> v = timings()[name];
       std::sort(v.begin(), v.end());
       return v.empty() ? 0.0 : v[v.size() / 2];
     };
-    const double random = median(timings()["random"]);
+    const double random = median("random");
     std::printf("\nmedian CPU time per job (us) and ratio to random on %s:\n", kMachine);
     for (const std::string& name : kAllocators) {
-      const double t = median(timings()[name]);
-      std::printf("  %-13s %10.2f  %5.2f x\n", name.c_str(), t, random > 0 ? t / random : 0.0);
+      const double t = median(name);
+      if (t > 0) std::printf("  %-13s %10.2f  %5.2f x\n", name.c_str(), t, t / random);
     }
   }
+
+ private:
+  std::map<std::string, double> medians_;
 };
 
 }  // namespace
