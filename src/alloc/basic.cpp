@@ -86,6 +86,10 @@ class SortedFreeListAllocator final : public CloneableAllocator<SortedFreeListAl
 
 }  // namespace
 
+std::unique_ptr<Allocator> make_flat_allocator() {
+  return std::make_unique<FlatAllocator>();
+}
+
 void append_basic_allocators(std::vector<RegistryEntry<AllocatorFactory>>& entries) {
   entries.push_back({"flat",
                      "any p free processors (lowest ids): the topology-oblivious baseline",

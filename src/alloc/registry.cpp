@@ -5,6 +5,7 @@
 #include "allocsim/alloc/basic.hpp"
 #include "allocsim/alloc/comm_aware.hpp"
 #include "allocsim/alloc/curve.hpp"
+#include "allocsim/alloc/graph_alloc.hpp"
 #include "allocsim/alloc/mesh2d.hpp"
 #include "allocsim/alloc/submesh3d.hpp"
 #include "allocsim/alloc/subtorus.hpp"
@@ -23,6 +24,7 @@ std::vector<RegistryEntry<AllocatorFactory>> allocator_entries() {
   append_subtorus_allocators(entries);   // subtorus (alloc/subtorus_allocator.cpp)
   append_mesh2d_allocators(entries);     // submesh buddy2d paging mbs anca gabl (alloc/mesh2d.cpp)
   append_submesh3d_allocators(entries);  // submesh3d (alloc/submesh3d.cpp)
+  append_graph_allocators(entries);  // simple dfly-* level-spread jokanovic nearest (graph_alloc)
   return entries;
 }
 

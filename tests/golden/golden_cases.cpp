@@ -3,6 +3,7 @@
 // a fragmented machine both shape the result.
 #include "golden_cases.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "allocsim/alloc/allocator.hpp"
@@ -35,6 +36,15 @@ const char* const kMixedTrace =
 /// then a power-of-two torus (subtorus), a 3D mesh, and a complete graph.
 const std::vector<std::string> kAllocatorMachines{"mesh:8x8", "torus:4x4x4", "mesh:4x4x4",
                                                   "flat:64"};
+
+/// Allocators for machines with routers and groups (alloc/graph_alloc.hpp): their case runs on a
+/// dragonfly under the flow model (as the dragonfly topology case), so that placement shapes
+/// the result; `simple` (the same choice as `flat`) too, to show it on the machine it is for.
+const std::vector<std::string> kGraphAllocatorMachines{"dragonfly:p=2,a=4,h=2"};
+const char* const kGraphAllocatorModel = "flow:comm=0.5";
+const std::vector<std::string> kGraphAllocators{"simple",       "dfly-rdr",  "dfly-rdg",
+                                                "dfly-rrn",     "dfly-rrr",  "dfly-spread",
+                                                "level-spread", "jokanovic", "nearest"};
 
 /// Parameters that keep an entry's case small or meaningful (identity transforms are not).
 const std::map<std::string, std::string> kAllocatorSpecs{
@@ -124,6 +134,11 @@ void add_allocator_cases(std::vector<GoldenCase>& cases) {
     GoldenCase c{"allocator", entry, name, base_config(kShapedTrace), kAllocatorMachines};
     c.config.machine.clear();
     c.config.alloc = spec;
+    if (std::find(kGraphAllocators.begin(), kGraphAllocators.end(), entry) !=
+        kGraphAllocators.end()) {
+      c.machines = kGraphAllocatorMachines;
+      c.config.runtime_model = kGraphAllocatorModel;
+    }
     cases.push_back(std::move(c));
   };
   for (const auto& entry : allocator_registry().entries())

@@ -50,7 +50,13 @@ class InvariantChecker final : public SimulationObserver {
 };
 
 Topology random_machine(Rng& rng) {
-  const auto kind = rng.uniform_int(0, 3);
+  const auto kind = rng.uniform_int(0, 4);
+  if (kind == 4) {  // graph machines (the graph allocators refuse grids and flat)
+    if (rng.uniform_int(0, 2) == 0) return Topology::parse("fattree:k=4");
+    return Topology::parse("dragonfly:p=" + std::to_string(rng.uniform_int(1, 3)) +
+                           ",a=" + std::to_string(rng.uniform_int(2, 4)) +
+                           ",h=" + std::to_string(rng.uniform_int(1, 2)));
+  }
   if (kind == 0)
     return Topology::parse("mesh:" + std::to_string(rng.uniform_int(2, 8)) + "x" +
                            std::to_string(rng.uniform_int(2, 8)));
