@@ -6,6 +6,7 @@
 #include "allocsim/alloc/comm_aware.hpp"
 #include "allocsim/alloc/curve.hpp"
 #include "allocsim/alloc/mesh2d.hpp"
+#include "allocsim/alloc/slurm_select.hpp"
 #include "allocsim/alloc/submesh3d.hpp"
 #include "allocsim/alloc/subtorus.hpp"
 #include "allocsim/topo/ordering.hpp"
@@ -23,6 +24,7 @@ std::vector<RegistryEntry<AllocatorFactory>> allocator_entries() {
   append_subtorus_allocators(entries);   // subtorus (alloc/subtorus_allocator.cpp)
   append_mesh2d_allocators(entries);     // submesh buddy2d paging mbs anca gabl (alloc/mesh2d.cpp)
   append_submesh3d_allocators(entries);  // submesh3d (alloc/submesh3d.cpp)
+  append_slurm_allocators(entries);      // slurm-tree slurm-dragonfly slurm-block (slurm_select)
   return entries;
 }
 
