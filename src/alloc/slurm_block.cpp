@@ -115,11 +115,15 @@ std::shared_ptr<const BlockLayout> block_layout(const Topology& topology) {
   const auto* slurm = dynamic_cast<const SlurmTopology*>(topology.graph());
   const std::string refusal =
       "allocator 'slurm-block' works on slurm-topology files of the block form (BlockName= "
-      "lines, topology/block) only, not on " +
-      topology.kind_name() + " (" + topology.spec() + ")";
-  if (!slurm) throw InputError(refusal + ", nor on grids or flat machines");
+      "lines, topology/block) only, not on ";
+  if (!topology.graph())
+    throw InputError(refusal + "grids or flat machines such as " + topology.spec());
+  if (!slurm)
+    throw InputError(refusal + topology.kind_name() + " machines such as " + topology.spec() +
+                     ", nor on grids or flat machines");
   if (!slurm->block_form())
-    throw InputError(refusal + ": its file is a tree (SwitchName= lines; use slurm-tree)");
+    throw InputError(refusal + "tree files such as " + topology.spec() +
+                     " (SwitchName= lines; use slurm-tree)");
   auto layout = std::make_shared<BlockLayout>();
   for (const SlurmSwitch& s : slurm->switches()) {
     if (s.implicit) continue;

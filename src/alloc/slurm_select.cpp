@@ -68,11 +68,16 @@ std::string supported_kinds() {
   return "slurm-topology files of the tree form (SwitchName= lines) and fat trees (fattree)";
 }
 
-[[noreturn]] void refuse(const std::string& name, const Topology& topology,
-                         const std::string& why = "") {
+[[noreturn]] void refuse(const std::string& name, const Topology& topology) {
+  std::string machine = "grids or flat machines such as " + topology.spec();
+  if (const auto* slurm = dynamic_cast<const SlurmTopology*>(topology.graph());
+      slurm && slurm->block_form())
+    machine = "block files such as " + topology.spec() + " (BlockName= lines; use slurm-block)";
+  else if (topology.graph())
+    machine = topology.kind_name() + " machines such as " + topology.spec() +
+              ", nor on grids or flat machines";
   throw InputError("allocator '" + name + "' works on " + supported_kinds() + " only, not on " +
-                   topology.kind_name() + " (" + topology.spec() + ")" + why +
-                   ", nor on grids or flat machines");
+                   machine);
 }
 
 /// The switch tree of a supported machine (see the header), or an InputError naming `name`.
@@ -81,8 +86,7 @@ std::shared_ptr<const SwitchTree> switch_tree(const std::string& name, const Top
   if (!graph) refuse(name, topology);
   auto tree = std::make_shared<SwitchTree>();
   if (const auto* slurm = dynamic_cast<const SlurmTopology*>(graph)) {
-    if (slurm->block_form())
-      refuse(name, topology, ": its file is of the block form (BlockName= lines; use slurm-block)");
+    if (slurm->block_form()) refuse(name, topology);
     const int implicit = slurm->implicit_top();
     for (const SlurmSwitch& s : slurm->switches()) {
       if (s.implicit) continue;  // the implicit top is always the last switch
