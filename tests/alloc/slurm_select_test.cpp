@@ -182,7 +182,23 @@ TEST(SlurmTreeSwitches, AJobWaitsUntilItsMaxWaitThenSpansMoreLeaves) {
   EXPECT_EQ(starts("conservative", jobs), (std::vector<double>{0, 0, 0, 110, 20}));
 }
 
-TEST(SlurmTreeSwitches, ARelaseWithinTheWaitGivesOneLeaf) {
+TEST(SlurmTreeSwitches, BackfillingKeepsTheReservationAtTheWakeUp) {
+  using testing::make_job;
+  // As above plus J6 (2 nodes, 500 s) at 25. EASY at 25: J4 (refused, waited 15) is planned at
+  // its wake-up 110 on the machine of then (J5 gone at 70): 6 free, 5 for J4. J6 would take
+  // 10-11 (s1 and s2 hold 2 with 2 free: the first) and run past 110, leaving 4 free then: it
+  // would break the reservation, so it waits. J4 starts at 110 on 4-5, 10-11, 16; J6 needs 2
+  // of the one free node, and starts when J4 ends at 210. fcfs: J5 on 17 at 110, J6 at 210 too.
+  // Conservative re-plans at the wake-up (a reservation in the past) and gets the same.
+  const std::vector<Job> jobs{make_job(1, 0, 4, 1000), make_job(2, 0, 4, 1000),
+                              make_job(3, 0, 4, 1000), make_job(4, 10, 5, 100),
+                              make_job(5, 20, 1, 50),  make_job(6, 25, 2, 500)};
+  EXPECT_EQ(starts("easy", jobs), (std::vector<double>{0, 0, 0, 110, 20, 210}));
+  EXPECT_EQ(starts("fcfs", jobs), (std::vector<double>{0, 0, 0, 110, 110, 210}));
+  EXPECT_EQ(starts("conservative", jobs), (std::vector<double>{0, 0, 0, 110, 20, 210}));
+}
+
+TEST(SlurmTreeSwitches, AReleaseWithinTheWaitGivesOneLeaf) {
   using testing::make_job;
   // As above, but J1 ends at 50: s0 has 6 free, J4 (5 nodes) fits on one leaf at 50.
   const std::vector<Job> jobs{make_job(1, 0, 4, 50), make_job(2, 0, 4, 1000),
