@@ -7,6 +7,7 @@
 #include "allocsim/alloc/curve.hpp"
 #include "allocsim/alloc/graph_alloc.hpp"
 #include "allocsim/alloc/mesh2d.hpp"
+#include "allocsim/alloc/slurm_select.hpp"
 #include "allocsim/alloc/submesh3d.hpp"
 #include "allocsim/alloc/subtorus.hpp"
 #include "allocsim/topo/ordering.hpp"
@@ -25,6 +26,7 @@ std::vector<RegistryEntry<AllocatorFactory>> allocator_entries() {
   append_mesh2d_allocators(entries);     // submesh buddy2d paging mbs anca gabl (alloc/mesh2d.cpp)
   append_submesh3d_allocators(entries);  // submesh3d (alloc/submesh3d.cpp)
   append_graph_allocators(entries);  // simple dfly-* level-spread jokanovic nearest (graph_alloc)
+  append_slurm_allocators(entries);  // slurm-tree slurm-dragonfly slurm-block (slurm_select)
   return entries;
 }
 

@@ -38,10 +38,25 @@ Reservation Planner::reserve(int job_index) const {
   std::optional<Replay> replay;
   if (shaped_) replay.emplace(*this, nullptr);
   std::size_t replayed = 0;
+  // A time-dependent allocator may accept the job at its wake-up on the state of that time.
+  std::optional<double> wake = shaped_ ? allocator_->wake_up(job) : std::nullopt;
+  if (wake && !(*wake > now_)) wake.reset();
+  auto fits_at_wake_up = [&](std::size_t released) {
+    const double at = *wake;
+    wake.reset();
+    if (free < need) return false;
+    for (; replayed < released; ++replayed) replay->release(releases_[replayed].second);
+    return replay->fits(job_index, at);
+  };
   for (std::size_t i = 0; i < releases_.size();) {
     context_->check_time_limit();
     // Every release at this time; advances at least once, whatever the times compare like.
     const double time = releases_[i].first;
+    if (wake && *wake < time) {
+      const double at = *wake;
+      if (fits_at_wake_up(i)) return {at, free - need};
+    }
+    if (wake && !(*wake > time)) wake.reset();  // this group's time is past the wake-up
     do {
       free += static_cast<int>(running[releases_[i].second].allocation.nodes.size());
       ++i;
@@ -49,7 +64,11 @@ Reservation Planner::reserve(int job_index) const {
     if (free < need) continue;
     if (!shaped_) return {time, free - need};
     for (; replayed < i; ++replayed) replay->release(releases_[replayed].second);
-    if (replay->fits(job_index)) return {time, free - need};
+    if (replay->fits(job_index, time)) return {time, free - need};
+  }
+  if (wake) {
+    const double at = *wake;
+    if (fits_at_wake_up(releases_.size())) return {at, free - need};
   }
   return {};  // cannot start even on an empty machine (the simulation drops such jobs)
 }
@@ -86,13 +105,14 @@ void Planner::Replay::release(int running_index) {
   allocator_->release(released);
 }
 
-bool Planner::Replay::fits(int job) const {
+bool Planner::Replay::fits(int job, double time) const {
   const Job& wanted = (*planner_->jobs_)[job];
   if (free_ < allocator_->nodes_needed(wanted)) return false;
   // Planning must not consume the simulation's generator: allocators that draw see a scratch
   // generator with a fixed seed, so every look-ahead of one pass draws alike.
   Rng scratch(kPlanningSeed);
-  const MachineView view(planner_->context_->topology(), busy_, free_, scratch, planner_->context_);
+  const MachineView view(planner_->context_->topology(), busy_, free_, scratch, planner_->context_,
+                         time);
   return allocator_->allocate(wanted, view).has_value();
 }
 
@@ -103,7 +123,7 @@ bool Planner::fits_after_releases(int job, double until, const Allocation* extra
     context_->check_time_limit();
     replay.release(index);
   }
-  return replay.fits(job);
+  return replay.fits(job, until);
 }
 
 }  // namespace allocsim

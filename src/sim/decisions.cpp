@@ -25,7 +25,7 @@ void DecisionRecorder::before_commit(const Job& job, const MachineView& machine,
   for (NodeId node = 0; node < nodes; ++node) busy_[node] = machine.is_free(node) ? 0 : 1;
   for (auto& decider : deciders_) {
     const MachineView view(*topology_, busy_, machine.free_count(), decider.rng,
-                           machine.time_limit());
+                           machine.time_limit(), machine.now());
     const std::optional<Allocation> answer = decider.allocator->allocate(job, view);
     if (!answer) {
       ++decider.refused;

@@ -261,20 +261,31 @@ RunResult Simulation::run() {
   const auto& jobs = workload_.jobs;
   std::size_t next_arrival = 0;
   std::vector<std::int64_t> unplaceable_lines;
-  while (next_arrival < jobs.size() || has_completion()) {
+  while (next_arrival < jobs.size() || has_completion() || !wake_ups_.empty()) {
     const double arrival_time = next_arrival < jobs.size() ? jobs[next_arrival].submit : INFINITY;
     const double completion_time = has_completion() ? std::get<0>(completions_.top()) : INFINITY;
-    now_ = std::min(arrival_time, completion_time);
+    const double wake_up_time = wake_ups_.empty() ? INFINITY : wake_ups_.top();
+    now_ = std::min({arrival_time, completion_time, wake_up_time});
+    while (!wake_ups_.empty() && !(wake_ups_.top() > now_)) wake_ups_.pop();
     complete_jobs_ending_now();
-    while (next_arrival < jobs.size() && jobs[next_arrival].submit == now_)
+    while (next_arrival < jobs.size() && jobs[next_arrival].submit == now_) {
+      // A time-dependent allocator (Slurm's --switches wait) may accept the job later on an
+      // unchanged machine: a scheduling pass then.
+      if (const std::optional<double> wake = allocator_->wake_up(jobs[next_arrival]);
+          wake && *wake > now_)
+        wake_ups_.push(*wake);
       waiting_.push_back(static_cast<int>(next_arrival++));
+    }
     scheduler_->schedule(*this);
-    // On an idle machine, a waiting job that the allocator cannot place can never run.
+    // On an idle machine, a waiting job that the allocator cannot place can never run (unless
+    // the allocator's answer changes with the time: its wake-up is still ahead).
     if (running_.empty() && !waiting_.empty()) {
       std::vector<int> stuck;
       for (int job_index : waiting_) {
         check_time_limit();
-        if (!allocator_->allocate(jobs[job_index], view())) stuck.push_back(job_index);
+        if (allocator_->allocate(jobs[job_index], view())) continue;
+        const std::optional<double> wake = allocator_->wake_up(jobs[job_index]);
+        if (!(wake && *wake > now_)) stuck.push_back(job_index);
       }
       for (int job_index : stuck) {
         waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job_index));
@@ -282,7 +293,7 @@ RunResult Simulation::run() {
         for (auto* observer : observers_) observer->on_drop(job_index);
       }
       scheduler_->schedule(*this);
-      if (running_.empty() && !waiting_.empty() && next_arrival >= jobs.size())
+      if (running_.empty() && !waiting_.empty() && next_arrival >= jobs.size() && wake_ups_.empty())
         throw std::logic_error("scheduler left placeable jobs waiting on an idle machine");
     }
     check_time_limit();  // a clock read per event: cheap next to a scheduling pass

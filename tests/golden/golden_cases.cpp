@@ -33,9 +33,12 @@ const char* const kMixedTrace =
     "synthetic:jobs=60,arrival=exp:20,runtime=exp:100,size=uniform:1,32,estimate=1.5";
 
 /// Allocator candidates: square power-of-two 2D mesh first (buddy systems, paging, submeshes),
-/// then a power-of-two torus (subtorus), a 3D mesh, and a complete graph.
+/// then a power-of-two torus (subtorus), a 3D mesh, and a complete graph; then, for allocators
+/// that need a switch tree or a Slurm topology file (alloc/slurm_select.hpp), a three-level fat
+/// tree of 64 hosts (16 leaves of 4) and a block topology of 64 nodes (inputs/, kBlockFile).
 const std::vector<std::string> kAllocatorMachines{"mesh:8x8", "torus:4x4x4", "mesh:4x4x4",
-                                                  "flat:64"};
+                                                  "flat:64", "fattree:down=4x4x4,up=1x2x2"};
+const char* const kBlockFile = "/inputs/topology-block.conf";
 
 /// Allocators for machines with routers and groups (alloc/graph_alloc.hpp): their case runs on a
 /// dragonfly under the flow model (as the dragonfly topology case), so that placement shapes
@@ -73,6 +76,8 @@ const std::vector<std::pair<std::string, std::string>> kAllocatorVariants{
     {"submesh.best-rotate", "submesh:fit=best,rotate=1,shape=row"},
     {"paging.shuffled-snake", "paging:size_index=1,indexing=shuffled-snake"},
     {"sortedfreelist.hilbert", "sortedfreelist:order=hilbert"},
+    {"slurm-tree.switches-1", "slurm-tree:switches=1,max_wait=200"},
+    {"slurm-block.segment-4", "slurm-block:segment=4"},
 };
 const std::vector<std::pair<std::string, std::string>> kSchedulerVariants{
     {"fcfs.largefirst", "fcfs:order=largefirst"},
@@ -129,9 +134,11 @@ std::string lookup(const std::map<std::string, std::string>& specs, const std::s
   return found == specs.end() ? name : found->second;
 }
 
-void add_allocator_cases(std::vector<GoldenCase>& cases) {
+void add_allocator_cases(std::vector<GoldenCase>& cases, const std::string& golden_dir) {
+  std::vector<std::string> machines = kAllocatorMachines;
+  machines.push_back("slurm-topology:" + golden_dir + kBlockFile);
   auto add = [&](const std::string& entry, const std::string& name, const std::string& spec) {
-    GoldenCase c{"allocator", entry, name, base_config(kShapedTrace), kAllocatorMachines};
+    GoldenCase c{"allocator", entry, name, base_config(kShapedTrace), machines};
     c.config.machine.clear();
     c.config.alloc = spec;
     if (std::find(kGraphAllocators.begin(), kGraphAllocators.end(), entry) !=
@@ -253,7 +260,7 @@ const std::vector<std::string>& golden_families() {
 
 std::vector<GoldenCase> golden_cases(const std::string& golden_dir) {
   std::vector<GoldenCase> cases;
-  add_allocator_cases(cases);
+  add_allocator_cases(cases, golden_dir);
   add_scheduler_cases(cases);
   add_ordering_cases(cases, golden_dir);
   add_runtime_model_cases(cases);

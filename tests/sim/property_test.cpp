@@ -107,8 +107,16 @@ TEST(Property, EveryAllocatorAndSchedulerKeepsTheInvariants) {
   int simulations = 0;
   std::map<std::string, int> supported_machines;  // allocator -> streams whose machine it took
   for (const auto& alloc : allocator_registry().entries()) supported_machines[alloc.name] = 0;
-  for (int stream = 0; stream < 60; ++stream) {
-    const Topology machine = random_machine(rng);
+  // After the 60 random grids (whose draws stay as they were), graph machines for the
+  // allocators that need a switch tree or a Slurm topology file (alloc/slurm_select.hpp).
+  const std::string data = std::string(ALLOCSIM_TEST_DATA) + "/slurm_topology/";
+  const std::vector<std::string> graph_machines{
+      "fattree:k=4", "slurm-topology:" + data + "slurm_doc_example.conf",
+      "slurm-topology:" + data + "slurm_doc_block_example.conf"};
+  const int streams = 60 + static_cast<int>(graph_machines.size());
+  for (int stream = 0; stream < streams; ++stream) {
+    const Topology machine =
+        stream < 60 ? random_machine(rng) : Topology::parse(graph_machines[stream - 60]);
     const std::vector<Job> jobs = random_jobs(rng, machine.node_count(), 30);
     for (const auto& alloc : allocator_registry().entries()) {
       bool skip = false;

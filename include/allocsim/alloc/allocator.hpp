@@ -16,6 +16,7 @@
 //
 // The registry (src/alloc/registry.cpp) is one table: each family appends its rows (name, help,
 // parameters, factory) from its own file; make_allocator() resolves `name:key=value,...`.
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,17 +31,19 @@
 
 namespace allocsim {
 
-/// Read-only view of which processors are free, plus the generator for seeded choices and the
-/// run's time limit (null: none), which searches that can run long poll (TimeLimitPoll).
+/// Read-only view of which processors are free, plus the generator for seeded choices, the
+/// run's time limit (null: none), which searches that can run long poll (TimeLimitPoll), and the
+/// simulated time of the question (now()).
 class MachineView {
  public:
   MachineView(const Topology& topology, const std::vector<char>& busy, int free_count, Rng& rng,
-              const TimeLimit* time_limit = nullptr)
+              const TimeLimit* time_limit = nullptr, double now = NAN)
       : topology_(&topology),
         busy_(&busy),
         free_count_(free_count),
         rng_(&rng),
-        time_limit_(time_limit) {}
+        time_limit_(time_limit),
+        now_(now) {}
 
   const Topology& topology() const { return *topology_; }
   bool is_free(NodeId node) const { return !(*busy_)[node]; }
@@ -53,6 +56,11 @@ class MachineView {
   Rng& rng() const { return *rng_; }
   /// The run's time limit, or null. Its check_time_limit() throws TimeoutError.
   const TimeLimit* time_limit() const { return time_limit_; }
+  /// The simulated time at which the job would start with this answer: the Simulation's clock,
+  /// or, in the backfilling planner's look-ahead, the future time it replays the machine to.
+  /// NaN when the caller has none (unit tests, benchmarks); only time-dependent allocators
+  /// (Allocator::wake_up) read it, and treat NaN as "no time limit applies".
+  double now() const { return now_; }
 
  private:
   const Topology* topology_;
@@ -60,6 +68,7 @@ class MachineView {
   int free_count_;
   Rng* rng_;
   const TimeLimit* time_limit_;
+  double now_;
 };
 
 /// What an allocator hands a job. `nodes` are all nodes made busy (may exceed the job's
@@ -110,6 +119,13 @@ class Allocator {
   virtual std::optional<std::uint64_t> request_key(const Job& /*job*/) const {
     return std::nullopt;
   }
+  /// Time-dependent allocators (Slurm's `--switches=N@T`, alloc/slurm_select.hpp): a time after
+  /// which allocate() may accept `job` on a machine where it refuses it before (it reads
+  /// MachineView::now()); nullopt for allocators whose answer does not depend on the time. The
+  /// Simulation runs a scheduling pass at that time, does not drop a job refused on an idle
+  /// machine before it, and the backfilling planner tries the job there too. Such allocators
+  /// also answer true to contiguous_only() (they may refuse although enough nodes are free).
+  virtual std::optional<double> wake_up(const Job& /*job*/) const { return std::nullopt; }
 };
 
 /// Builds an allocator for a machine; throws InputError when the machine is not supported.

@@ -5,6 +5,9 @@
 // copies the machine and allocator state and replays the estimated releases until the job fits.
 // A running job that has outrun its estimate is assumed to end now; passes recompute the plan
 // at every event, so the reservation simply moves forward while such a job keeps running.
+// A time-dependent allocator (Allocator::wake_up, Slurm's --switches wait) is asked at the time
+// of each replayed state, and also at its wake-up time, where it may accept the job on a state
+// where it refused it before.
 #include <limits>
 #include <memory>
 #include <optional>
@@ -47,8 +50,9 @@ class Planner {
     Replay(const Planner& planner, const Allocation* extra);
     /// Applies the release of running job `running_index` (index into running()).
     void release(int running_index);
-    /// Whether the allocator places `job` on the replayed state (a scratch generator).
-    bool fits(int job) const;
+    /// Whether the allocator places `job` on the replayed state (a scratch generator) at
+    /// simulated time `time` (MachineView::now: time-dependent allocators read it).
+    bool fits(int job, double time) const;
 
    private:
     const Planner* planner_;

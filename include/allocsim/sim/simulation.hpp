@@ -11,6 +11,8 @@
 //   3. arrivals at t join the queue (by job id);
 //   4. one scheduling pass; every start inside it commits the allocation, tells the observers
 //      and asks the runtime model again (re-rating at each start).
+// A time-dependent allocator (Allocator::wake_up: Slurm's --switches wait) adds event times at
+// which nothing but a scheduling pass happens: a waiting job it refused may be accepted then.
 // A running job holds its remaining work and its rate; its end is now + remaining / rate when
 // its rate was last set, so with a model that never re-rates (fixed, dispersal) a job ends at
 // exactly start + runtime. End events are a heap with lazy invalidation: each job's event
@@ -80,7 +82,8 @@ class Simulation final : public SchedulerContext, public RateContext {
 
   // ---- Other state ----
   Rng& rng() { return rng_; }
-  MachineView view() { return MachineView(topology_, busy_, free_count_, rng_, this); }
+  /// The machine now, at the simulation's clock (MachineView::now).
+  MachineView view() { return MachineView(topology_, busy_, free_count_, rng_, this, now_); }
 
   /// Replaces the scheduler built from the config (tests: reference implementations).
   void set_scheduler(std::unique_ptr<Scheduler> scheduler);
@@ -135,6 +138,9 @@ class Simulation final : public SchedulerContext, public RateContext {
   std::vector<Progress> progress_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
   std::vector<int> ended_;  // scratch: jobs that ended at now_
+  /// Times of extra scheduling passes: the allocator's wake_up() of each arrived job (a
+  /// time-dependent allocator may accept a waiting job then although nothing else changed).
+  std::priority_queue<double, std::vector<double>, std::greater<>> wake_ups_;
   std::vector<char> fragmentation_seen_;
   std::int64_t external_fragmentation_ = 0;
   std::vector<SimulationObserver*> observers_;
