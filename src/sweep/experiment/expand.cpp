@@ -59,16 +59,9 @@ bool uses_replicate_text(const std::vector<std::string>& texts) {
 
 /// True when some value of `settings` uses {replicate}.
 bool uses_replicate(const Settings& settings) {
-  auto uses = [](const std::string& text) {
-    const auto names = placeholders(text);
-    return std::find(names.begin(), names.end(), kReplicatePlaceholder) != names.end();
-  };
-  for (const auto& [key, value] : settings) {
-    if (uses(value.text)) return true;
-    for (const auto& item : value.items)
-      if (uses(item)) return true;
-  }
-  return false;
+  return std::any_of(settings.begin(), settings.end(), [](const auto& setting) {
+    return uses_replicate_text({setting.second.text}) || uses_replicate_text(setting.second.items);
+  });
 }
 
 Resolved resolve(const Experiment& e, const Settings& settings, int replicate) {

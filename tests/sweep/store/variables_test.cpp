@@ -49,6 +49,14 @@ TEST(ExperimentVariables, TypesUnitsDescriptionsAndProvenanceTypes) {
     info.failed = 1;
     info.pending = 2;
     ResultWriter writer(path, info, x, {0, 1, 2, 3, 4, 5, 6, 7});
+    for (const auto& entry : x.configs) {  // utilization 0.1 (replicate 0) or 0.3 (replicate 1)
+      ConfigOutcome outcome;
+      outcome.config_id = entry.id;
+      outcome.index = entry.index;
+      outcome.status = ConfigStatus::done;
+      outcome.result.summary.utilization = entry.replicate == 0 ? 0.1 : 0.3;
+      writer.add(entry, outcome);
+    }
     writer.close();
   }
   const ResultTables t = read_result_tables(path);
@@ -74,6 +82,21 @@ TEST(ExperimentVariables, TypesUnitsDescriptionsAndProvenanceTypes) {
                   .find("window:index=" + std::to_string(r) + ",jobs=5"),
               std::string::npos);
   }
+  // The report groups the replicates of each (n, comm) although their windows differ: four
+  // groups of two, with the interval of {0.1, 0.3}: mean 0.2, half-width t(0.975, 1) * sd /
+  // sqrt(2) = 12.7062 * 0.141421 / 1.41421 = 1.27062; comm's header carries its unit.
+  const Report report = build_report(t, {{}, {"utilization"}, "table"});
+  EXPECT_EQ(report.spread, Spread::replicates);
+  ASSERT_EQ(report.table.rows(), 4u);
+  const int configs = report.table.find("configs"), ci = report.table.find("utilization_ci95");
+  for (std::size_t g = 0; g < 4; ++g) {
+    EXPECT_EQ(report.table.i64(g, static_cast<std::size_t>(configs)), 2);
+    EXPECT_NEAR(report.table.number(g, static_cast<std::size_t>(report.table.find("utilization"))),
+                0.2, 1e-12);
+    EXPECT_NEAR(report.table.number(g, static_cast<std::size_t>(ci)), 1.27062, 1e-4);
+  }
+  EXPECT_EQ(report.table.columns()[static_cast<std::size_t>(report.table.find("comm"))].unit,
+            "fraction");
   // Provenance: counts are integers, the seed and fingerprint unsigned, times doubles.
   const h5::File file(path, h5::File::Mode::read);
   for (const char* name :
