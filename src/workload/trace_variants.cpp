@@ -8,6 +8,7 @@
 #include <string>
 
 #include "allocsim/util/error.hpp"
+#include "allocsim/util/numbers.hpp"
 
 namespace allocsim::trace_variants {
 
@@ -42,7 +43,8 @@ double standard_normal(Rng& rng) {
 }  // namespace
 
 void jitter_arrivals(Workload& workload, double sd, Rng& rng) {
-  for (Job& job : workload.jobs) job.submit = std::max(0.0, job.submit + sd * standard_normal(rng));
+  for (Job& job : workload.jobs)
+    job.submit = std::clamp(job.submit + sd * standard_normal(rng), 0.0, kMaxTime);
   std::stable_sort(workload.jobs.begin(), workload.jobs.end(),
                    [](const Job& a, const Job& b) { return a.submit < b.submit; });
 }
@@ -53,7 +55,8 @@ void noisy_runtimes(Workload& workload, double cv, bool cap_at_estimate, Rng& rn
   const double sigma2 = std::log1p(cv * cv);
   const double sigma = std::sqrt(sigma2), mu = -sigma2 / 2;
   for (Job& job : workload.jobs) {
-    const double noisy = job.runtime * std::exp(mu + sigma * standard_normal(rng));
+    const double noisy =
+        std::min(job.runtime * std::exp(mu + sigma * standard_normal(rng)), kMaxTime);
     const bool within = job.estimate > 0 && job.runtime <= job.estimate;
     job.runtime = cap_at_estimate && within ? std::min(noisy, job.estimate) : noisy;
   }

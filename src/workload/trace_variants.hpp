@@ -14,12 +14,13 @@ namespace allocsim::trace_variants {
 /// jobs (`what` names the transform in the message).
 void keep_window(Workload& workload, std::int64_t first, std::int64_t jobs, const char* what);
 
-/// Adds a normal draw of standard deviation `sd` seconds to every submit time, clamps at 0 and
-/// restores stable submit order.
+/// Adds a normal draw of standard deviation `sd` seconds to every submit time, clamps to
+/// [0, kMaxTime] and restores stable submit order.
 void jitter_arrivals(Workload& workload, double sd, Rng& rng);
 
 /// Multiplies every runtime by a lognormal factor of mean 1 and coefficient of variation `cv`;
-/// with `cap_at_estimate`, a job that ran within its estimate still does (capped at it).
+/// with `cap_at_estimate`, a job that ran within its estimate still does (capped at it); never
+/// above kMaxTime.
 void noisy_runtimes(Workload& workload, double cv, bool cap_at_estimate, Rng& rng);
 
 }  // namespace allocsim::trace_variants
