@@ -49,6 +49,7 @@ struct RunOptions {
   RunConfig config;
   std::string jobs_out;
   std::string swf_out;
+  bool swf_exact = false;
   std::string format = "text";
 };
 
@@ -119,7 +120,8 @@ void run(const RunOptions& options) {
                      ALLOCSIM_VERSION,
                      {"trace " + config.trace, "scheduler " + config.sched,
                       "allocator " + config.alloc, "config " + config.canonical()}};
-    write_swf(file.stream(), result.jobs, header);
+    write_swf(file.stream(), result.jobs, header,
+              options.swf_exact ? SwfTimes::exact : SwfTimes::whole_seconds);
     file.finish();
   }
   if (options.format == "batsim") {  // jobs.csv alone on stdout, for evalys
@@ -191,7 +193,11 @@ void add_run_command(CLI::App& app) {
                       "write one CSV row per job (with its allocated_nodes, and their names "
                       "when the machine names its nodes: allocated_node_names)");
   command->add_option("--swf-out", options->swf_out,
-                      "write the simulated schedule as a Standard Workload Format file");
+                      "write the simulated schedule as a Standard Workload Format file (whole "
+                      "seconds: submit, start and end rounded, requested time rounded up)");
+  command->add_flag("--swf-exact", options->swf_exact,
+                    "--swf-out writes the simulated times exactly (fractions of a second), "
+                    "not whole seconds");
   command
       ->add_option("--format", options->format,
                    "text | json | batsim (Batsim's jobs.csv on stdout, for evalys)")
