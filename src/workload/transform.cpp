@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "allocsim/util/error.hpp"
+#include "allocsim/workload/comm_classes.hpp"
 
 namespace allocsim {
 
@@ -139,6 +140,10 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
          w.jobs.erase(w.jobs.begin(), w.jobs.begin() + static_cast<std::ptrdiff_t>(skip));
          w.jobs.resize(keep);
        }},
+      {"comm_classes",
+       "seeded communication classes: heavy and light communicators, their comm shares and "
+       "patterns, read by the flow model (workload/comm_classes.hpp)",
+       comm_classes_params(), apply_comm_classes},
   };
 }
 
