@@ -77,7 +77,9 @@ class FlowRuntime final : public RuntimeModel {
           const std::span<const NodeId> nodes = task_nodes(record, found->allocation);
           if (switches_ && record.comm_pattern == CommPattern::stencil)
             throw InputError("runtime model 'flow': switch=first takes no stencil pattern yet");
-          if (switches_)
+          if (record.comm_share == 0)  // its own share 0: it sends nothing, loads no link
+            network_->add_job(job, nodes.first(0));
+          else if (switches_)
             add_switched_job(context.topology(), job, nodes);
           else if (record.comm_pattern == CommPattern::stencil)
             add_stencil_job(context.topology(), job, nodes);

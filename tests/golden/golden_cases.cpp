@@ -62,6 +62,7 @@ const std::map<std::string, std::vector<std::string>> kTransformSpecs{
     {"replicate", {"replicate:copies=2,jitter=50", "truncate:max_jobs=60"}},
     {"size_scale", {"size_scale:factor=1.5"}},
     {"truncate", {"truncate:max_jobs=40,skip=10"}},
+    {"comm_classes", {"comm_classes:heavy=0.4,pattern=mixed"}},  // under flow (see below)
 };
 
 /// Parameter variants beyond each entry's defaults: "<entry>.<label>" -> spec.
@@ -207,6 +208,8 @@ void add_transform_cases(std::vector<GoldenCase>& cases) {
     const auto found = kTransformSpecs.find(entry.name);
     c.config.transforms =
         found == kTransformSpecs.end() ? std::vector<std::string>{entry.name} : found->second;
+    // Communication classes matter to the flow model only: shares, patterns and interference.
+    if (entry.name == "comm_classes") c.config.runtime_model = "flow:comm=0.5";
     cases.push_back(std::move(c));
   }
 }
