@@ -30,7 +30,10 @@
 //   (1 − comm)·T + comm·T·s. Compute and communication are interleaved evenly
 //   (bulk-synchronous iterations), and shares are computed as if every running job were
 //   communicating at once (worst-case overlap, the case Leung et al. observed doubling two jobs'
-//   running times).
+//   running times). `comm` is the network's unless a job has its own (set_comm: the
+//   comm_classes transform's heavy and light shares).
+// - Alone (alone_rate): the job's flow with no other job, min(cap, bandwidth / its largest
+//   load); alone runtime T·((1 − comm) + comm·s_alone), the denominator of interference.
 //
 // Two pacing loads (FlowLoad; `flow:load=max|mean`), i.e. two answers to "which link load sets
 // a job's communication time":
