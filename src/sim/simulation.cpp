@@ -129,8 +129,10 @@ void Simulation::start(int job_index, Allocation allocation) {
   running.estimated_end = now_ + job.estimate;
   running.allocation = std::move(allocation);
   running_.push_back(std::move(running));
+  const double work = progress.remaining;
   for (auto* observer : observers_)
     observer->on_start(job_index, job, now_, running_.back().allocation);
+  job_recorder_->set_start_work(job_index, work);
   const int started[] = {job_index};
   runtime_model_->rerate(*this, RunningChange{RunningChange::Kind::started, started});
 }

@@ -8,6 +8,7 @@
 
 #include "allocsim/util/error.hpp"
 #include "trace_variants.hpp"
+#include "allocsim/workload/comm_classes.hpp"
 
 namespace allocsim {
 
@@ -195,6 +196,10 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
        [](Workload& w, const Params& p, TransformContext& context) {
          trace_variants::noisy_runtimes(w, p.real("cv"), p.text("cap") == "estimate", *context.rng);
        }},
+      {"comm_classes",
+       "seeded communication classes: heavy and light communicators, their comm shares and "
+       "patterns, read by the flow model (workload/comm_classes.hpp)",
+       comm_classes_params(), apply_comm_classes},
   };
 }
 

@@ -66,6 +66,7 @@ const std::map<std::string, std::vector<std::string>> kTransformSpecs{
     {"random_window", {"random_window:jobs=40"}},
     {"jitter", {"jitter:sd=200"}},
     {"runtime_noise", {"runtime_noise:cv=0.3"}},
+    {"comm_classes", {"comm_classes:heavy=0.4,pattern=mixed"}},  // under flow (see below)
 };
 
 /// Parameter variants beyond each entry's defaults: "<entry>.<label>" -> spec.
@@ -211,6 +212,8 @@ void add_transform_cases(std::vector<GoldenCase>& cases) {
     const auto found = kTransformSpecs.find(entry.name);
     c.config.transforms =
         found == kTransformSpecs.end() ? std::vector<std::string>{entry.name} : found->second;
+    // Communication classes matter to the flow model only: shares, patterns and interference.
+    if (entry.name == "comm_classes") c.config.runtime_model = "flow:comm=0.5";
     cases.push_back(std::move(c));
   }
 }

@@ -34,9 +34,23 @@ struct JobRecord {
   /// without a pattern: bytes per iteration (hops-per-byte denominator), hop-bytes, hops per
   /// byte, and the most bytes on one directed link under dimension-ordered routing.
   double comm_bytes = 0, hop_bytes = 0, hops_per_byte = 0, max_link_load = 0;
-  /// Running time / the trace's runtime: 1 under `fixed`, the slowdown due to communication
-  /// (actual / alone on a compact allocation) under the network runtime models.
+  /// Actual runtime / alone-compact runtime (the job alone on the reference compact allocation,
+  /// RuntimeModel::alone_runtime): 1 under `fixed`, the slowdown due to communication under the
+  /// network runtime models.
   double comm_slowdown = 1;
+  /// The three runtimes of a job (issue 27, issue 29 item 3): its trace runtime (from the
+  /// trace, after transforms); its alone runtime (the job under the run's runtime model alone on
+  /// its own allocation, its own traffic only: RuntimeModel::own_alone_runtime; 0 when the
+  /// model does not measure it); its actual runtime (`runtime`, with all jobs).
+  double trace_runtime = 0, runtime_alone = 0;
+  /// Actual / alone runtime: the slowdown that other jobs' traffic causes the job (1 when
+  /// nothing shares its links; 0 when the alone runtime is not measured).
+  double interference = 0;
+  /// max(response, threshold) / max(trace runtime, threshold): bounded slowdown against the
+  /// trace runtime, so a job stretched by communication counts as slowed down.
+  double bounded_slowdown_trace = 0;
+  /// The job's communication class as a number (CommClass): 0 none, 1 light, 2 heavy.
+  double comm_class = 0;
   /// The job's nodes as an interval set, Batsim's notation: sorted, "0-3 8 10-11" (filled
   /// only when the run keeps its job records; not a column of job_columns()).
   std::string allocated_nodes;
@@ -62,6 +76,15 @@ struct RunSummary {
   double mean_hop_bytes = 0, mean_hops_per_byte = 0, mean_max_link_load = 0;
   double max_link_load = 0;
   double mean_comm_slowdown = 0;
+  /// Utilization counted on trace runtimes (Σ procs x trace runtime / (nodes x makespan)):
+  /// communication-inflated time is not work. Mean bounded slowdown against trace runtimes.
+  double utilization_trace = 0, mean_bounded_slowdown_trace = 0;
+  /// Interference (actual / alone runtime) over the jobs whose alone runtime was measured:
+  /// mean, nearest-rank 95th percentile and maximum; then the same over heavy and over light
+  /// communicators (comm_class; 0 when a class has no measured job).
+  double mean_interference = 0, p95_interference = 0, max_interference = 0;
+  double mean_interference_heavy = 0, p95_interference_heavy = 0, max_interference_heavy = 0;
+  double mean_interference_light = 0, p95_interference_light = 0, max_interference_light = 0;
   /// Link utilization, time-averaged over the run (mean over links) and the largest any link
   /// reached; measured by the network runtime models (`flow`), 0 under the others.
   double mean_link_utilization = 0, max_link_utilization = 0;
