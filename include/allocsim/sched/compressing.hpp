@@ -1,0 +1,150 @@
+#pragma once
+// Conservative backfilling with compression: the `conservative` scheduler (its default,
+// `replan=compress`). `conservative:replan=full` is the earlier scheduler that plans the whole
+// queue again at every pass (sched/conservative.hpp).
+//
+// Mu'alem & Feitelson, "Utilization, predictability, workloads, and user runtime estimates in
+// scheduling the IBM SP2 with backfilling", IEEE TPDS 12(6), 2001, Sec. 2 (wording as recalled
+// from the paper, not checked against a copy here): in conservative backfilling "every job is
+// given a reservation when it enters the system", and "backfilling moves jobs forward only if
+// they do not delay any previously queued job"; when a job "terminates before its estimated
+// time", the schedule is "compressed": reservations may move earlier, never later.
+//
+// The rules implemented (the reference in tests/sim/conservative_compress_test.cpp follows them
+// literally, with a profile rebuilt from scratch for every search):
+// - Profile. P(t), t >= now, is the machine's node count minus every running job's nodes until
+//   its release (estimated end, clamped to now; a NaN estimate ends now) minus every waiting
+//   job's reservation: `need` (the allocator's nodes_needed) over [start, start + duration),
+//   duration = max(estimate, 0) (0 for NaN). A job fits at t when P >= need on [t, t + d) (at t
+//   itself when d = 0). Only node counts are planned, whatever the allocator.
+// - Arrival. A job without a reservation gets the earliest t >= now where it fits in P. Jobs
+//   that arrive at one pass are reserved in queue order (`order`, ties by arrival).
+// - Each pass walks the reservations once, in the order of revisiting: reservation start at
+//   the beginning of the pass, ties in queue order. A job reserved at or before now is offered
+//   to the allocator and starts if placed. When capacity came back since the last pass (a
+//   running job ended before its estimated end, or a waiting job left the queue without
+//   starting: the simulation drops a job no empty machine can hold), the walk also compresses:
+//   each job reserved after now is taken out of P and put back at min(its start, its earliest
+//   fit in P without it); a job that moves to now is offered at once. So a compression never
+//   moves a reservation later. Each job is revisited once (the paper's sweep, not a fixed
+//   point). Then the pass's arrivals are reserved; one reserved at now is offered at once.
+// - A missed reservation: the allocator refuses a job at its reserved time (a shape
+//   constraint such as a contiguous submesh, or a running job past its estimate still holding
+//   nodes the profile counts as free). The job is re-reserved at the earliest time after now
+//   where P without it changes value, or at which a time-dependent allocator may answer
+//   otherwise (Allocator::wake_up: Slurm's --switches wait), and P admits it (it keeps no claim
+//   on now). A job that
+//   compression moved to now and that is refused there goes to such a time before its old
+//   start, else keeps its old start: it never moves later. A job whose reservation had come
+//   (start <= now) goes to the earliest such time, without bound (else stays at now, offered
+//   again at the next pass): the one case where a reservation moves later.
+// - Passes. The scheduler asks for a pass (SchedulerContext::request_pass) at every new
+//   reservation start after now, so a job starts at its reservation even when no job arrives or
+//   ends then (e.g. after a missed reservation, or behind a job that outran its estimate).
+//
+// Speed: P is a sorted array of breakpoints. A compression walks the reservations in start
+// order keeping the largest free count seen before the current start: P before a job's start
+// holds only running jobs and already revisited reservations (their moves only lower P there,
+// and raise it from their old start on, which the walk has not passed yet), so a job whose need
+// exceeds that maximum cannot move and is skipped without a search. The allocator is asked
+// only at a job's start.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allocsim/sched/scheduler.hpp"
+
+namespace allocsim {
+
+/// Free-node step function over [now, inf) with arbitrary breakpoints; redundant breakpoints
+/// (same count as the one before) change no search answer.
+class StepProfile {
+ public:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Point {
+    double time;
+    int free;
+  };
+  /// `free` nodes from `now` on.
+  void reset(double now, int free);
+  /// Adds `delta` over [max(from, now), to); nothing when that is empty.
+  void add(double from, double to, int delta);
+  /// Drops the breakpoints before `now` (keeping the step that holds at now).
+  void advance(double now);
+  /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
+  /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
+  /// whose windows hold b too, so the search resumes after b.
+  std::size_t earliest(int need, double duration, double limit) const;
+  /// Earliest breakpoint after now and before `limit` where the count changes and `need`
+  /// fits; kNone if none.
+  std::size_t earliest_change_after_now(int need, double duration, double limit) const;
+  /// Whether `need` fits over [time, time + duration) (time need not be a breakpoint).
+  bool fits_at(double time, int need, double duration) const;
+  double time(std::size_t i) const { return points_[i].time; }
+  int free(std::size_t i) const { return points_[i].free; }
+  std::size_t size() const { return points_.size(); }
+  /// Index of the first breakpoint at or after `time`.
+  std::size_t lower(double time) const;
+
+ private:
+  std::size_t ensure(double time);  // index of the breakpoint at time, inserted when missing
+  bool fits(std::size_t candidate, int need, double duration) const;
+  std::vector<Point> points_;
+  std::size_t compacted_size_ = 0;
+};
+
+/// Conservative backfilling with compression (rules above).
+class CompressingConservative final : public Scheduler {
+ public:
+  explicit CompressingConservative(std::string order);
+  void schedule(SchedulerContext& context) override;
+  /// (job index, reservation start) of every waiting job holding a reservation, in revisit
+  /// order (start, then queue order). For tests.
+  std::vector<std::pair<int, double>> reservations() const;
+
+ private:
+  struct Reserved {
+    double start = 0;
+    double duration = 0;
+    double key = 0;  // queue order key (0 for fifo)
+    int need = 0;
+    bool active = false;
+    std::uint64_t seen = 0;
+  };
+  struct Held {
+    double release_end = 0;  // estimated end as given (NaN: none)
+    int nodes = 0;
+    std::uint64_t seen = 0;
+    bool active = false;
+  };
+  bool before(int a, int b) const;
+  void reset(SchedulerContext& context);
+  bool sync(SchedulerContext& context);  // true when capacity came back
+  /// Offers the due jobs and, after a gain, compresses: one walk in revisit order.
+  void walk(SchedulerContext& context, bool gained);
+  void reserve_arrivals(SchedulerContext& context);
+  /// Starts `job` now if the allocator places it (its reservation is out of P already).
+  bool try_start(SchedulerContext& context, int job);
+  /// Where a refused job goes (its reservation out of P): the earliest time after now and
+  /// before `limit` where P changes, or the allocator's wake-up for it, and P admits it;
+  /// `otherwise` when there is none.
+  double retry_time(const SchedulerContext& context, int job, double limit, double otherwise) const;
+  void insert_ordered(int job);
+  double key_of(const Job& job) const;
+
+  std::string order_;
+  const SchedulerContext* context_ = nullptr;
+  std::size_t job_count_ = 0;
+  double now_ = 0;
+  StepProfile profile_;
+  std::vector<Reserved> reserved_;  // by job index
+  std::vector<int> order_list_;     // reserved jobs by (start, key, index)
+  std::vector<Held> held_;          // by job index
+  std::vector<int> held_list_;      // running jobs as the profile holds them
+  std::vector<int> scratch_;
+  std::vector<int> walked_;
+  std::uint64_t stamp_ = 0;
+};
+
+}  // namespace allocsim
