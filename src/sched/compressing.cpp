@@ -61,9 +61,10 @@ bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
   return true;
 }
 
-std::size_t StepProfile::earliest(int need, double duration, double limit) const {
+std::size_t StepProfile::earliest(int need, double duration, double limit,
+                                  std::size_t from) const {
   const std::size_t count = points_.size();
-  std::size_t candidate = 0;
+  std::size_t candidate = from;
   while (candidate < count && points_[candidate].time < limit) {
     if (points_[candidate].free < need) {
       ++candidate;
@@ -91,6 +92,38 @@ std::size_t StepProfile::earliest_change_after_now(int need, double duration, do
   for (std::size_t c = 1; c < points_.size() && points_[c].time < limit; ++c)
     if (points_[c].free != points_[c - 1].free && fits(c, need, duration)) return c;
   return kNone;
+}
+
+// ---- GainLog ----
+
+void GainLog::push(double a, double b) {
+  const std::uint64_t number = next_++;
+  while (!min_a_.empty() && min_a_.back().second >= a) min_a_.pop_back();
+  min_a_.emplace_back(number, a);
+  while (!max_b_.empty() && max_b_.back().second <= b) max_b_.pop_back();
+  max_b_.emplace_back(number, b);
+}
+
+bool GainLog::hull(std::uint64_t since, double& lo, double& hi) const {
+  if (since >= next_) return false;
+  auto first = [since](const std::vector<std::pair<std::uint64_t, double>>& stack) {
+    return std::lower_bound(stack.begin(), stack.end(), since,
+                            [](const auto& entry, std::uint64_t n) { return entry.first < n; })
+        ->second;
+  };
+  lo = first(min_a_);  // both stacks end with the last entry, numbered >= since
+  hi = first(max_b_);
+  return true;
+}
+
+void GainLog::prune(std::uint64_t since) {
+  auto drop = [since](std::vector<std::pair<std::uint64_t, double>>& stack) {
+    auto keep = std::lower_bound(stack.begin(), stack.end(), since,
+                                 [](const auto& entry, std::uint64_t n) { return entry.first < n; });
+    stack.erase(stack.begin(), keep);
+  };
+  drop(min_a_);
+  drop(max_b_);
 }
 
 // ---- CompressingConservative ----
@@ -176,6 +209,7 @@ bool CompressingConservative::sync(SchedulerContext& context) {
     const double release = release_time(held.release_end, now_);
     if (release > now_) {  // ended before its estimated end: its nodes come back now
       profile_.add(now_, release, held.nodes);
+      pass_gains_.push(now_, release);
       gained = true;
     }
     held.active = false;
@@ -196,6 +230,7 @@ bool CompressingConservative::sync(SchedulerContext& context) {
         continue;
       }
       profile_.add(r.start, r.start + r.duration, r.need);
+      pass_gains_.push(std::max(r.start, now_), r.start + r.duration);
       r.active = false;
       gained = true;
     }
@@ -217,53 +252,112 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   int prefix_max = std::numeric_limits<int>::min();
   double frontier = now_;
   bool reorder = false;
+  const std::uint64_t pass_from = pass_gains_.next(), move_from = move_gains_.next();
+  auto settle = [&](Reserved& r) {
+    r.unsettled = false;
+    r.since_pass = pass_gains_.next();
+    r.since_move = move_gains_.next();
+  };
+  auto reread_prefix = [&] {
+    prefix_max = std::numeric_limits<int>::min();
+    frontier = now_;
+  };
   for (std::size_t pos = 0; pos < walked_.size(); ++pos) {
     if (pos % kPollEvery == 0) context.check_time_limit();
     const int job = walked_[pos];
     Reserved& r = reserved_[job];
     if (!(r.start > now_)) {  // due: offered; a refusal re-reserves it after now
       profile_.add(r.start, r.start + r.duration, r.need);
-      if (!try_start(context, job)) {
+      const int used = try_start(context, job);
+      if (used < r.need && now_ < r.start + r.duration)  // refused (-1), or fewer nodes
+        pass_gains_.push(now_, r.start + r.duration);
+      if (used < 0) {
         r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
         profile_.add(r.start, r.start + r.duration, -r.need);
+        r.unsettled = true;
         if (r.start > now_) context.request_pass(r.start);
       }
       reorder = true;
-      prefix_max = std::numeric_limits<int>::min();
-      frontier = now_;
+      reread_prefix();
       continue;
     }
+    if (!gained) break;
     if (r.start > frontier) {
       for (std::size_t i = profile_.lower(frontier);
            i < profile_.size() && profile_.time(i) < r.start; ++i)
         prefix_max = std::max(prefix_max, profile_.free(i));
       frontier = r.start;
     }
-    if (prefix_max < r.need) continue;  // P < need everywhere before its start
+    if (prefix_max < r.need) {  // P < need everywhere before its start: no fit there
+      settle(r);
+      continue;
+    }
+    // Search bounds: candidates in [lo, hi) of each kind of logged gain (header).
+    double pass_lo = 0, pass_hi = 0, move_lo = 0, move_hi = 0;
+    bool pass_bound = false, move_bound = false;
+    if (!r.unsettled) {
+      auto bound = [&](const GainLog& log, std::uint64_t since, double& lo, double& hi) {
+        if (!log.hull(since, lo, hi)) return false;
+        // a - d, widened a little against rounding (t + d > a is what is meant).
+        lo = std::max(now_, lo - r.duration - 1e-9 * (std::abs(lo) + r.duration + 1));
+        hi = std::min(hi, r.start);
+        return lo < hi;
+      };
+      pass_bound = bound(pass_gains_, r.since_pass, pass_lo, pass_hi);
+      move_bound = bound(move_gains_, r.since_move, move_lo, move_hi);
+      if (!pass_bound && !move_bound) {
+        settle(r);
+        continue;
+      }
+    }
     const double old_start = r.start;
     profile_.add(r.start, r.start + r.duration, r.need);
-    const std::size_t found = profile_.earliest(r.need, r.duration, r.start);
+    std::size_t found = StepProfile::kNone;
+    if (r.unsettled) {
+      found = profile_.earliest(r.need, r.duration, r.start);
+    } else {
+      if (pass_bound)
+        found = profile_.earliest(r.need, r.duration, pass_hi, profile_.lower(pass_lo));
+      if (move_bound) {
+        const double limit =
+            found == StepProfile::kNone ? move_hi : std::min(move_hi, profile_.time(found));
+        const std::size_t other =
+            profile_.earliest(r.need, r.duration, limit, profile_.lower(move_lo));
+        if (other != StepProfile::kNone) found = other;
+      }
+    }
     if (found == StepProfile::kNone) {
       profile_.add(r.start, r.start + r.duration, -r.need);
+      settle(r);
       continue;
     }
     reorder = true;
     if (profile_.time(found) == now_) {
-      const int before_start = profile_.free(0);
-      if (try_start(context, job)) {
-        if (profile_.free(0) != before_start - r.need) {  // placed on another node count
-          prefix_max = std::numeric_limits<int>::min();
-          frontier = now_;
-        }
+      const int used = try_start(context, job);
+      if (used >= 0) {
+        move_gains_.push(used < r.need ? now_ : old_start, old_start + r.duration);
+        if (used != r.need) reread_prefix();
         continue;
       }
       // Refused at now: the earliest later change before its old start, else the old start.
       r.start = retry_time(context, job, old_start, old_start);
-    } else {
-      r.start = profile_.time(found);
+      profile_.add(r.start, r.start + r.duration, -r.need);
+      if (r.start != old_start) {
+        move_gains_.push(old_start, old_start + r.duration);
+        context.request_pass(r.start);
+      }
+      r.unsettled = true;
+      continue;
     }
+    r.start = profile_.time(found);
     profile_.add(r.start, r.start + r.duration, -r.need);
-    if (r.start != old_start) context.request_pass(r.start);
+    move_gains_.push(old_start, old_start + r.duration);
+    context.request_pass(r.start);
+    settle(r);
+  }
+  if (gained) {  // every job still reserved saw the entries logged before this walk
+    pass_gains_.prune(pass_from);
+    move_gains_.prune(move_from);
   }
   if (!reorder) return;
   std::size_t kept = 0;
@@ -302,9 +396,9 @@ double CompressingConservative::retry_time(const SchedulerContext& context, int 
   return std::isinf(best) ? otherwise : best;
 }
 
-bool CompressingConservative::try_start(SchedulerContext& context, int job) {
+int CompressingConservative::try_start(SchedulerContext& context, int job) {
   auto allocation = context.try_allocate(job);
-  if (!allocation) return false;
+  if (!allocation) return -1;
   reserved_[job].active = false;
   const int used = static_cast<int>(allocation->nodes.size());
   const double estimated_end = now_ + context.jobs()[job].estimate;
@@ -312,7 +406,7 @@ bool CompressingConservative::try_start(SchedulerContext& context, int job) {
   held_[job] = {estimated_end, used, stamp_, true};
   held_list_.push_back(job);
   profile_.add(now_, release_time(estimated_end, now_), -used);
-  return true;
+  return used;
 }
 
 void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
@@ -339,13 +433,18 @@ void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
     // Not kNone: the last breakpoint frees the whole machine (larger jobs are dropped before).
     r.start = profile_.time(found == StepProfile::kNone ? profile_.size() - 1 : found);
     profile_.add(r.start, r.start + r.duration, -r.need);
+    r.unsettled = false;
+    r.since_pass = pass_gains_.next();
+    r.since_move = move_gains_.next();
     if (r.start > now_) {
       context.request_pass(r.start);
       insert_ordered(job);
       continue;
     }
     profile_.add(r.start, r.start + r.duration, r.need);
-    if (try_start(context, job)) continue;
+    // (Others never saw this reservation: nothing to log.)
+    if (try_start(context, job) >= 0) continue;
+    r.unsettled = true;
     // Refused at now: the earliest later change of P that admits it (else now again).
     r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
     profile_.add(r.start, r.start + r.duration, -r.need);

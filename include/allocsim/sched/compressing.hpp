@@ -42,12 +42,20 @@
 //   reservation start after now, so a job starts at its reservation even when no job arrives or
 //   ends then (e.g. after a missed reservation, or behind a job that outran its estimate).
 //
-// Speed: P is a sorted array of breakpoints. A compression walks the reservations in start
-// order keeping the largest free count seen before the current start: P before a job's start
-// holds only running jobs and already revisited reservations (their moves only lower P there,
-// and raise it from their old start on, which the walk has not passed yet), so a job whose need
-// exceeds that maximum cannot move and is skipped without a search. The allocator is asked
-// only at a job's start.
+// Speed: P is a sorted array of breakpoints. The allocator is asked only at a job's start. A
+// compression skips or bounds each job's search, with the same answers as a full search:
+// - The walk keeps the largest free count seen before the current start: P before a job's
+//   start holds only running jobs and already revisited reservations (their moves only lower P
+//   there, and raise it from their old start on, which the walk has not passed yet), so a job
+//   whose need exceeds that maximum cannot move.
+// - Settled jobs: a job placed at its earliest fit (at arrival or at its last revisit) had no
+//   fit before its start. Since then P went up only on logged intervals [a, b) (early ends,
+//   drops, refusals, windows left by moved jobs); everywhere else it went down or stayed. A
+//   window [t, t + d) that meets no such interval did not fit then and does not fit now, so an
+//   earlier fit starts in [a - d, b) for some logged interval: the search runs over the hull of
+//   the intervals logged between walks, then of those left by moves, and not at all when none
+//   was logged. (Time passing keeps this: a fit at a new now slides back to the breakpoint
+//   before it.) A job refused where P admitted it is unsettled: full search.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -75,7 +83,7 @@ class StepProfile {
   /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
   /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
   /// whose windows hold b too, so the search resumes after b.
-  std::size_t earliest(int need, double duration, double limit) const;
+  std::size_t earliest(int need, double duration, double limit, std::size_t from = 0) const;
   /// Earliest breakpoint after now and before `limit` where the count changes and `need`
   /// fits; kNone if none.
   std::size_t earliest_change_after_now(int need, double duration, double limit) const;
@@ -94,6 +102,24 @@ class StepProfile {
   std::size_t compacted_size_ = 0;
 };
 
+/// Where capacity came back, for the bounds of the compression's searches: an append-only log
+/// of intervals [a, b) (entry i logged as number i), kept as the suffix minima of a and suffix
+/// maxima of b, so the hull of the entries from any number on is a binary search away.
+class GainLog {
+ public:
+  /// Number the next entry gets.
+  std::uint64_t next() const { return next_; }
+  void push(double a, double b);
+  /// Smallest a and largest b over the entries numbered `since` or more; false if none.
+  bool hull(std::uint64_t since, double& lo, double& hi) const;
+  /// Forgets the entries numbered below `since`.
+  void prune(std::uint64_t since);
+
+ private:
+  std::vector<std::pair<std::uint64_t, double>> min_a_, max_b_;
+  std::uint64_t next_ = 0;
+};
+
 /// Conservative backfilling with compression (rules above).
 class CompressingConservative final : public Scheduler {
  public:
@@ -110,7 +136,12 @@ class CompressingConservative final : public Scheduler {
     double key = 0;  // queue order key (0 for fifo)
     int need = 0;
     bool active = false;
+    /// Refused at a time the profile admitted it: P may admit it before its start, so its
+    /// searches are not bounded by the gains.
+    bool unsettled = false;
     std::uint64_t seen = 0;
+    std::uint64_t since_pass = 0;  // pass_gains_ entries it has not seen
+    std::uint64_t since_move = 0;  // move_gains_ entries it has not seen
   };
   struct Held {
     double release_end = 0;  // estimated end as given (NaN: none)
@@ -124,8 +155,9 @@ class CompressingConservative final : public Scheduler {
   /// Offers the due jobs and, after a gain, compresses: one walk in revisit order.
   void walk(SchedulerContext& context, bool gained);
   void reserve_arrivals(SchedulerContext& context);
-  /// Starts `job` now if the allocator places it (its reservation is out of P already).
-  bool try_start(SchedulerContext& context, int job);
+  /// Starts `job` now if the allocator places it (its reservation is out of P already):
+  /// the nodes it got, -1 when refused.
+  int try_start(SchedulerContext& context, int job);
   /// Where a refused job goes (its reservation out of P): the earliest time after now and
   /// before `limit` where P changes, or the allocator's wake-up for it, and P admits it;
   /// `otherwise` when there is none.
@@ -145,6 +177,8 @@ class CompressingConservative final : public Scheduler {
   std::vector<int> scratch_;
   std::vector<int> walked_;
   std::uint64_t stamp_ = 0;
+  GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
+  GainLog move_gains_;  // windows left by reservations that moved in a walk
 };
 
 }  // namespace allocsim
