@@ -61,18 +61,24 @@ bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
   return true;
 }
 
-std::size_t StepProfile::earliest(int need, double duration, double limit,
-                                  std::size_t from) const {
+std::size_t StepProfile::earliest(int need, double duration, double limit, std::size_t from,
+                                  const Own& own) const {
   const std::size_t count = points_.size();
+  // The free count of breakpoint i with the own window's nodes given back (own.to and
+  // own.from are breakpoints, so a step is wholly inside or outside the window).
+  auto value = [&](std::size_t i) {
+    const double t = points_[i].time;
+    return points_[i].free + (own.from <= t && t < own.to ? own.nodes : 0);
+  };
   std::size_t candidate = from;
   while (candidate < count && points_[candidate].time < limit) {
-    if (points_[candidate].free < need) {
+    if (value(candidate) < need) {
       ++candidate;
       continue;
     }
     const double end = points_[candidate].time + duration;
     std::size_t next = candidate + 1;
-    while (next < count && points_[next].time < end && points_[next].free >= need) ++next;
+    while (next < count && points_[next].time < end && value(next) >= need) ++next;
     if (next == count || !(points_[next].time < end)) return candidate;
     candidate = next + 1;  // every candidate up to `next` has `next` in its window
   }
@@ -311,26 +317,33 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       }
     }
     const double old_start = r.start;
-    profile_.add(r.start, r.start + r.duration, r.need);
+    // Searched as P without the job: its own window's nodes count as free.
+    StepProfile::Own own{r.start, r.start + r.duration, r.need};
+    if (r.duration > 0) {
+      profile_.ensure(own.from);
+      profile_.ensure(own.to);
+    }
     std::size_t found = StepProfile::kNone;
     if (r.unsettled) {
-      found = profile_.earliest(r.need, r.duration, r.start);
+      found = profile_.earliest(r.need, r.duration, r.start, 0, own);
     } else {
       if (pass_bound)
-        found = profile_.earliest(r.need, r.duration, pass_hi, profile_.lower(pass_lo));
+        found = profile_.earliest(r.need, r.duration, pass_hi, profile_.lower(pass_lo), own);
       if (move_bound) {
         const double limit =
             found == StepProfile::kNone ? move_hi : std::min(move_hi, profile_.time(found));
         const std::size_t other =
-            profile_.earliest(r.need, r.duration, limit, profile_.lower(move_lo));
+            profile_.earliest(r.need, r.duration, limit, profile_.lower(move_lo), own);
         if (other != StepProfile::kNone) found = other;
       }
     }
     if (found == StepProfile::kNone) {
-      profile_.add(r.start, r.start + r.duration, -r.need);
       settle(r);
       continue;
     }
+    const double found_time = profile_.time(found);
+    profile_.add(r.start, r.start + r.duration, r.need);
+    found = profile_.lower(found_time);  // the removal may have added breakpoints
     reorder = true;
     if (profile_.time(found) == now_) {
       const int used = try_start(context, job);

@@ -65,6 +65,14 @@
 
 namespace allocsim {
 
+/// A window whose nodes count as free in a StepProfile search (a job searched as if taken out
+/// of the profile): `from` and `to` must be breakpoints.
+struct OwnWindow {
+  double from = 0;
+  double to = 0;
+  int nodes = 0;
+};
+
 /// Free-node step function over [now, inf) with arbitrary breakpoints; redundant breakpoints
 /// (same count as the one before) change no search answer.
 class StepProfile {
@@ -83,7 +91,9 @@ class StepProfile {
   /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
   /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
   /// whose windows hold b too, so the search resumes after b.
-  std::size_t earliest(int need, double duration, double limit, std::size_t from = 0) const;
+  using Own = OwnWindow;
+  std::size_t earliest(int need, double duration, double limit, std::size_t from = 0,
+                       const OwnWindow& own = OwnWindow()) const;
   /// Earliest breakpoint after now and before `limit` where the count changes and `need`
   /// fits; kNone if none.
   std::size_t earliest_change_after_now(int need, double duration, double limit) const;
@@ -94,9 +104,10 @@ class StepProfile {
   std::size_t size() const { return points_.size(); }
   /// Index of the first breakpoint at or after `time`.
   std::size_t lower(double time) const;
+  /// Index of the breakpoint at `time` (> the first), inserted (same count) when missing.
+  std::size_t ensure(double time);
 
  private:
-  std::size_t ensure(double time);  // index of the breakpoint at time, inserted when missing
   bool fits(std::size_t candidate, int need, double duration) const;
   std::vector<Point> points_;
   std::size_t compacted_size_ = 0;
