@@ -124,8 +124,9 @@ bool GainLog::hull(std::uint64_t since, double& lo, double& hi) const {
 
 void GainLog::prune(std::uint64_t since) {
   auto drop = [since](std::vector<std::pair<std::uint64_t, double>>& stack) {
-    auto keep = std::lower_bound(stack.begin(), stack.end(), since,
-                                 [](const auto& entry, std::uint64_t n) { return entry.first < n; });
+    auto keep =
+        std::lower_bound(stack.begin(), stack.end(), since,
+                         [](const auto& entry, std::uint64_t n) { return entry.first < n; });
     stack.erase(stack.begin(), keep);
   };
   drop(min_a_);

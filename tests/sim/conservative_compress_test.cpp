@@ -310,3 +310,41 @@ TEST(ConservativeCompress, SameAsTheReferenceAndNoReservationMovesLater) {
 
 }  // namespace
 }  // namespace allocsim
+
+namespace allocsim {
+namespace {
+
+TEST(ConservativeCompress, AMissedReservationGoesToTheNextChangeThatAdmitsIt) {
+  // flat:4. A (2 nodes, runs 20, estimate 10) and B (1 node, 30) start at 0. C (3 nodes, 5) at
+  // 1 is reserved at A's estimated end, 10. D (1 node, 10) at 2 would overlap C's reservation
+  // now, so it is reserved at 15, after C. At 10 (a pass asked for C's start) A is still
+  // running: the allocator refuses C. Without C, P is 3 from 10, 2 on [15, 25) (D), 3 on
+  // [25, 30), 4 after: C goes to 25, the first change that admits it; D keeps 15 and starts
+  // there on the one free node; C starts at 25 when D ends.
+  auto make = [](std::int64_t id, double submit, int procs, double runtime, double estimate) {
+    Job job;
+    job.id = id;
+    job.submit = submit;
+    job.procs = procs;
+    job.runtime = runtime;
+    job.estimate = estimate;
+    job.line = id;
+    return job;
+  };
+  Workload workload;
+  workload.source = "hand-made";
+  workload.jobs = {make(1, 0, 2, 20, 10), make(2, 0, 1, 30, 30), make(3, 1, 3, 5, 5),
+                   make(4, 2, 1, 10, 10)};
+  RunConfig config;
+  config.machine = "flat:4";
+  config.alloc = "flat";
+  config.sched = "conservative";
+  config.keep_jobs = true;
+  std::map<std::int64_t, double> start;
+  for (const JobRecord& record : simulate(config, workload).jobs)
+    start[record.job_id] = record.start;
+  EXPECT_EQ(start, (std::map<std::int64_t, double>{{1, 0}, {2, 0}, {3, 25}, {4, 15}}));
+}
+
+}  // namespace
+}  // namespace allocsim
