@@ -42,15 +42,20 @@ void StepProfile::advance(double now) {
                                 [](double time, const Point& point) { return time < point.time; });
   points_.erase(points_.begin(), std::prev(after));
   points_.front().time = now;
-  // Redundant breakpoints (left by moved reservations) change no answer; drop them now and
-  // then so that searches do not walk them.
-  if (points_.size() > 2 * compacted_size_ + 64) {
-    std::size_t kept = 1;
-    for (std::size_t i = 1; i < points_.size(); ++i)
-      if (points_[i].free != points_[kept - 1].free) points_[kept++] = points_[i];
-    points_.resize(kept);
-    compacted_size_ = kept;
-  }
+}
+
+bool StepProfile::wants_compaction() const {
+  return points_.size() > 2 * compacted_size_ + 64;
+}
+
+void StepProfile::compact(const std::vector<double>& keep) {
+  std::size_t kept = 1;
+  for (std::size_t i = 1; i < points_.size(); ++i)
+    if (points_[i].free != points_[kept - 1].free ||
+        std::binary_search(keep.begin(), keep.end(), points_[i].time))
+      points_[kept++] = points_[i];
+  points_.resize(kept);
+  compacted_size_ = kept;
 }
 
 bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
@@ -191,6 +196,17 @@ void CompressingConservative::schedule(SchedulerContext& context) {
   if (&context != context_ || context.jobs().size() != job_count_) reset(context);
   now_ = context.now();
   profile_.advance(now_);
+  if (profile_.wants_compaction()) {
+    // Redundant breakpoints (left by moved reservations) change no answer, but every
+    // reservation's start and end stay breakpoints (the searches' own windows need them).
+    keep_.clear();
+    for (int job : order_list_) {
+      keep_.push_back(reserved_[job].start);
+      keep_.push_back(reserved_[job].start + reserved_[job].duration);
+    }
+    std::sort(keep_.begin(), keep_.end());
+    profile_.compact(keep_);
+  }
   walk(context, sync(context));
   reserve_arrivals(context);
 }
@@ -319,11 +335,8 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     const double old_start = r.start;
     // Searched as P without the job: its own window's nodes count as free.
-    StepProfile::Own own{r.start, r.start + r.duration, r.need};
-    if (r.duration > 0) {
-      profile_.ensure(own.from);
-      profile_.ensure(own.to);
-    }
+    // (Its start and end are breakpoints: added with it, kept by compaction.)
+    const StepProfile::Own own{r.start, r.start + r.duration, r.need};
     std::size_t found = StepProfile::kNone;
     if (r.unsettled) {
       found = profile_.earliest(r.need, r.duration, r.start, 0, own);

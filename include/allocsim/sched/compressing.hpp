@@ -88,6 +88,10 @@ class StepProfile {
   void add(double from, double to, int delta);
   /// Drops the breakpoints before `now` (keeping the step that holds at now).
   void advance(double now);
+  /// True when redundant breakpoints may have piled up since the last compaction.
+  bool wants_compaction() const;
+  /// Drops redundant breakpoints (same count as the one before) but those at `keep` (sorted).
+  void compact(const std::vector<double>& keep);
   /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
   /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
   /// whose windows hold b too, so the search resumes after b.
@@ -187,6 +191,7 @@ class CompressingConservative final : public Scheduler {
   std::vector<int> held_list_;      // running jobs as the profile holds them
   std::vector<int> scratch_;
   std::vector<int> walked_;
+  std::vector<double> keep_;
   std::uint64_t stamp_ = 0;
   GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
   GainLog move_gains_;  // windows left by reservations that moved in a walk
