@@ -8,12 +8,12 @@
 //      --benchmark_repetitions=3
 //
 // Measured (2026-11-29, shared 2-core machine under load, Release, medians of 3 runs, CPU s):
-//   SDSC-BLUE:       easy 0.54, conservative 1.91 (3.57 x), conservative:replan=full 1.22 (2.28 x)
-//   SDSC-BLUE x0.8:  easy 0.85, conservative 19.86 (23.46 x), replan=full 23.09 (27.27 x)
+//   SDSC-BLUE:       easy 0.54, conservative 1.70 (3.15 x), conservative:replan=full 1.23 (2.27 x)
+//   SDSC-BLUE x0.8:  easy 0.85, conservative 17.79 (20.93 x), replan=full 24.59 (28.92 x)
 // The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8): 205k compressions
 // walk 414 reservations on average; the searches bounded by the windows that moved jobs left
-// visit about 5 G breakpoints (StepProfile::earliest, 41 %), the walk 25 %, breakpoint
-// look-ups 20 %. See sched/compressing.hpp for the bounds used.
+// visit about 5 G breakpoints (StepProfile::earliest dominates). See sched/compressing.hpp for
+// the bounds used.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
