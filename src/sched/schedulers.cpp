@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "allocsim/sched/compressing.hpp"
 #include "allocsim/sched/conservative.hpp"
 #include "allocsim/sched/planner.hpp"
 #include "allocsim/sched/scheduler.hpp"
@@ -143,10 +144,19 @@ std::vector<RegistryEntry<SchedulerFactory>> scheduler_entries() {
          return std::make_unique<EasyScheduler>(p.text("order"));
        }},
       {"conservative",
-       "conservative backfilling: every waiting job holds a reservation",
-       {order_param()},
+       "conservative backfilling: every job gets a reservation at arrival; early completions "
+       "compress the schedule (replan=compress), or the whole queue is planned again at every "
+       "pass (replan=full, reservations may move later)",
+       {order_param(),
+        {"replan",
+         ParamKind::choice,
+         "compress",
+         "compress: reservations kept and only moved earlier (Mu'alem & Feitelson); full: "
+         "re-plan the queue from scratch at every pass",
+         {"compress", "full"}}},
        [](const Params& p) -> std::unique_ptr<Scheduler> {
-         return make_conservative_scheduler(p.text("order"));
+         if (p.text("replan") == "full") return make_conservative_scheduler(p.text("order"));
+         return std::make_unique<CompressingConservative>(p.text("order"));
        }},
       {"cplant",
        "Cplant queue: sorted by processors then requested time; start all that fit",

@@ -100,6 +100,10 @@ void Simulation::count_fragmentation(int job_index) {
   ++external_fragmentation_;
 }
 
+void Simulation::request_pass(double time) {
+  if (time > now_ && std::isfinite(time)) wake_ups_.push(time);
+}
+
 void Simulation::start(int job_index, Allocation allocation) {
   const Job& job = workload_.jobs[job_index];
   for (auto* observer : observers_) observer->before_commit(job, view(), allocation);

@@ -11,10 +11,12 @@
 
 namespace allocsim {
 
-/// One scheduling policy. A scheduler may keep state between passes (conservative keeps its
-/// plan and reuses it when the queue and the running jobs are as it planned them), but its
-/// decisions must be those it would make from the context alone: kept state is a cache, checked
-/// against the context before use (sched/conservative.hpp says when its plan is reused).
+/// One scheduling policy. A scheduler may keep state between passes. Either it is a cache
+/// (conservative:replan=full keeps its plan and reuses it when the queue and the running jobs
+/// are as it planned them; its decisions are those it would make from the context alone,
+/// sched/conservative.hpp), or it is part of the policy: conservative backfilling with
+/// compression keeps each job's reservation from its arrival on (sched/compressing.hpp), so one
+/// scheduler object serves one run.
 class Scheduler {
  public:
   virtual ~Scheduler() = default;

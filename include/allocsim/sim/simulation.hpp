@@ -69,6 +69,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   /// Commits `allocation`, starts the job now (removes it from the waiting list), tells the
   /// observers and lets the runtime model re-rate.
   void start(int job_index, Allocation allocation) override;
+  /// Adds `time` to the wake-up heap (a pass then), when it is after now and finite.
+  void request_pass(double time) override;
   /// Throws TimeoutError once config.timeout_seconds of wall time have passed since run().
   void check_time_limit() const override;
 
@@ -139,7 +141,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
   std::vector<int> ended_;  // scratch: jobs that ended at now_
   /// Times of extra scheduling passes: the allocator's wake_up() of each arrived job (a
-  /// time-dependent allocator may accept a waiting job then although nothing else changed).
+  /// time-dependent allocator may accept a waiting job then although nothing else changed),
+  /// and the times a scheduler asked for (request_pass).
   std::priority_queue<double, std::vector<double>, std::greater<>> wake_ups_;
   std::vector<char> fragmentation_seen_;
   std::int64_t external_fragmentation_ = 0;
