@@ -1,0 +1,350 @@
+"""Runs one job stream on the real Slurm of `cluster-up.sh --nodes N` and on allocsim, and compares
+the two schedules (issue 28, section 3). Run by slurm_compare_test.sh, which starts and stops the
+cluster; SLURM_CONF comes from the environment it sources.
+
+1. A deterministic stream (seeded): JOBS `sleep` jobs of 1 .. N nodes, runtimes of a few seconds,
+   time limits of 1 .. 3 minutes (Slurm keeps time limits in whole minutes: `--time=0:05` is one
+   minute), submit times compressed into SPAN seconds. Written as WORK/planned.swf.
+2. Submitted by a loop that sleeps until each job's planned offset from one start instant and
+   runs `sbatch` (no --begin: a begin time is only looked at by Slurm's scheduling passes, so it
+   would add their delay to every start). The jitter of the real submit times is reported.
+3. Waits for all jobs to end and reads each job's SubmitTime, StartTime, EndTime, NodeList and
+   the pass that started it (Scheduler=Main|Backfill) from `scontrol show job` (the cluster has
+   no accounting storage, so no sacct; MinJobAge=600 keeps ended jobs in slurmctld). Slurm
+   keeps these times in whole seconds.
+4. Writes the stream as Slurm saw it (submit = SubmitTime, runtime = EndTime - StartTime, nodes,
+   requested time = the time limit) as WORK/observed.swf and runs `allocsim run --machine
+   flat:N --alloc flat` on it with the scheduler SPEC (default: `slurm:conf=WORK/sched.conf`
+   when `allocsim list` has a `slurm` scheduler, else `conservative`, whose "every waiting job
+   holds a reservation" is what Slurm's backfill with FIFO priority does: it reserves nodes for
+   every job it tests and cannot start).
+5. Compares: start order (the longest common subsequence of the two start orders, ties in a
+   second broken by job id, over the job count) >= ORDER_MIN; every start within TOLERANCE
+   seconds of allocsim's (one scheduling interval, bf_interval = sched_interval = 1 s, plus one
+   second for Slurm's whole-second clock). Each job outside either is listed with what both
+   schedules did around it.
+Exit status 0 when both hold, 1 otherwise.
+"""
+import argparse
+import csv
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+# The scheduling lines of the test cluster's slurm.conf (cluster-up.sh writes them): the
+# fragment given to allocsim's `slurm` scheduler.
+SCHED_CONF = """\
+SchedulerType=sched/backfill
+SchedulerParameters={params}
+PriorityType=priority/basic
+"""
+# SchedulerParameters of the test cluster (slurm_compare_test.sh passes the same to cluster-up.sh):
+# a main pass at least every second, a backfill pass every second (the defaults are 60 s and
+# 30 s), and backfill's reservations to the second (bf_resolution, 60 s by default).
+SCHED_PARAMS = "sched_interval=1,bf_interval=1,bf_resolution=1"
+INTERVAL = 1  # bf_interval and sched_interval of that configuration, seconds
+
+
+def log(message):
+    print(f"[slurm_compare {time.strftime('%T')}] {message}", flush=True)
+
+
+def make_stream(jobs, nodes, span, seed):
+    """The planned stream: (id, submit offset s, nodes, runtime s, time limit min), submit order."""
+    rng = random.Random(seed)
+    # Mostly small jobs, some of the whole machine, as on real systems (and so that the
+    # queue holds jobs a backfill can pass).
+    sizes = list(range(1, nodes + 1))
+    weights = [max(1, 2 * nodes // (k * k)) for k in sizes]
+    weights[-1] += 1
+    offsets = sorted(round(rng.uniform(0, span), 1) for _ in range(jobs))
+    stream = []
+    for i, offset in enumerate(offsets, start=1):
+        size = rng.choices(sizes, weights)[0]
+        runtime = rng.randint(1, 4)
+        limit = rng.randint(1, 3)
+        stream.append((i, offset, size, runtime, limit))
+    return stream
+
+
+def swf_line(job_id, submit, wait, runtime, procs, requested_time):
+    """An 18-field Standard Workload Format line (unknown fields -1)."""
+    fields = [job_id, submit, wait, runtime, procs, -1, -1, procs, requested_time, -1, 1, 1, 1,
+              1, 1, -1, -1, -1]
+    return " ".join(str(f) for f in fields)
+
+
+def write_swf(path, header, rows):
+    with open(path, "w", encoding="utf-8") as out:
+        for line in header:
+            out.write(f"; {line}\n")
+        for row in rows:
+            out.write(swf_line(*row) + "\n")
+
+
+def submit_all(stream, work):
+    """sbatch each job at its planned offset; returns {slurm id: stream id} and the jitters."""
+    out_dir = os.path.join(work, "out")
+    os.makedirs(out_dir, exist_ok=True)
+    ids = {}
+    jitter = []
+    start = time.time() + 1.0
+    for job_id, offset, size, runtime, limit in stream:
+        delay = start + offset - time.time()
+        if delay > 0:
+            time.sleep(delay)
+        late = time.time() - start - offset
+        result = subprocess.run(
+            ["sbatch", "--parsable", f"--job-name=j{job_id}", f"--nodes={size}",
+             f"--ntasks={size}", f"--time={limit}", f"--output={out_dir}/%j.out",
+             f"--wrap=sleep {runtime}"],
+            capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            sys.exit(f"sbatch of job {job_id} failed: {result.stderr.strip()}")
+        ids[int(result.stdout.strip().split(";")[0])] = job_id
+        jitter.append(late)
+    return ids, jitter
+
+
+def scontrol_jobs():
+    """{slurm job id: {field: value}} from `scontrol show job -o`."""
+    text = subprocess.run(["scontrol", "show", "job", "-o"], capture_output=True, text=True,
+                          check=True).stdout
+    jobs = {}
+    for line in text.splitlines():
+        fields = dict(m.groups() for m in re.finditer(r"(\S+?)=(\S*)", line))
+        if "JobId" in fields:
+            jobs[int(fields["JobId"])] = fields
+    return jobs
+
+
+def wait_all(ids, timeout):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        jobs = scontrol_jobs()
+        states = [jobs.get(j, {}).get("JobState", "?") for j in ids]
+        if all(s in ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL") for s in states):
+            return jobs
+        time.sleep(1)
+    sys.exit(f"jobs still not ended after {timeout} s")
+
+
+def epoch(text):
+    return int(time.mktime(time.strptime(text, "%Y-%m-%dT%H:%M:%S")))
+
+
+def expand_nodes(text):
+    """n[0-2,5] -> [0, 1, 2, 5] (node numbers of cluster-up.sh's n0 .. n(N-1))."""
+    out = []
+    for m in re.finditer(r"n(\[([^\]]*)\]|\d+)", text):
+        if m.group(2) is None:
+            out.append(int(m.group(1)))
+            continue
+        for part in m.group(2).split(","):
+            lo, _, hi = part.partition("-")
+            out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def lcs_members(a, b):
+    """Jobs on a longest common subsequence of the orders a and b."""
+    n, m = len(a), len(b)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            table[i][j] = (table[i + 1][j + 1] + 1 if a[i] == b[j]
+                           else max(table[i + 1][j], table[i][j + 1]))
+    members, i, j = set(), 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            members.add(a[i])
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return members
+
+
+def busy_at(schedule, t):
+    """Nodes in use at time t in a schedule {id: (start, end, size)}."""
+    return sum(v[2] for v in schedule.values() if v[0] <= t < v[1])
+
+
+def explain(job, slurm, sim, scheduler_of, nodes):
+    """Why job's start differs: what each schedule had free at the other's start time."""
+    s_start, _, size, _ = slurm[job]
+    a_start = sim[job][0]
+    delta = s_start - a_start
+    parts = [f"Slurm {delta:+d} s ({scheduler_of[job]} pass)"]
+    if delta > 0:
+        free = nodes - busy_at(slurm, a_start)
+        if free < size:
+            later = [j for j, (st, en, *_) in slurm.items() if st <= a_start < en and j != job
+                     and sim[j][0] > a_start - 1 and (sim[j][0] > st or sim[j][1] > en)]
+            parts.append(f"at allocsim's start {a_start} Slurm had {free} of the {size} nodes free "
+                         "(earlier jobs ran later or longer there" +
+                         (f": {sorted(later)[:6]}" if later else "") + ")")
+        else:
+            parts.append(f"Slurm had the {size} nodes free at {a_start} too: it started the job at "
+                         f"its next scheduling pass" if delta <= INTERVAL + 1 else
+                         f"Slurm had the {size} nodes free at {a_start} but held them (reservation "
+                         f"for an earlier job, or its passes were late on a loaded machine)")
+    elif delta < 0:
+        free = nodes - busy_at(sim, s_start)
+        parts.append(f"at Slurm's start {s_start} allocsim had {free} of the {size} nodes free" +
+                     (" (a reservation for an earlier job held them)" if free >= size else ""))
+    return "; ".join(parts)
+
+
+def run_allocsim(allocsim, swf, nodes, spec, work, tag):
+    jobs_out = os.path.join(work, f"allocsim-{tag}.csv")
+    command = [allocsim, "run", "--machine", f"flat:{nodes}", "--alloc", "flat", "--trace", swf,
+               "--sched", spec, "--strict", "--jobs-out", jobs_out]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    with open(jobs_out, encoding="utf-8") as f:
+        return {int(r["job_id"]): (int(float(r["start"])), int(float(r["end"]))) for r in
+                csv.DictReader(f)}, " ".join(command)
+
+
+def compare(slurm, sim, scheduler_of, nodes, tolerance):
+    """(order agreement, jobs out of order, start differences, lines listing each difference)."""
+    ids = sorted(slurm)
+    slurm_order = sorted(ids, key=lambda j: (slurm[j][0], j))
+    sim_order = sorted(ids, key=lambda j: (sim[j][0], j))
+    same = lcs_members(slurm_order, sim_order)
+    deltas = {j: slurm[j][0] - sim[j][0] for j in ids}
+    lines = []
+    for j in ids:
+        out_of_order = j not in same
+        if out_of_order or abs(deltas[j]) > INTERVAL:
+            tags = (["order"] if out_of_order else []) + \
+                   (["time"] if abs(deltas[j]) > tolerance else [])
+            lines.append(f"  job {j:3d} ({slurm[j][2]} nodes, submit {slurm[j][3]}): Slurm start "
+                         f"{slurm[j][0]}, allocsim {sim[j][0]} [{','.join(tags) or 'within'}] "
+                         f"{explain(j, slurm, sim, scheduler_of, nodes)}")
+    return len(same) / len(ids), [j for j in ids if j not in same], deltas, lines
+
+
+def run_slurm(args, work):
+    """Submits the stream, waits, and returns what Slurm did (a dict that goes to slurm.json)."""
+    stream = make_stream(args.jobs, args.nodes, args.span, args.seed)
+    write_swf(os.path.join(work, "planned.swf"),
+              [f"planned stream: {args.jobs} sleep jobs on {args.nodes} nodes, seed {args.seed}"],
+              [(j, off, -1, rt, size, 60 * lim) for j, off, size, rt, lim in stream])
+    log(f"submitting {len(stream)} jobs over {args.span:g} s")
+    ids, jitter = submit_all(stream, work)
+    log(f"submitted; submit loop late by at most {max(jitter):.2f} s (mean {sum(jitter) / len(jitter):.2f} s)")
+    jobs = wait_all(ids, args.timeout)
+    bad = {ids[k]: v["JobState"] for k, v in jobs.items() if k in ids and v["JobState"] != "COMPLETED"}
+    if bad:
+        sys.exit(f"jobs not COMPLETED in Slurm: {bad}")
+
+    # Slurm's schedule, relative to the first submit: {stream id: (start, end, nodes, submit)}.
+    t0 = min(epoch(jobs[k]["SubmitTime"]) for k in ids)
+    slurm, scheduler_of, node_lists = {}, {}, {}
+    planned = {j: off for j, off, *_ in stream}
+    rows = []
+    for k, j in sorted(ids.items(), key=lambda kv: kv[1]):
+        f = jobs[k]
+        submit, start, end = (epoch(f[x]) - t0 for x in ("SubmitTime", "StartTime", "EndTime"))
+        size = int(f["NumNodes"])
+        limit_min = int(f["TimeLimit"].split(":")[-2]) + 60 * int(f["TimeLimit"].split(":")[-3])
+        slurm[j] = (start, end, size, submit)
+        scheduler_of[j] = f.get("Scheduler", "?")
+        node_lists[j] = expand_nodes(f["NodeList"])
+        rows.append((j, submit, start - submit, end - start, size, 60 * limit_min))
+    submit_lag = [slurm[j][3] - planned[j] for j in slurm]
+    log(f"Slurm's SubmitTime minus the planned offset: {min(submit_lag):+.1f} .. "
+        f"{max(submit_lag):+.1f} s (the loop's lateness and Slurm's whole seconds)")
+    return {"slurm": slurm, "scheduler_of": scheduler_of, "node_lists": node_lists, "rows": rows}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--allocsim", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--nodes", type=int, default=8)
+    parser.add_argument("--jobs", type=int, default=100)
+    parser.add_argument("--span", type=float, default=40.0, help="submit times in [0, SPAN] s")
+    parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--sched-params", default=SCHED_PARAMS,
+                        help="the cluster's SchedulerParameters (for the fragment)")
+    parser.add_argument("--sched", default="", help="allocsim scheduler spec (default: slurm "
+                        "with the cluster's fragment if allocsim has it, else conservative)")
+    parser.add_argument("--also", default="easy", help="comma-separated specs reported only")
+    parser.add_argument("--order-min", type=float, default=0.95)
+    parser.add_argument("--tolerance", type=int, default=INTERVAL + 1)
+    parser.add_argument("--timeout", type=float, default=240.0)
+    parser.add_argument("--replay", action="store_true", help="no Slurm: compare the schedule "
+                        "a previous run left in WORK/slurm.json again")
+    args = parser.parse_args()
+    work = os.path.abspath(args.work)
+
+    conf = os.path.join(work, "sched.conf")
+    with open(conf, "w", encoding="utf-8") as f:
+        f.write(SCHED_CONF.format(params=args.sched_params))
+    spec = args.sched
+    if not spec:
+        listing = subprocess.run([args.allocsim, "list"], capture_output=True, text=True,
+                                 check=True).stdout
+        has_slurm = re.search(r"^schedulers:\n(?:  .*\n)*?  slurm\s", listing, re.M)
+        spec = f"slurm:conf={conf}" if has_slurm else "conservative"
+
+    if args.replay:
+        with open(os.path.join(work, "slurm.json"), encoding="utf-8") as f:
+            saved = json.load(f)
+    else:
+        saved = run_slurm(args, work)
+        with open(os.path.join(work, "slurm.json"), "w", encoding="utf-8") as f:
+            json.dump(saved, f)
+    slurm = {int(j): tuple(v) for j, v in saved["slurm"].items()}
+    scheduler_of = {int(j): v for j, v in saved["scheduler_of"].items()}
+    node_lists = {int(j): v for j, v in saved["node_lists"].items()}
+    rows = saved["rows"]
+    observed = os.path.join(work, "observed.swf")
+    write_swf(observed, ["the stream as the real Slurm saw it: submit = SubmitTime, runtime = "
+                         "EndTime - StartTime, requested time = TimeLimit (whole seconds from the "
+                         "first submit)"], rows)
+    log(f"makespan {max(e for _, e, _, _ in slurm.values())} s; started by Main "
+        f"{sum(v == 'Main' for v in scheduler_of.values())}, by Backfill "
+        f"{sum(v == 'Backfill' for v in scheduler_of.values())}")
+    with open(os.path.join(work, "slurm-nodes.txt"), "w", encoding="utf-8") as f:
+        for j in sorted(node_lists):
+            f.write(f"{j} {slurm[j][0]} {slurm[j][1]} {' '.join(map(str, node_lists[j]))}\n")
+
+    status = 0
+    for tag, candidate in [("main", spec)] + [(s, s) for s in args.also.split(",") if s]:
+        sim, command = run_allocsim(args.allocsim, observed, args.nodes, candidate, work,
+                                    tag.replace(":", "_").replace("/", "_"))
+        agreement, out_of_order, deltas, lines = compare(slurm, sim, scheduler_of, args.nodes,
+                                                         args.tolerance)
+        late = [d for d in deltas.values() if abs(d) > args.tolerance]
+        within = sum(abs(d) <= INTERVAL for d in deltas.values())
+        mean_abs = sum(abs(d) for d in deltas.values()) / len(deltas)
+        verdict = ""
+        if tag == "main":
+            ok = agreement >= args.order_min and not late
+            verdict = " PASS" if ok else " FAIL"
+            status = 0 if ok else 1
+        print(f"\n== allocsim --sched {candidate}{verdict}: {command}")
+        print(f"   start order: {agreement:.1%} of {len(deltas)} jobs in the same order "
+              f"(need {args.order_min:.0%}); out of order: {out_of_order}")
+        print(f"   start times (Slurm - allocsim): {within} within {INTERVAL} s, "
+              f"{len(deltas) - len(late)} within {args.tolerance} s, max |d| "
+              f"{max(abs(d) for d in deltas.values())} s, mean |d| {mean_abs:.2f} s, "
+              f"Slurm later for {sum(d > 0 for d in deltas.values())}, earlier for "
+              f"{sum(d < 0 for d in deltas.values())}")
+        print("   each job out of order or more than one interval apart:" if lines else
+              "   no job out of order or more than one interval apart")
+        for line in lines:
+            print(line)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
