@@ -2,7 +2,7 @@
 # Brings up a one-node Slurm cluster on 127.0.0.1 whose configuration, state, logs and PID files
 # live in WORK, and its Unix sockets in a short /tmp/allocsim-slurm.* folder named in
 # WORK/rundir. Usage: cluster-up.sh WORK [--nodes N] [--cpus C] [--topology FILE]
-#                            [--sched-params LIST]
+#                            [--sched-params LIST] [--debug-flags LIST]
 #
 # - default: one node named after the host, 8 CPUs (the jobs/ scripts' test, slurm_test.sh);
 # - --nodes N: N nodes n0 .. n(N-1), each its own slurmd on 127.0.0.1 with a port of its own
@@ -10,6 +10,7 @@
 #   says what Debian 12's Slurm 22.05 does with that;
 # - --topology FILE: TopologyPlugin=topology/tree with FILE as topology.conf;
 # - --sched-params LIST: SchedulerParameters (default sched_interval=1,bf_interval=1);
+# - --debug-flags LIST: slurmctld DebugFlags (e.g. Backfill,BackfillMap: each reservation logged);
 # - the nodes: WORK/nodes, one name a line.
 #
 # - expects slurmctld, slurmd, slurm-client, munge and /etc/munge/munge.key (installed by
@@ -24,19 +25,21 @@
 # which stops exactly the processes named in WORK/pids.
 set -uo pipefail
 
-USAGE="usage: cluster-up.sh WORK [--nodes N] [--cpus C] [--topology FILE] [--sched-params LIST]"
+USAGE="usage: cluster-up.sh WORK [--nodes N] [--cpus C] [--topology FILE] [--sched-params LIST] [--debug-flags LIST]"
 WORK=${1:?$USAGE}
 shift
 NODES=0  # 0: the one node named after the host
 CPUS=""
 TOPOLOGY=""
 SCHED_PARAMS=sched_interval=1,bf_interval=1
+DEBUG_FLAGS=""
 while [ $# -gt 0 ]; do
   case $1 in
     --nodes) NODES=${2:?$USAGE}; shift 2 ;;
     --cpus) CPUS=${2:?$USAGE}; shift 2 ;;
     --topology) TOPOLOGY=${2:?$USAGE}; shift 2 ;;
     --sched-params) SCHED_PARAMS=${2:?$USAGE}; shift 2 ;;
+    --debug-flags) DEBUG_FLAGS=${2:?$USAGE}; shift 2 ;;
     *) echo "$USAGE" >&2; exit 1 ;;
   esac
 done
@@ -182,6 +185,7 @@ $SLURMD_FILES
 # which the test uses to time its --signal job.
 SlurmctldDebug=debug2
 SlurmdDebug=info
+${DEBUG_FLAGS:+DebugFlags=$DEBUG_FLAGS}
 # No cgroups, no accounting (wait with squeue / scontrol show job, not sacct).
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none

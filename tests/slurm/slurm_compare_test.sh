@@ -55,7 +55,8 @@ trap 'exit 130' INT
 )
 watchdog=$(cat "$WORK/watchdog.pid")
 
-"$HERE/cluster-up.sh" "$WORK" --nodes "$NODES" --sched-params "$SCHED_PARAMS"
+"$HERE/cluster-up.sh" "$WORK" --nodes "$NODES" --sched-params "$SCHED_PARAMS" \
+  ${SLURM_COMPARE_DEBUG_FLAGS:+--debug-flags "$SLURM_COMPARE_DEBUG_FLAGS"}
 status=$?
 [ "$status" -eq 0 ] || exit "$status"
 # shellcheck source=/dev/null
