@@ -160,6 +160,10 @@ LOG_EVENTS = [
     ("start", re.compile(r"sched: Allocate JobId=(\d+) ")),  # the main scheduler
     ("start", re.compile(r"sched/backfill: _start_job: Started JobId=(\d+) ")),
     ("end", re.compile(r"_job_complete: JobId=(\d+) done")),
+    # DebugFlags=Backfill,BackfillMap: the nodes each backfill test looked at, and the plan.
+    ("test", re.compile(r"_dump_job_test: Test JobId=(\d+) at (\S+) on (\S+)")),
+    ("plan", re.compile(r"_dump_job_sched: JobId=(\d+) to start at (\S+), end at \S+ on nodes "
+                        r"(\S+)")),
     ("main", re.compile(r"sched: Running job scheduler")),  # a main pass
     ("backfill", re.compile(r"sched/backfill: _attempt_backfill: beginning")),
 ]
@@ -167,9 +171,9 @@ LOG_EVENTS = [
 
 def read_log(path, ids, t0):
     """({stream id: {"submit"|"start"|"end": seconds from t0}}, [(pass instant, kind)])."""
-    times, passes = {}, []
+    times, passes, plans = {}, [], {}
     with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
+        for number, line in enumerate(f):
             m = LOG_LINE.match(line)
             if not m:
                 continue
@@ -180,9 +184,22 @@ def read_log(path, ids, t0):
                 t = epoch(m.group(1)) - t0 + int(m.group(2)) / 1000
                 if kind in ("main", "backfill"):
                     passes.append((t, kind))
+                elif kind in ("test", "plan") and int(e.group(1)) in ids and passes:
+                    # {(pass, job): (nodes tested, planned start, planned nodes)}
+                    key = (passes[-1][0], ids[int(e.group(1))])
+                    tested, start, nodes = plans.get(key, ("", None, ""))
+                    if kind == "test":
+                        tested = e.group(3)
+                    else:
+                        start, nodes = epoch(e.group(2)) - t0, e.group(3)
+                    plans[key] = (tested, start, nodes)
                 elif int(e.group(1)) in ids:
-                    times.setdefault(ids[int(e.group(1))], {}).setdefault(kind, t)
+                    job = times.setdefault(ids[int(e.group(1))], {})
+                    job.setdefault(kind, t)
+                    if kind == "start":
+                        job.setdefault("line", number)  # the order of starts within a pass
                 break
+    times["plans"] = plans
     return times, sorted(passes)
 
 
@@ -254,6 +271,8 @@ def replay(allocsim, times, passes, rows, nodes, spec, work, t0_frac=0.0):
                 out.write(swf_line(j, offset, -1, info[j][1], info[j][0], info[j][1])
                           + "\n")
         sim, _ = run_allocsim(allocsim, path, nodes, spec, work, "replay")
+        if os.environ.get("SLURM_COMPARE_KEEP"):  # every pass's trace, for a closer look
+            os.replace(path, os.path.join(work, f"replay-{instant:.3f}.swf"))
         late = [j for submit, j in lines if abs(sim[j][0] - submit) > 1e-6]
         if late:
             sys.exit(f"replay of the pass at {instant:.3f}: running jobs {late} did not start at "
@@ -286,38 +305,6 @@ def lcs_members(a, b):
     return members
 
 
-def busy_at(schedule, t):
-    """Nodes in use at time t in a schedule {id: (start, end, size)}."""
-    return sum(v[2] for v in schedule.values() if v[0] <= t < v[1])
-
-
-def explain(job, slurm, sim, scheduler_of, nodes):
-    """Why job's start differs: what each schedule had free at the other's start time."""
-    s_start, _, size, _ = slurm[job]
-    a_start = sim[job][0]
-    delta = s_start - a_start
-    parts = [f"Slurm {delta:+.2f} s ({scheduler_of[job]} pass)"]
-    if delta > 0.001:
-        free = nodes - busy_at(slurm, a_start)
-        if free < size:
-            later = [j for j, (st, en, *_) in slurm.items() if st <= a_start < en and j != job
-                     and sim[j][0] > a_start - 1 and (sim[j][0] > st or sim[j][1] > en)]
-            parts.append(f"at allocsim's start {a_start:g} Slurm had {free} of the {size} nodes free "
-                         "(earlier jobs ran later or longer there" +
-                         (f": {sorted(later)[:6]}" if later else "") + ")")
-        else:
-            parts.append(f"Slurm had the {size} nodes free at {a_start:g} too: it started the job "
-                         f"at a later pass (a main pass starts the queue's head only, a backfill "
-                         f"pass the others)" if delta <= INTERVAL + 0.1 else
-                         f"Slurm had the {size} nodes free at {a_start:g} but held them "
-                         f"(a reservation for an earlier job)")
-    elif delta < -0.001:
-        free = nodes - busy_at(sim, s_start)
-        parts.append(f"at Slurm's start {s_start:g} allocsim had {free} of the {size} nodes free" +
-                     (" (a reservation for an earlier job held them)" if free >= size else ""))
-    return "; ".join(parts)
-
-
 def run_allocsim(allocsim, swf, nodes, spec, work, tag):
     jobs_out = os.path.join(work, f"allocsim-{tag}.csv")
     command = [allocsim, "run", "--machine", f"flat:{nodes}", "--alloc", "flat", "--trace", swf,
@@ -328,26 +315,28 @@ def run_allocsim(allocsim, swf, nodes, spec, work, tag):
                 csv.DictReader(f)}, " ".join(command)
 
 
-def compare(slurm, sim, scheduler_of, nodes, tolerance):
-    """(order agreement, jobs out of order, start differences, lines listing each difference)."""
+def compare(slurm, sim):
+    """(order agreement, jobs out of order, start differences) of two whole schedules."""
     ids = sorted(slurm)
     slurm_order = sorted(ids, key=lambda j: (slurm[j][0], j))
     sim_order = sorted(ids, key=lambda j: (sim[j][0], j))
     same = lcs_members(slurm_order, sim_order)
     deltas = {j: slurm[j][0] - sim[j][0] for j in ids}
-    lines = []
-    for j in ids:
-        out_of_order = j not in same
-        if out_of_order or abs(deltas[j]) > INTERVAL + 0.001:
-            tags = (["order"] if out_of_order else []) + \
-                   (["time"] if abs(deltas[j]) > tolerance else [])
-            lines.append(f"  job {j:3d} ({slurm[j][2]} nodes, submit {slurm[j][3]:g}): Slurm start "
-                         f"{slurm[j][0]:g}, allocsim {sim[j][0]:g} [{','.join(tags) or 'within'}] "
-                         f"{explain(j, slurm, sim, scheduler_of, nodes)}")
-    return len(same) / len(ids), [j for j in ids if j not in same], deltas, lines
+    return len(same) / len(ids), [j for j in ids if j not in same], deltas
 
 
-def report_replay(args, work, spec, times, passes, rows, checked):
+def slurm_plan(plans, instant, job):
+    """What Slurm's backfill logged for job at the pass at instant (DebugFlags=BackfillMap)."""
+    if (instant, job) not in plans:
+        return ""
+    tested, start, nodes = plans[(instant, job)]
+    text = f"Slurm's backfill tested it on {tested}" if tested else ""
+    if start is not None:
+        text += f" and planned it at {start:g} on {nodes}"
+    return text
+
+
+def report_replay(args, work, spec, times, passes, rows, plans, checked):
     """Prints the pass-by-pass comparison with allocsim's SPEC; True when it passes."""
     size = {j: k for j, _, _, _, k, _ in rows}
     kind_at = dict(passes)
@@ -362,15 +351,19 @@ def report_replay(args, work, spec, times, passes, rows, checked):
     agreement = len(same) / len(ids)
     exact = sum(abs(d) < 1e-6 for d in deltas.values())
     within = [j for j, d in deltas.items() if d <= args.tolerance]
-    ok = agreement >= args.order_min and len(within) == len(ids)
+    slurm_spec = spec.startswith("slurm")
+    order_min = args.order_min if args.order_min is not None else (0.95 if slurm_spec else 0.8)
+    within_min = args.within_min if args.within_min is not None else (1.0 if slurm_spec else 0.7)
+    ok = agreement >= order_min and len(within) >= within_min * len(ids)
     verdict = (" PASS" if ok else " FAIL") if checked else " (reported only)"
     decisions = sum(a == b for _, _, a, b in per_pass)
     print(f"\n== replay of Slurm's {len(per_pass)} passes with a job waiting, allocsim --sched "
           f"{spec}{verdict}")
     print(f"   start order: {agreement:.1%} of {len(ids)} jobs in the same order (need "
-          f"{args.order_min:.0%}); out of order: {sorted(set(ids) - same)}")
+          f"{order_min:.0%}); out of order: {sorted(set(ids) - same)}")
     print(f"   start pass: {exact} jobs started by Slurm at the first pass at which allocsim would "
-          f"start them, {len(within)} within {args.tolerance:g} s (one interval), "
+          f"start them, {len(within)} within {args.tolerance:g} s (one interval; need "
+          f"{within_min:.0%}), "
           f"{len(deltas) - len(within)} later, {len(never)} that allocsim would not have started "
           f"by Slurm's pass; the same set started at {decisions} of {len(per_pass)} passes")
     listed = [j for j in ids if j not in same or j in never or deltas[j] > 1e-6]
@@ -381,8 +374,10 @@ def report_replay(args, work, spec, times, passes, rows, checked):
         head = (f"  job {j:3d} ({size[j]} nodes, submitted {t['submit']:.3f}): Slurm's "
                 f"{kind_at[slurm_pass[j]]} pass at {slurm_pass[j]:.3f}")
         if j in never:
-            print(f"{head}; allocsim would not have started it then (its reservations hold the "
-                  f"nodes for earlier jobs) [time]")
+            plan = slurm_plan(plans, slurm_pass[j], j)
+            print(f"{head}; allocsim would not have started it by then: its reservations for "
+                  f"earlier jobs are counts of nodes, Slurm's are nodes it chose, and here they "
+                  f"left this job room" + (f" ({plan})" if plan else "") + " [time]")
             continue
         d = deltas[j]
         why = ""
@@ -394,11 +389,42 @@ def report_replay(args, work, spec, times, passes, rows, checked):
                    "starts only the queue's head, in order up to the first job that does not "
                    "fit; the backfill pass after it started the job")
         else:
+            plan = slurm_plan(plans, first[j], j)
             why = (f"allocsim would start it at the {kind_at[first[j]]} pass at {first[j]:.3f}; "
-                   "Slurm did not")
+                   "Slurm did not" + (f": {plan} (the nodes free then are held by the node-"
+                                      f"specific reservations of earlier jobs)" if plan else ""))
         tags = (["order"] if j not in same else []) + (["time"] if d > args.tolerance else [])
         print(f"{head}, allocsim {d:+.3f} s earlier [{','.join(tags) or 'within'}]: {why}")
     return ok
+
+
+def compare_nodes(tool, machine, times, node_lists, work):
+    """Asks allocsim's slurm-tree (through alloc_on_free_set) for each job's nodes on the nodes
+    free in Slurm at its start; returns the number of jobs given the same nodes and the lines
+    listing the others. Busy at a start: the nodes of every job started before it (earlier in
+    the log) whose end is logged before it."""
+    order = sorted(times, key=lambda j: times[j]["line"])
+    queries = []
+    for j in order:
+        t = times[j]
+        busy = sorted({n for k in order if times[k]["line"] < t["line"] and times[k]["end"] > t["start"]
+                       for n in node_lists[k]})
+        queries.append(f"{j} {len(node_lists[j])} " + " ".join(f"n{n}" for n in busy))
+    with open(os.path.join(work, "node-queries.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(queries) + "\n")
+    answer = subprocess.run([tool, machine, "slurm-tree"], input="\n".join(queries) + "\n",
+                            capture_output=True, text=True, check=True).stdout
+    chosen = {int(line.split()[0]): line.split()[1:] for line in answer.splitlines()}
+    same, lines = 0, []
+    for query, j in zip(queries, order):
+        slurm_nodes = [f"n{n}" for n in sorted(node_lists[j])]
+        if chosen[j] == slurm_nodes:
+            same += 1
+        else:
+            busy = query.split()[2:]
+            lines.append(f"  job {j:3d} ({len(slurm_nodes)} nodes; busy {' '.join(busy) or '-'}): "
+                         f"Slurm {' '.join(slurm_nodes)}, slurm-tree {' '.join(chosen[j])}")
+    return same, lines
 
 
 def run_slurm(args, work):
@@ -449,10 +475,20 @@ def main():
     parser.add_argument("--sched", default="", help="allocsim scheduler spec (default: slurm "
                         "with the cluster's fragment if allocsim has it, else conservative)")
     parser.add_argument("--also", default="easy", help="comma-separated specs reported only")
-    parser.add_argument("--order-min", type=float, default=0.95)
+    parser.add_argument("--order-min", type=float, default=None, help="share of jobs in the "
+                        "same start order (default 0.95 for `slurm`, the issue's bound; 0.8 for "
+                        "another scheduler)")
+    parser.add_argument("--within-min", type=float, default=None, help="share of jobs started "
+                        "within one interval of allocsim's pass (default 1 for `slurm`, 0.7 for "
+                        "another scheduler)")
     parser.add_argument("--tolerance", type=float, default=INTERVAL + 0.1,
                         help="seconds; one scheduling interval (and a pass's own duration)")
     parser.add_argument("--timeout", type=float, default=240.0)
+    parser.add_argument("--alloc-tool", default="", help="alloc_on_free_set: also compare the "
+                        "nodes Slurm's topology/tree chose with allocsim's slurm-tree")
+    parser.add_argument("--topology", default="", help="the cluster's topology.conf")
+    parser.add_argument("--nodes-min", type=float, default=0.0,
+                        help="share of jobs slurm-tree must give Slurm's nodes")
     parser.add_argument("--replay", action="store_true", help="no Slurm: compare the schedule "
                         "a previous run left in WORK/slurm.json again")
     args = parser.parse_args()
@@ -493,7 +529,8 @@ def main():
     ids = {int(k): j for k, j in saved.get("ids", {str(j): j for j in slurm}).items()}
     t0 = saved.get("t0")
     times, passes = read_log(os.path.join(work, "log", "slurmctld.log"), ids, t0)
-    missing = [j for j in slurm if set(times.get(j, {})) != {"submit", "start", "end"}]
+    plans = times.pop("plans")
+    missing = [j for j in slurm if not {"submit", "start", "end"} <= set(times.get(j, {}))]
     if missing or not passes:
         sys.exit(f"slurmctld.log lacks the submit, start or end of jobs {missing[:10]} "
                  f"or any scheduling pass ({len(passes)} found)")
@@ -506,35 +543,42 @@ def main():
 
     status = 0
     for candidate in [spec] + [s for s in args.also.split(",") if s]:
-        ok = report_replay(args, work, candidate, times, passes, rows, checked=candidate == spec)
+        ok = report_replay(args, work, candidate, times, passes, rows, plans,
+                           checked=candidate == spec)
         if candidate == spec:
             status = 0 if ok else 1
-    runs = [("aligned", spec, aligned_swf, slurm_aligned, False)]
-    runs += [("whole-seconds", spec, observed, slurm, False)]
-    for tag, candidate, swf, reference, checked in runs:
+    if args.alloc_tool and args.topology:
+        same, lines = compare_nodes(args.alloc_tool, f"slurm-topology:{args.topology}", times,
+                                    node_lists, work)
+        ok = same >= args.nodes_min * len(times)
+        print(f"\n== nodes: Slurm's topology/tree and allocsim's slurm-tree on the same free set "
+              f"(machine slurm-topology:{args.topology}){'' if ok else ' FAIL'}")
+        print(f"   the same nodes for {same} of {len(times)} jobs ({same / len(times):.1%}, need "
+              f"{args.nodes_min:.0%})" + (": the others:" if lines else ""))
+        for line in lines:
+            print(line)
+        if not ok:
+            status = 1
+    runs = [("aligned", spec, aligned_swf, slurm_aligned), ("whole-seconds", spec, observed, slurm)]
+    for tag, candidate, swf, reference in runs:
         name = f"{tag}-{candidate}".replace(":", "_").replace("/", "_").replace("=", "_")
         sim, command = run_allocsim(args.allocsim, swf, args.nodes, candidate, work, name)
-        agreement, out_of_order, deltas, lines = compare(reference, sim, scheduler_of,
-                                                         args.nodes, args.tolerance)
+        agreement, out_of_order, deltas = compare(reference, sim)
         late = [d for d in deltas.values() if abs(d) > args.tolerance]
         within = sum(abs(d) <= INTERVAL + 0.001 for d in deltas.values())
         mean_abs = sum(abs(d) for d in deltas.values()) / len(deltas)
-        verdict = ""
-        if checked:
-            ok = agreement >= args.order_min and not late
-            verdict = " PASS" if ok else " FAIL"
-            status = 0 if ok else 1
-        print(f"\n== {tag} stream, allocsim --sched {candidate}{verdict}:\n   {command}")
-        print(f"   start order: {agreement:.1%} of {len(deltas)} jobs in the same order "
-              f"(need {args.order_min:.0%}); out of order: {out_of_order}")
+        print(f"\n== {tag} stream, whole simulation, allocsim --sched {candidate} (reported "
+              f"only):\n   {command}")
+        print(f"   start order: {agreement:.1%} of {len(deltas)} jobs in the same order; out of "
+              f"order: {out_of_order}")
         print(f"   start times (Slurm - allocsim): {within} within {INTERVAL} s, "
               f"{len(deltas) - len(late)} within {args.tolerance:g} s, max |d| "
               f"{max(abs(d) for d in deltas.values()):.2f} s, mean |d| {mean_abs:.2f} s, "
               f"Slurm later for {sum(d > 0.001 for d in deltas.values())}, earlier for "
               f"{sum(d < -0.001 for d in deltas.values())}")
-        print("   (whole simulation, not checked: one start a pass earlier or later shifts the "
-              "ends, and so every later start; the whole-seconds stream also has allocsim start "
-              "at the event that frees the nodes, Slurm at its next pass, so the delays add up)")
+        print("   (not checked: one start a pass earlier or later shifts the ends, and so every "
+              "later start; in the whole-seconds stream allocsim also starts a job at the event "
+              "that frees its nodes, Slurm at its next pass, and these delays add up)")
     return status
 
 

@@ -56,6 +56,7 @@ trap 'exit 130' INT
 watchdog=$(cat "$WORK/watchdog.pid")
 
 "$HERE/cluster-up.sh" "$WORK" --nodes "$NODES" --sched-params "$SCHED_PARAMS" \
+  --topology "$HERE/topology-compare.conf" \
   ${SLURM_COMPARE_DEBUG_FLAGS:+--debug-flags "$SLURM_COMPARE_DEBUG_FLAGS"}
 status=$?
 [ "$status" -eq 0 ] || exit "$status"
@@ -63,4 +64,4 @@ status=$?
 . "$WORK/env"
 
 /usr/bin/python3 "$HERE/slurm_compare.py" --allocsim "$ALLOCSIM" --work "$WORK" \
-  --nodes "$NODES" --sched-params "$SCHED_PARAMS" "$@"
+  --nodes "$NODES" --sched-params "$SCHED_PARAMS" --topology "$HERE/topology-compare.conf" "$@"
