@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # The ctest test `slurm_compare` (issue 28, section 3): allocsim's schedule against a real
-# Slurm's. Starts a Slurm of N nodes on 127.0.0.1 (cluster-up.sh --nodes N), runs a stream of
-# sleep jobs on it and the same stream on allocsim (slurm_compare.py) and takes the cluster down
-# again, also on failure.
+# Slurm's. Starts a Slurm of 8 nodes on 127.0.0.1 (cluster-up.sh --nodes 8, topology/tree with
+# topology-compare.conf's three leaf switches), runs 100 sleep jobs on it and compares, pass by
+# pass, what allocsim's scheduler and its slurm-tree allocator would do (slurm_compare.py), and
+# takes the cluster down again, also on failure.
 #
 #   slurm_compare_test.sh ALLOCSIM SOURCE_DIR WORK_DIR [SLURM_COMPARE_OPTIONS...]
 #
-# N schedulable nodes: Debian 12's Slurm 22.05 is built without --enable-multiple-slurmd, yet N
-# slurmd on one host work for batch jobs: each node is its own `NodeName=nK NodeHostname=HOST
-# Port=P` line and its own `slurmd -N nK` (spool, PID and log files per node through %n), and
-# slurmctld brings all of them up and schedules whole nodes on them (checked with 4 and 8 nodes).
-# What does not work is `srun` of a step across several of these nodes (task launch fails):
-# the jobs here are batch scripts that only sleep, so nothing needs it. Each node has one CPU,
-# so a job of k tasks (--nodes=k --ntasks=k) is a job of k nodes, the model of
-# `allocsim --machine flat:N`.
+# N schedulable nodes, found out on Debian 12 (Slurm 22.05.8): several slurmd on one host work
+# for batch jobs although Debian builds Slurm without --enable-multiple-slurmd. Each node is its
+# own `NodeName=nK NodeHostname=HOST NodeAddr=127.0.0.1 Port=P` line and its own `slurmd -N nK`
+# (spool, PID and log files per node through %n); slurmctld registers all of them, allocates
+# whole nodes and starts batch scripts on them (checked with 4 and 8 nodes). What fails is
+# `srun` of a step spanning several of these nodes ("task launch failed"), which the sleep jobs
+# here do not use. Each node has one CPU, so a job of k tasks (--nodes=k --ntasks=k) holds k
+# nodes: the model of `allocsim --machine flat:8` (and slurm-topology:topology-compare.conf).
+# The single-node alternative (one node with CPUs=N, CR_Core) was not needed.
+#
+# About 2 to 2.5 minutes (the jobs take about 90 s; the cluster starts in 2 s). The debug flags
+# Backfill,BackfillMap (SLURM_COMPARE_DEBUG_FLAGS overrides) let the comparison say what
+# Slurm's backfill planned for each job that started at another pass than allocsim's.
 #
 # Exit status: 0 passed; 77 skipped (Slurm cannot be installed or started here; the reason is
 # printed); anything else failed. Every daemon it starts is stopped by its PID file: by the
@@ -57,7 +63,7 @@ watchdog=$(cat "$WORK/watchdog.pid")
 
 "$HERE/cluster-up.sh" "$WORK" --nodes "$NODES" --sched-params "$SCHED_PARAMS" \
   --topology "$HERE/topology-compare.conf" \
-  ${SLURM_COMPARE_DEBUG_FLAGS:+--debug-flags "$SLURM_COMPARE_DEBUG_FLAGS"}
+  --debug-flags "${SLURM_COMPARE_DEBUG_FLAGS:-Backfill,BackfillMap}"
 status=$?
 [ "$status" -eq 0 ] || exit "$status"
 # shellcheck source=/dev/null
