@@ -25,7 +25,8 @@
 # which stops exactly the processes named in WORK/pids.
 set -uo pipefail
 
-USAGE="usage: cluster-up.sh WORK [--nodes N] [--cpus C] [--topology FILE] [--sched-params LIST] [--debug-flags LIST]"
+USAGE="usage: cluster-up.sh WORK [--nodes N] [--cpus C] [--topology FILE] [--sched-params LIST]"
+USAGE+=" [--debug-flags LIST]"
 WORK=${1:?$USAGE}
 shift
 NODES=0  # 0: the one node named after the host
@@ -43,9 +44,10 @@ while [ $# -gt 0 ]; do
     *) echo "$USAGE" >&2; exit 1 ;;
   esac
 done
-[[ "$NODES" =~ ^[0-9]+$ && "$NODES" -le 64 ]] || { echo "--nodes: 0 .. 64, not '$NODES'" >&2; exit 1; }
-[[ -z "$CPUS" || "$CPUS" =~ ^[1-9][0-9]*$ ]] || { echo "--cpus: a positive count, not '$CPUS'" >&2; exit 1; }
-[ -z "$TOPOLOGY" ] || [ -r "$TOPOLOGY" ] || { echo "--topology: cannot read '$TOPOLOGY'" >&2; exit 1; }
+usage_error() { echo "$*" >&2; exit 1; }
+[[ "$NODES" =~ ^[0-9]+$ && "$NODES" -le 64 ]] || usage_error "--nodes: 0 .. 64, not '$NODES'"
+[[ -z "$CPUS" || "$CPUS" =~ ^[1-9][0-9]*$ ]] || usage_error "--cpus: a positive count, not '$CPUS'"
+[ -z "$TOPOLOGY" ] || [ -r "$TOPOLOGY" ] || usage_error "--topology: cannot read '$TOPOLOGY'"
 [ -z "$TOPOLOGY" ] || TOPOLOGY=$(cd "$(dirname "$TOPOLOGY")" && pwd)/$(basename "$TOPOLOGY")
 mkdir -p "$WORK" && WORK=$(cd "$WORK" && pwd) || exit 1
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -244,8 +246,10 @@ for _ in $(seq 1800); do
   sleep 0.1
 done
 [ "$state" = "idle " ] ||
-  skip "nodes $NODE_LIST not all idle after 180 s (states '${state}'): $(tail_of "$WORK"/log/slurmd*.log)"
-log "slurmctld :$CTLD_PORT and slurmd :${NODE_PORTS[*]} up, nodes $NODE_LIST idle with $CPUS CPUs each"
+  skip "nodes $NODE_LIST not all idle after 180 s (states '${state}'):" \
+    "$(tail_of "$WORK"/log/slurmd*.log)"
+log "slurmctld :$CTLD_PORT and slurmd :${NODE_PORTS[*]} up," \
+  "nodes $NODE_LIST idle with $CPUS CPUs each"
 
 # Open MPI names its shared-memory segments after the host and the job id, and this private
 # cluster numbers its jobs from 1 again on every run: two runs at once (or a segment left by a

@@ -458,9 +458,11 @@ def run_slurm(args, work):
               [(j, off, -1, rt, size, 60 * lim) for j, off, size, rt, lim in stream])
     log(f"submitting {len(stream)} jobs over {args.span:g} s")
     ids, jitter = submit_all(stream, work)
-    log(f"submitted; submit loop late by at most {max(jitter):.2f} s (mean {sum(jitter) / len(jitter):.2f} s)")
+    log(f"submitted; submit loop late by at most {max(jitter):.2f} s "
+        f"(mean {sum(jitter) / len(jitter):.2f} s)")
     jobs = wait_all(ids, args.timeout)
-    bad = {ids[k]: v["JobState"] for k, v in jobs.items() if k in ids and v["JobState"] != "COMPLETED"}
+    bad = {ids[k]: v["JobState"] for k, v in jobs.items()
+           if k in ids and v["JobState"] != "COMPLETED"}
     if bad:
         sys.exit(f"jobs not COMPLETED in Slurm: {bad}")
 
@@ -510,7 +512,7 @@ def main():
     parser.add_argument("--alloc-tool", default="", help="alloc_on_free_set: also compare the "
                         "nodes Slurm's topology/tree chose with allocsim's slurm-tree")
     parser.add_argument("--topology", default="", help="the cluster's topology.conf")
-    parser.add_argument("--nodes-min", type=float, default=0.0,
+    parser.add_argument("--nodes-min", type=float, default=0.95,
                         help="share of jobs slurm-tree must give Slurm's nodes")
     parser.add_argument("--replay", action="store_true", help="no Slurm: compare the schedule "
                         "a previous run left in WORK/slurm.json again")

@@ -27,7 +27,7 @@
 set -uo pipefail
 
 ALLOCSIM=${1:?usage: slurm_compare_test.sh ALLOCSIM SOURCE_DIR WORK_DIR [OPTIONS...]}
-SOURCE=${2:?source dir}
+: "${2:?source dir}"  # SOURCE_DIR: the same arguments as slurm_test.sh
 WORK=${3:?work dir}
 shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,7 +44,10 @@ cleanup() {
   local status=$?
   trap - EXIT INT TERM
   if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
-    [ -f "$WORK/log/slurmctld.log" ] && { echo "--- last lines of slurmctld.log"; tail -n 15 "$WORK/log/slurmctld.log"; }
+    if [ -f "$WORK/log/slurmctld.log" ]; then
+      echo "--- last lines of slurmctld.log"
+      tail -n 15 "$WORK/log/slurmctld.log"
+    fi
   fi
   "$HERE/cluster-down.sh" "$WORK"
   [ -n "$watchdog" ] && kill "$watchdog" 2>/dev/null
