@@ -253,6 +253,8 @@ def aligned_rows(times, passes, slurm, rows):
 def replay(allocsim, times, passes, rows, nodes, spec, work, t0_frac=0.0):
     """At every Slurm pass with a job waiting, what allocsim's scheduler would start, given what
     Slurm was running then. Returns ({job: first pass at which allocsim would start it},
+    {job: the instant it would start then (the pass, or its own next pass for a scheduler
+    that works in passes)},
     {job: the pass at which Slurm started it}, [(pass, kind, Slurm's starts, allocsim's)]).
 
     Each pass is one small allocsim run: the jobs running in Slurm at that instant are submitted
@@ -265,7 +267,7 @@ def replay(allocsim, times, passes, rows, nodes, spec, work, t0_frac=0.0):
     instants = [p for p, _ in passes]
     slurm_pass = {j: instants[max(0, bisect.bisect_right(instants, t["start"]) - 1)]
                   for j, t in times.items()}
-    first, per_pass = {}, []
+    first, first_time, per_pass = {}, {}, []
     path = os.path.join(work, "replay.swf")
     for instant, kind in passes:
         waiting = sorted(j for j, t in times.items() if t["submit"] < instant and
@@ -298,12 +300,16 @@ def replay(allocsim, times, passes, rows, nodes, spec, work, t0_frac=0.0):
         if late:
             sys.exit(f"replay of the pass at {instant:.3f}: running jobs {late} did not start at "
                      "their Slurm start (more nodes in use than the machine has?)")
-        started = sorted(j for j in waiting if abs(sim[j][0] - offset) < 1e-6)
+        # An event-driven scheduler starts them at once; one that works in passes (allocsim's
+        # `slurm`, bf_interval) at its next pass: either is a decision on this state, as no
+        # running job ends within an interval (their planned ends are a minute or more away).
+        started = sorted(j for j in waiting if sim[j][0] < offset + INTERVAL - 1e-6)
         for j in started:
             first.setdefault(j, instant)
+            first_time.setdefault(j, round(instant + sim[j][0] - offset, 6))
         slurm_started = sorted(j for j in waiting if slurm_pass[j] == instant)
         per_pass.append((instant, kind, slurm_started, started))
-    return first, slurm_pass, per_pass
+    return first, first_time, slurm_pass, per_pass
 
 
 def lcs_members(a, b):
@@ -369,13 +375,13 @@ def report_replay(args, work, spec, times, passes, rows, plans, checked):
     """Prints the pass-by-pass comparison with allocsim's SPEC; True when it passes."""
     size = {j: k for j, _, _, _, k, _ in rows}
     kind_at = dict(passes)
-    first, slurm_pass, per_pass = replay(args.allocsim, times, passes, rows, args.nodes, spec,
+    first, first_time, slurm_pass, per_pass = replay(args.allocsim, times, passes, rows, args.nodes, spec,
                                          work)
     ids = sorted(times)
-    deltas = {j: slurm_pass[j] - first[j] for j in ids if j in first}
+    deltas = {j: slurm_pass[j] - first_time[j] for j in ids if j in first}
     never = [j for j in ids if j not in first]
     slurm_order = sorted(ids, key=lambda j: (slurm_pass[j], j))
-    sim_order = sorted(ids, key=lambda j: (first.get(j, slurm_pass[j]), j))
+    sim_order = sorted(ids, key=lambda j: (first_time.get(j, slurm_pass[j]), j))
     same = lcs_members(slurm_order, sim_order)
     agreement = len(same) / len(ids)
     exact = sum(abs(d) < 1e-6 for d in deltas.values())
