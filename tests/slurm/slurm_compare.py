@@ -56,6 +56,7 @@ import time
 # The scheduling lines of the test cluster's slurm.conf (cluster-up.sh writes them): the
 # fragment given to allocsim's `slurm` scheduler.
 SCHED_CONF = """\
+# The scheduling lines of slurm_compare's cluster (tests/slurm/slurm_compare.py).{omitted}
 SchedulerType=sched/backfill
 SchedulerParameters={params}
 PriorityType=priority/basic
@@ -303,7 +304,7 @@ def replay(allocsim, times, passes, rows, nodes, spec, work, t0_frac=0.0):
         # An event-driven scheduler starts them at once; one that works in passes (allocsim's
         # `slurm`, bf_interval) at its next pass: either is a decision on this state, as no
         # running job ends within an interval (their planned ends are a minute or more away).
-        started = sorted(j for j in waiting if sim[j][0] < offset + INTERVAL - 1e-6)
+        started = sorted(j for j in waiting if sim[j][0] <= offset + INTERVAL + 1e-6)
         for j in started:
             first.setdefault(j, instant)
             first_time.setdefault(j, round(instant + sim[j][0] - offset, 6))
@@ -375,8 +376,8 @@ def report_replay(args, work, spec, times, passes, rows, plans, checked):
     """Prints the pass-by-pass comparison with allocsim's SPEC; True when it passes."""
     size = {j: k for j, _, _, _, k, _ in rows}
     kind_at = dict(passes)
-    first, first_time, slurm_pass, per_pass = replay(args.allocsim, times, passes, rows, args.nodes, spec,
-                                         work)
+    first, first_time, slurm_pass, per_pass = replay(args.allocsim, times, passes, rows,
+                                                     args.nodes, spec, work)
     ids = sorted(times)
     deltas = {j: slurm_pass[j] - first_time[j] for j in ids if j in first}
     never = [j for j in ids if j not in first]
@@ -534,7 +535,12 @@ def main():
 
     conf = os.path.join(work, "sched.conf")
     with open(conf, "w", encoding="utf-8") as f:
-        f.write(SCHED_CONF.format(params=args.sched_params))
+        # allocsim's `slurm` refuses settings it does not model (sched_interval: its main pass
+        # runs at every submit and end), so the fragment keeps the backfill ones.
+        kept = [p for p in args.sched_params.split(",") if p.startswith("bf_")]
+        left = [p for p in args.sched_params.split(",") if not p.startswith("bf_")]
+        f.write(SCHED_CONF.format(params=",".join(kept), omitted=(
+            f"\n# Left out (not modelled by allocsim's slurm): {','.join(left)}" if left else "")))
     spec = args.sched
     if not spec:
         listing = subprocess.run([args.allocsim, "list"], capture_output=True, text=True,
