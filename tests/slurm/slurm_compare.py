@@ -433,19 +433,29 @@ def report_replay(args, work, spec, times, passes, rows, plans, checked):
     return ok
 
 
-def compare_nodes(tool, machine, times, node_lists, work):
+def compare_nodes(tool, machine, node_count, times, node_lists, work, passes, plans):
     """Asks allocsim's slurm-tree (through alloc_on_free_set) for each job's nodes on the nodes
     free in Slurm at its start; returns the number of jobs given the same nodes and the lines
     listing the others. Busy at a start: the nodes of every job started before it (earlier in
     the log) that has not ended, or whose epilog on that node is not yet reported complete
-    (Slurm's backfill leaves such a node out: "_build_node_list: ... matched 0 nodes")."""
+    (Slurm's backfill leaves such a node out: "_build_node_list: ... matched 0 nodes"); for a
+    job Slurm's backfill started, also every node outside the set its test looked at (nodes
+    reserved for earlier jobs while it would run: "Test JobId=17 at ... on n[0,6-7]")."""
+    instants = [p for p, _ in passes]
     order = sorted(times, key=lambda j: times[j]["line"])
-    queries = []
+    queries, restricted = [], 0
     for j in order:
         t = times[j]
         busy = sorted({n for k in order if times[k]["line"] < t["line"] for n in node_lists[k]
                        if times[k]["end"] > t["start"] or
                        times[k].get("epilog", {}).get(n, 0) > t["start"]})
+        at = instants[max(0, bisect.bisect_right(instants, t["start"]) - 1)]
+        tested = plans.get((at, j), ("", None, ""))[0]
+        if tested:
+            allowed = set(expand_nodes(tested))
+            held = {n for n in range(node_count) if n not in allowed and n not in busy}
+            restricted += bool(held)
+            busy = sorted(set(busy) | held)
         queries.append(f"{j} {len(node_lists[j])} " + " ".join(f"n{n}" for n in busy))
     with open(os.path.join(work, "node-queries.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(queries) + "\n")
@@ -461,7 +471,7 @@ def compare_nodes(tool, machine, times, node_lists, work):
             busy = query.split()[2:]
             lines.append(f"  job {j:3d} ({len(slurm_nodes)} nodes; busy {' '.join(busy) or '-'}): "
                          f"Slurm {' '.join(slurm_nodes)}, slurm-tree {' '.join(chosen[j])}")
-    return same, lines
+    return same, restricted, lines
 
 
 def run_slurm(args, work):
@@ -592,13 +602,14 @@ def main():
         if candidate == spec:
             status = 0 if ok else 1
     if args.alloc_tool and args.topology:
-        same, lines = compare_nodes(args.alloc_tool, f"slurm-topology:{args.topology}", times,
-                                    node_lists, work)
+        same, restricted, lines = compare_nodes(args.alloc_tool, f"slurm-topology:{args.topology}",
+                                    args.nodes, times, node_lists, work, passes, plans)
         ok = same >= args.nodes_min * len(times)
         print(f"\n== nodes: Slurm's topology/tree and allocsim's slurm-tree on the same free set "
               f"(machine slurm-topology:{args.topology}){'' if ok else ' FAIL'}")
         print(f"   the same nodes for {same} of {len(times)} jobs ({same / len(times):.1%}, need "
-              f"{args.nodes_min:.0%})" + (": the others:" if lines else ""))
+              f"{args.nodes_min:.0%}); for {restricted} of them some free nodes were held by "
+              f"reservations of earlier jobs and left out" + (": the others:" if lines else ""))
         for line in lines:
             print(line)
         if not ok:
