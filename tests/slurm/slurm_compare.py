@@ -469,8 +469,19 @@ def compare_nodes(tool, machine, node_count, times, node_lists, work, passes, pl
             same += 1
         else:
             busy = query.split()[2:]
+            # A node slurm-tree took and Slurm did not, whose last job ended just before: its
+            # end not yet reported by slurmd (no epilog message logged), so still completing.
+            recent = []
+            for name in set(chosen[j]) - set(slurm_nodes):
+                ends = [times[k]["end"] for k in order if int(name[1:]) in node_lists[k] and
+                        times[k]["end"] <= times[j]["start"]]
+                if ends and times[j]["start"] - max(ends) < 0.5:
+                    recent.append(f"{name}'s job ended "
+                                  f"{1000 * (times[j]['start'] - max(ends)):.0f} ms before")
             lines.append(f"  job {j:3d} ({len(slurm_nodes)} nodes; busy {' '.join(busy) or '-'}): "
-                         f"Slurm {' '.join(slurm_nodes)}, slurm-tree {' '.join(chosen[j])}")
+                         f"Slurm {' '.join(slurm_nodes)}, slurm-tree {' '.join(chosen[j])}" +
+                         (f" ({'; '.join(sorted(recent))}: still completing in Slurm)"
+                          if recent else ""))
     return same, restricted, lines
 
 
