@@ -26,9 +26,9 @@ cluster; SLURM_CONF comes from the environment it sources.
    duration) for >= WITHIN_MIN of the jobs. Each job started at another pass or out of order is
    listed with the reason: Slurm's main pass starts only the queue's head (the backfill pass a
    second later starts the others), or what Slurm's backfill planned for it then.
-   SPEC (--sched; default `slurm:conf=WORK/sched.conf` when `allocsim list` has a `slurm`
-   scheduler, else `conservative`, whose "every waiting job holds a reservation" is Slurm's
-   backfill with FIFO priority). ORDER_MIN and WITHIN_MIN default to the issue's 95 % and
+   SPEC (--sched; default `conservative:replan=full`, whose "every waiting job holds a
+   reservation", planned afresh at every pass, is Slurm's backfill with FIFO priority; `slurm`
+   means `slurm:conf=WORK/sched.conf`). ORDER_MIN and WITHIN_MIN default to the issue's 95 % and
    100 % for `slurm`, to 75 % and 65 % for another scheduler (a regression bound under what
    `conservative` reached, 82 .. 90 % and 76 .. 86 %: docs/SLURM_COMPARISON.md).
 5. Nodes (with --alloc-tool and --topology; Slurm runs with topology/tree and that
@@ -562,12 +562,11 @@ def main():
         left = [p for p in args.sched_params.split(",") if not p.startswith("bf_")]
         f.write(SCHED_CONF.format(params=",".join(kept), omitted=(
             f"\n# Left out (not modelled by allocsim's slurm): {','.join(left)}" if left else "")))
-    spec = args.sched
-    if not spec:
-        listing = subprocess.run([args.allocsim, "list"], capture_output=True, text=True,
-                                 check=True).stdout
-        has_slurm = re.search(r"^schedulers:\n(?:  .*\n)*?  slurm\s", listing, re.M)
-        spec = f"slurm:conf={conf}" if has_slurm else "conservative"
+    # Slurm's backfill plans the whole queue afresh at every pass: conservative:replan=full.
+    # `slurm` (with the cluster's fragment) is checked against the issue's bounds when asked.
+    spec = args.sched or "conservative:replan=full"
+    if spec == "slurm":
+        spec = f"slurm:conf={conf}"
 
     if args.replay:
         with open(os.path.join(work, "slurm.json"), encoding="utf-8") as f:
