@@ -120,6 +120,8 @@ void Simulation::start(int job_index, Allocation allocation) {
   progress.rate = 1;
   progress.since = now_;
   progress.end = now_ + progress.remaining;
+  const double limit = scheduler_->time_limit(job);
+  progress.limit_end = limit >= 0 ? now_ + limit : INFINITY;
   progress.running = true;
   push_completion(job_index);
 
@@ -163,6 +165,10 @@ void Simulation::set_rate(int job_index, double rate) {
   push_completion(job_index);
 }
 
+void Simulation::request_pass(double time) {
+  if (time > now_) wake_ups_.push(time);
+}
+
 void Simulation::set_scheduler(std::unique_ptr<Scheduler> scheduler) {
   scheduler_ = std::move(scheduler);
 }
@@ -202,7 +208,8 @@ void Simulation::throw_bad_time(int job_index, const std::string& what) const {
 
 void Simulation::push_completion(int job_index) {
   const Progress& progress = progress_[job_index];
-  completions_.emplace(progress.end, workload_.jobs[job_index].id, job_index, progress.version);
+  completions_.emplace(std::min(progress.end, progress.limit_end), workload_.jobs[job_index].id,
+                       job_index, progress.version);
 }
 
 bool Simulation::has_completion() {
@@ -219,6 +226,9 @@ void Simulation::finish(int job_index) {
                             [&](const RunningJob& r) { return r.job == job_index; });
   Allocation& allocation = found->allocation;
   const Job& job = workload_.jobs[job_index];
+  if (progress_[job_index].limit_end == now_ && progress_[job_index].end > now_)
+    workload_.diagnostics.count("job still running at its time limit, ended there (killed)",
+                                job.line);
   for (auto* observer : observers_) observer->on_finish(job_index, job, now_, allocation);
   for (NodeId node : allocation.nodes) busy_[node] = 0;
   free_count_ += static_cast<int>(allocation.nodes.size());

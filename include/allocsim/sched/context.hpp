@@ -52,6 +52,9 @@ class SchedulerContext : public TimeLimit {
   virtual void note_refusal(int job_index) { try_allocate(job_index); }
   /// Commits `allocation` and starts the job now (removes it from the waiting list).
   virtual void start(int job_index, Allocation allocation) = 0;
+  /// Asks for a scheduling pass at `time` (> now) even if no job arrives or ends then (Slurm's
+  /// backfill runs on its own clock). The default (test fakes) ignores it.
+  virtual void request_pass(double time) { (void)time; }
   /// Throws TimeoutError when the run's wall-clock budget is spent (checked in every loop that
   /// can run long). Schedulers and the planner call it once per
   /// job or release they look at; the default (test fakes) never throws.

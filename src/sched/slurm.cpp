@@ -1,0 +1,285 @@
+// Slurm 22.05's main and backfill scheduling with basic or multifactor priorities; the model and
+// what it leaves out are in sched/slurm.hpp. The backfill pass plans on the conservative
+// scheduler's free-node profile (FreeProfile, sched/conservative.hpp).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "allocsim/sched/conservative.hpp"
+#include "allocsim/sched/slurm.hpp"
+
+namespace allocsim {
+
+namespace {
+
+/// What Slurm plans for a job without a time limit: "part_time_limit = YEAR_MINUTES".
+constexpr double kYear = 365 * 86400.0;
+
+double floor_to(double time, double resolution) {
+  return std::floor(time / resolution) * resolution;
+}
+
+/// Index of the breakpoint at `time` (>= the profile's first), inserting one when missing.
+std::size_t breakpoint_at(FreeProfile& profile, double time) {
+  std::size_t low = 0, high = profile.size();  // last index with profile.time(index) <= time
+  while (high - low > 1) {
+    const std::size_t middle = (low + high) / 2;
+    if (profile.time(middle) <= time)
+      low = middle;
+    else
+      high = middle;
+  }
+  if (profile.time(low) == time) return low;
+  profile.occupy(low, time, 0);  // adds the breakpoint, changes no value
+  return low + 1;
+}
+
+class SlurmScheduler final : public Scheduler {
+ public:
+  explicit SlurmScheduler(SlurmConfig config) : config_(std::move(config)) {}
+
+  double time_limit(const Job& job) const override {
+    return config_.enforce_limits ? slurm_time_limit(job) : std::numeric_limits<double>::infinity();
+  }
+
+  void schedule(SchedulerContext& context) override {
+    if (users_.empty()) index_users(context);
+    const double now = context.now();
+    update_order(context);
+    main_pass(context);
+    const double interval = config_.bf_interval;
+    if (config_.backfill && !context.waiting().empty() && floor_to(now, interval) == now)
+      backfill_pass(context);
+    if (accounting()) remember_running(context);
+    // Slurm's backfill thread wakes every bf_interval: the next multiple, while jobs wait.
+    if (config_.backfill && !context.waiting().empty()) {
+      const double next = floor_to(now, interval) + interval;
+      if (next > requested_) {
+        context.request_pass(next);
+        requested_ = next;
+      }
+    }
+  }
+
+ private:
+  bool accounting() const { return config_.multifactor && config_.weight_fairshare > 0; }
+
+  /// One share per SWF user id of the run (unknown = one user), indexed in id order.
+  void index_users(const SchedulerContext& context) {
+    for (const Job& job : context.jobs()) users_.push_back(job.user);
+    std::sort(users_.begin(), users_.end());
+    users_.erase(std::unique(users_.begin(), users_.end()), users_.end());
+    if (users_.empty()) users_.push_back(-1);
+    user_of_.reserve(context.jobs().size());
+    for (const Job& job : context.jobs())
+      user_of_.push_back(static_cast<int>(std::lower_bound(users_.begin(), users_.end(), job.user) -
+                                          users_.begin()));
+    usage_.assign(users_.size(), 0.0);
+    tested_of_user_.assign(users_.size(), 0);
+    queued_.assign(context.jobs().size(), 0);
+  }
+
+  /// Decays every user's usage to `time` and adds the usage of the jobs that ran since the last
+  /// update (every start and end is a pass, so each ran over the whole interval):
+  /// nodes × ∫ 2^(−(time − s)/h) ds over it, or nodes × seconds without decay.
+  void advance_usage(double time) {
+    const double elapsed = time - usage_time_;
+    if (!(elapsed > 0)) return;
+    const double half_life = config_.decay_half_life;
+    const double factor = half_life > 0 ? std::exp2(-elapsed / half_life) : 1.0;
+    const double gain = half_life > 0 ? half_life / std::numbers::ln2 * (1 - factor) : elapsed;
+    if (factor != 1.0) {
+      for (double& usage : usage_) usage *= factor;
+      total_usage_ *= factor;
+    }
+    for (const auto& [user, nodes] : accruing_) {
+      usage_[user] += nodes * gain;
+      total_usage_ += nodes * gain;
+    }
+    usage_time_ = time;
+  }
+
+  void remember_running(const SchedulerContext& context) {
+    accruing_.clear();
+    for (const RunningJob& running : context.running())
+      accruing_.emplace_back(user_of_[running.job],
+                             static_cast<double>(running.allocation.nodes.size()));
+  }
+
+  /// Priority of `job_index` at `time` (multifactor), truncated to an integer as Slurm's is.
+  double priority(const SchedulerContext& context, int job_index, double time) const {
+    const Job& job = context.jobs()[job_index];
+    double value = 0;
+    if (config_.weight_age > 0) {
+      const double age = std::max(0.0, time - job.submit);
+      value += config_.weight_age *
+               (config_.max_age > 0 ? std::min(age, config_.max_age) / config_.max_age : 1.0);
+    }
+    if (config_.weight_job_size > 0) {
+      const double machine = static_cast<double>(context.topology().node_count());
+      double size = static_cast<double>(context.nodes_needed(job_index)) / machine;
+      if (config_.favor_small) size = 1 - size;
+      value += config_.weight_job_size * size;
+    }
+    if (config_.weight_fairshare > 0) {
+      const double share = 1.0 / static_cast<double>(users_.size());
+      const double used =
+          total_at_tick_ > 0 ? usage_at_tick_[user_of_[job_index]] / total_at_tick_ : 0.0;
+      value += config_.weight_fairshare * std::exp2(-used / share);
+    }
+    return std::max(1.0, std::floor(value));
+  }
+
+  /// The waiting jobs in priority order (ties: arrival order, i.e. job index) in queue_.
+  void update_order(const SchedulerContext& context) {
+    const auto& waiting = context.waiting();
+    if (!config_.multifactor) {
+      queue_ = waiting;  // priority/basic: first come first served
+      return;
+    }
+    const double now = context.now();
+    const double period = config_.calc_period;
+    const double tick = period > 0 ? floor_to(now, period) : now;
+    const bool recompute = tick != tick_;
+    if (recompute) {
+      if (accounting()) {
+        if (tick > usage_time_) advance_usage(tick);
+        usage_at_tick_ = usage_;
+        total_at_tick_ = total_usage_;
+      }
+      tick_ = tick;
+    }
+    if (accounting()) advance_usage(now);
+    // Drop the jobs no longer waiting (dropped by the simulation); add the new ones at their
+    // priority of the tick. queued_: 1 = in ranked_, 2 = waiting now.
+    for (int job_index : waiting) queued_[job_index] |= 2;
+    std::erase_if(ranked_, [&](const std::pair<double, int>& entry) {
+      if (queued_[entry.second] & 2) return false;
+      queued_[entry.second] = 0;
+      return true;
+    });
+    if (recompute) {
+      for (auto& entry : ranked_) entry.first = -priority(context, entry.second, tick);
+      std::sort(ranked_.begin(), ranked_.end());
+    }
+    for (int job_index : waiting) {
+      if (!(queued_[job_index] & 1)) {
+        const std::pair<double, int> entry{-priority(context, job_index, tick), job_index};
+        ranked_.insert(std::upper_bound(ranked_.begin(), ranked_.end(), entry), entry);
+      }
+      queued_[job_index] = 1;
+    }
+    queue_.clear();
+    for (const auto& entry : ranked_) queue_.push_back(entry.second);
+  }
+
+  /// Slurm's main scheduler: jobs in priority order start while they fit.
+  void main_pass(SchedulerContext& context) {
+    for (int job_index : queue_) {
+      context.check_time_limit();
+      auto allocation = context.try_allocate(job_index);
+      if (!allocation) break;
+      context.start(job_index, std::move(*allocation));
+      started_.push_back(job_index);
+    }
+    forget_started();
+  }
+
+  /// Drops the jobs just started from the priority order.
+  void forget_started() {
+    if (started_.empty()) return;
+    auto started = [&](int job_index) {
+      return std::find(started_.begin(), started_.end(), job_index) != started_.end();
+    };
+    std::erase_if(queue_, started);
+    if (config_.multifactor) {
+      std::erase_if(ranked_, [&](const auto& entry) { return started(entry.second); });
+      for (int job_index : started_) queued_[job_index] = 0;
+    }
+    started_.clear();
+  }
+
+  double planned_limit(const Job& job) const {
+    const double limit = slurm_time_limit(job);
+    return std::isfinite(limit) ? limit : kYear;
+  }
+
+  /// One pass of sched/backfill (backfill.c, _attempt_backfill), on a free-node profile.
+  void backfill_pass(SchedulerContext& context) {
+    const double now = context.now();
+    const auto& jobs = context.jobs();
+    releases_.clear();
+    for (const RunningJob& running : context.running()) {
+      // A job's end as Slurm plans it: start + time limit (past it, without enforcement: now).
+      const double end = running.start + planned_limit(jobs[running.job]);
+      releases_.emplace_back(std::max(end, now), static_cast<int>(running.allocation.nodes.size()));
+    }
+    std::sort(releases_.begin(), releases_.end());
+    profile_.reset(now, context.free_count(), releases_);
+    const double resolution = config_.bf_resolution;
+    const double window_end = floor_to(now + config_.bf_window, resolution);
+    std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
+    long long tested = 0;
+    const std::vector<int> queue = queue_;  // starts below change queue_ afterwards only
+    for (int job_index : queue) {
+      context.check_time_limit();
+      if (tested >= config_.bf_max_job_test) break;  // "bf_max_job_test: limit of %d reached"
+      const int user = user_of_[job_index];
+      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user)
+        continue;  // not tested: does not count against bf_max_job_test
+      ++tested_of_user_[user];
+      ++tested;
+      const int need = context.nodes_needed(job_index);
+      const double limit = planned_limit(jobs[job_index]);
+      const std::size_t slot = profile_.earliest(need, limit);
+      const double start = profile_.time(slot);
+      if (slot == 0) {
+        if (auto allocation = context.try_allocate(job_index)) {
+          const int used = static_cast<int>(allocation->nodes.size());
+          context.start(job_index, std::move(*allocation));
+          started_.push_back(job_index);
+          profile_.occupy(0, now + limit, used);  // now running until start + limit
+          continue;
+        }
+        // Enough nodes but not in the allocator's shape: reserved from now, as conservative.
+      }
+      // "Starts too far in the future to worry about": no reservation.
+      if (start > now + config_.bf_window) continue;
+      const double from = std::max(floor_to(start, resolution), now);
+      const double to = std::min(floor_to(start + limit, resolution), window_end);
+      if (!(to > from)) continue;
+      profile_.occupy(breakpoint_at(profile_, from), to, need);
+    }
+    forget_started();
+  }
+
+  SlurmConfig config_;
+  double requested_ = -std::numeric_limits<double>::infinity();
+  // Users and usage (fair share).
+  std::vector<int> users_;     ///< SWF user ids, sorted
+  std::vector<int> user_of_;   ///< job index -> index into users_
+  std::vector<double> usage_;  ///< decayed usage per user at usage_time_ (node seconds)
+  double total_usage_ = 0, usage_time_ = 0;
+  std::vector<double> usage_at_tick_;
+  double total_at_tick_ = 0;
+  std::vector<std::pair<int, double>> accruing_;  ///< (user, nodes) running since the last pass
+  // Priority order.
+  double tick_ = -std::numeric_limits<double>::infinity();
+  std::vector<std::pair<double, int>> ranked_;  ///< multifactor: (-priority, job index), sorted
+  std::vector<char> queued_;                    ///< 1: in ranked_; 2: seen waiting in this pass
+  std::vector<int> queue_;                      ///< waiting job indices in priority order
+  std::vector<int> started_;
+  // Backfill scratch.
+  std::vector<long long> tested_of_user_;
+  std::vector<std::pair<double, int>> releases_;
+  FreeProfile profile_;
+};
+
+}  // namespace
+
+std::unique_ptr<Scheduler> make_slurm_scheduler(const SlurmConfig& config) {
+  return std::make_unique<SlurmScheduler>(config);
+}
+
+}  // namespace allocsim
