@@ -206,9 +206,29 @@ class SlurmScheduler final : public Scheduler {
   }
 
   /// One pass of sched/backfill (backfill.c, _attempt_backfill), on a free-node profile.
+  /// Only its starts are observable (reservations live for one pass), so it stops as soon as
+  /// no job left to test needs no more nodes than are free now: each later test could only
+  /// place reservations. The same starts, in the same order, as testing every job.
   void backfill_pass(SchedulerContext& context) {
     const double now = context.now();
     const auto& jobs = context.jobs();
+    // The jobs tested, in priority order: at most bf_max_job_test, and bf_max_job_user per
+    // user ("bf_max_job_test: limit of %d reached"; a skipped job is not counted).
+    tested_.clear();
+    std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
+    for (int job_index : queue_) {
+      if (static_cast<long long>(tested_.size()) >= config_.bf_max_job_test) break;
+      const int user = user_of_[job_index];
+      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user)
+        continue;
+      ++tested_of_user_[user];
+      tested_.push_back(job_index);
+    }
+    // least_need_[i]: the fewest nodes any of tested_[i..] needs.
+    least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
+    for (std::size_t i = tested_.size(); i-- > 0;)
+      least_need_[i] = std::min(least_need_[i + 1], context.nodes_needed(tested_[i]));
+    if (context.free_count() < least_need_[0]) return;
     releases_.clear();
     for (const RunningJob& running : context.running()) {
       // A job's end as Slurm plans it: start + time limit (past it, without enforcement: now).
@@ -219,17 +239,9 @@ class SlurmScheduler final : public Scheduler {
     profile_.reset(now, context.free_count(), releases_);
     const double resolution = config_.bf_resolution;
     const double window_end = floor_to(now + config_.bf_window, resolution);
-    std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
-    long long tested = 0;
-    const std::vector<int> queue = queue_;  // starts below change queue_ afterwards only
-    for (int job_index : queue) {
+    for (std::size_t i = 0; i < tested_.size() && profile_.free(0) >= least_need_[i]; ++i) {
       context.check_time_limit();
-      if (tested >= config_.bf_max_job_test) break;  // "bf_max_job_test: limit of %d reached"
-      const int user = user_of_[job_index];
-      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user)
-        continue;  // not tested: does not count against bf_max_job_test
-      ++tested_of_user_[user];
-      ++tested;
+      const int job_index = tested_[i];
       const int need = context.nodes_needed(job_index);
       const double limit = planned_limit(jobs[job_index]);
       const std::size_t slot = profile_.earliest(need, limit);
@@ -272,6 +284,7 @@ class SlurmScheduler final : public Scheduler {
   std::vector<int> started_;
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
+  std::vector<int> tested_, least_need_;
   std::vector<std::pair<double, int>> releases_;
   FreeProfile profile_;
 };
