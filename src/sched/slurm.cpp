@@ -49,7 +49,8 @@ class SlurmScheduler final : public Scheduler {
     update_order(context);
     main_pass(context);
     const double interval = config_.bf_interval;
-    if (config_.backfill && !context.waiting().empty() && floor_to(now, interval) == now)
+    if (config_.backfill && !context.waiting().empty() && floor_to(now, interval) == now &&
+        !same_outcome(context))
       backfill_pass(context);
     if (accounting()) remember_running(context);
     // Slurm's backfill thread wakes every bf_interval: the next multiple, while jobs wait.
@@ -76,6 +77,12 @@ class SlurmScheduler final : public Scheduler {
       user_of_.push_back(static_cast<int>(std::lower_bound(users_.begin(), users_.end(), job.user) -
                                           users_.begin()));
     usage_.assign(users_.size(), 0.0);
+    limit_.reserve(context.jobs().size());
+    for (const Job& job : context.jobs()) {
+      // What Slurm plans for a job without a time limit: "part_time_limit = YEAR_MINUTES".
+      const double limit = slurm_time_limit(job);
+      limit_.push_back(std::isfinite(limit) ? limit : kYear);
+    }
     tested_of_user_.assign(users_.size(), 0);
     queued_.assign(context.jobs().size(), 0);
   }
@@ -134,10 +141,7 @@ class SlurmScheduler final : public Scheduler {
   /// The waiting jobs in priority order (ties: arrival order, i.e. job index) in queue_.
   void update_order(const SchedulerContext& context) {
     const auto& waiting = context.waiting();
-    if (!config_.multifactor) {
-      queue_ = waiting;  // priority/basic: first come first served
-      return;
-    }
+    if (!config_.multifactor) return;  // priority/basic: the waiting list, first come first served
     const double now = context.now();
     const double period = config_.calc_period;
     const double tick = period > 0 ? floor_to(now, period) : now;
@@ -174,8 +178,23 @@ class SlurmScheduler final : public Scheduler {
     for (const auto& entry : ranked_) queue_.push_back(entry.second);
   }
 
+  /// The waiting jobs in priority order.
+  const std::vector<int>& queue(const SchedulerContext& context) const {
+    return config_.multifactor ? queue_ : context.waiting();
+  }
+
   /// Slurm's main scheduler: jobs in priority order start while they fit.
   void main_pass(SchedulerContext& context) {
+    if (!config_.multifactor) {
+      const std::vector<int>& waiting = context.waiting();  // a start removes its job
+      while (!waiting.empty()) {
+        context.check_time_limit();
+        auto allocation = context.try_allocate(waiting.front());
+        if (!allocation) break;
+        context.start(waiting.front(), std::move(*allocation));
+      }
+      return;
+    }
     for (int job_index : queue_) {
       context.check_time_limit();
       auto allocation = context.try_allocate(job_index);
@@ -192,17 +211,12 @@ class SlurmScheduler final : public Scheduler {
     auto started = [&](int job_index) {
       return std::find(started_.begin(), started_.end(), job_index) != started_.end();
     };
-    std::erase_if(queue_, started);
     if (config_.multifactor) {
+      std::erase_if(queue_, started);
       std::erase_if(ranked_, [&](const auto& entry) { return started(entry.second); });
       for (int job_index : started_) queued_[job_index] = 0;
     }
     started_.clear();
-  }
-
-  double planned_limit(const Job& job) const {
-    const double limit = slurm_time_limit(job);
-    return std::isfinite(limit) ? limit : kYear;
   }
 
   /// One pass of sched/backfill (backfill.c, _attempt_backfill), on a free-node profile.
@@ -211,16 +225,18 @@ class SlurmScheduler final : public Scheduler {
   /// place reservations. The same starts, in the same order, as testing every job.
   void backfill_pass(SchedulerContext& context) {
     const double now = context.now();
-    const auto& jobs = context.jobs();
+    last_.clean = !context.allocator().contiguous_only();
+    last_.next_breakpoint = std::numeric_limits<double>::infinity();
+    last_.first_beyond_window = std::numeric_limits<double>::infinity();
+    last_.clipped = false;
     // The jobs tested, in priority order: at most bf_max_job_test, and bf_max_job_user per
     // user ("bf_max_job_test: limit of %d reached"; a skipped job is not counted).
     tested_.clear();
     std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
-    for (int job_index : queue_) {
+    for (int job_index : queue(context)) {
       if (static_cast<long long>(tested_.size()) >= config_.bf_max_job_test) break;
       const int user = user_of_[job_index];
-      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user)
-        continue;
+      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user) continue;
       ++tested_of_user_[user];
       tested_.push_back(job_index);
     }
@@ -228,22 +244,23 @@ class SlurmScheduler final : public Scheduler {
     least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
     for (std::size_t i = tested_.size(); i-- > 0;)
       least_need_[i] = std::min(least_need_[i + 1], context.nodes_needed(tested_[i]));
-    if (context.free_count() < least_need_[0]) return;
+    if (context.free_count() < least_need_[0]) return remember_pass(context);
     releases_.clear();
     for (const RunningJob& running : context.running()) {
       // A job's end as Slurm plans it: start + time limit (past it, without enforcement: now).
-      const double end = running.start + planned_limit(jobs[running.job]);
+      const double end = running.start + limit_[running.job];
       releases_.emplace_back(std::max(end, now), static_cast<int>(running.allocation.nodes.size()));
     }
     std::sort(releases_.begin(), releases_.end());
     profile_.reset(now, context.free_count(), releases_);
     const double resolution = config_.bf_resolution;
     const double window_end = floor_to(now + config_.bf_window, resolution);
+    last_.window_end = window_end;
     for (std::size_t i = 0; i < tested_.size() && profile_.free(0) >= least_need_[i]; ++i) {
       context.check_time_limit();
       const int job_index = tested_[i];
       const int need = context.nodes_needed(job_index);
-      const double limit = planned_limit(jobs[job_index]);
+      const double limit = limit_[job_index];
       const std::size_t slot = profile_.earliest(need, limit);
       const double start = profile_.time(slot);
       if (slot == 0) {
@@ -252,21 +269,75 @@ class SlurmScheduler final : public Scheduler {
           context.start(job_index, std::move(*allocation));
           started_.push_back(job_index);
           profile_.occupy(0, now + limit, used);  // now running until start + limit
+          last_.clean = false;
           continue;
         }
         // Enough nodes but not in the allocator's shape: reserved from now, as conservative.
       }
       // "Starts too far in the future to worry about": no reservation.
-      if (start > now + config_.bf_window) continue;
+      if (start > now + config_.bf_window) {
+        last_.first_beyond_window = std::min(last_.first_beyond_window, start);
+        continue;
+      }
       const double from = std::max(floor_to(start, resolution), now);
-      const double to = std::min(floor_to(start + limit, resolution), window_end);
+      const double end = floor_to(start + limit, resolution);
+      if (end > window_end) last_.clipped = true;
+      const double to = std::min(end, window_end);
       if (!(to > from)) continue;
       profile_.occupy(breakpoint_at(profile_, from), to, need);
     }
+    if (profile_.size() > 1) last_.next_breakpoint = profile_.time(1);
     forget_started();
+    remember_pass(context);
+  }
+
+  /// What same_outcome() compares a later pass with.
+  struct LastPass {
+    bool valid = false;
+    /// The pass started nothing and the allocator is count-only (no refusal that might depend
+    /// on the time).
+    bool clean = false;
+    double next_breakpoint = 0;  ///< its final profile's second breakpoint
+    double window_end = 0;
+    bool clipped = false;            ///< a reservation was cut at the window's end
+    double first_beyond_window = 0;  ///< earliest start of a job beyond the window
+    std::vector<int> queue, running;
+  };
+
+  void remember_pass(const SchedulerContext& context) {
+    last_.valid = true;
+    last_.queue = queue(context);
+    last_.running.clear();
+    for (const RunningJob& running : context.running()) last_.running.push_back(running.job);
+  }
+
+  /// True when a backfill pass now would start nothing, as the last one, so it can be skipped:
+  /// the last pass was clean, the queue (in priority order) and the running jobs are the same,
+  /// its final profile had no breakpoint in (its time, now], no job it left beyond the window
+  /// is within it now, and no reservation it cut at the window's end would be cut elsewhere
+  /// now. Proof sketch: by induction over the tested jobs, the partial profiles of the two
+  /// passes agree on [now, inf) (same releases; same reservations: each start s was a
+  /// breakpoint, so s > now, and the window tests and cuts come out the same) and the old one
+  /// is constant over [its time, now]; a window [now, now + d) then contains a failing point
+  /// whenever [then, then + d) did.
+  bool same_outcome(const SchedulerContext& context) const {
+    const double now = context.now();
+    if (!last_.valid || !last_.clean || !(last_.next_breakpoint > now)) return false;
+    if (!(last_.first_beyond_window > now + config_.bf_window)) return false;
+    if (last_.clipped &&
+        floor_to(now + config_.bf_window, config_.bf_resolution) != last_.window_end)
+      return false;
+    const std::vector<int>& queue = this->queue(context);
+    if (last_.running.size() != context.running().size() || last_.queue.size() != queue.size() ||
+        last_.queue != queue)
+      return false;
+    for (std::size_t i = 0; i < last_.running.size(); ++i)
+      if (last_.running[i] != context.running()[i].job) return false;
+    return true;
   }
 
   SlurmConfig config_;
+  LastPass last_;
   double requested_ = -std::numeric_limits<double>::infinity();
   // Users and usage (fair share).
   std::vector<int> users_;     ///< SWF user ids, sorted
@@ -280,7 +351,8 @@ class SlurmScheduler final : public Scheduler {
   double tick_ = -std::numeric_limits<double>::infinity();
   std::vector<std::pair<double, int>> ranked_;  ///< multifactor: (-priority, job index), sorted
   std::vector<char> queued_;                    ///< 1: in ranked_; 2: seen waiting in this pass
-  std::vector<int> queue_;                      ///< waiting job indices in priority order
+  std::vector<int> queue_;     ///< multifactor: waiting job indices in priority order
+  std::vector<double> limit_;  ///< job index -> time limit as planned (no limit: a year)
   std::vector<int> started_;
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
