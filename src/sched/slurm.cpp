@@ -20,19 +20,15 @@ double floor_to(double time, double resolution) {
   return std::floor(time / resolution) * resolution;
 }
 
-/// Index of the breakpoint at `time` (>= the profile's first), inserting one when missing.
-std::size_t breakpoint_at(FreeProfile& profile, double time) {
-  std::size_t low = 0, high = profile.size();  // last index with profile.time(index) <= time
-  while (high - low > 1) {
-    const std::size_t middle = (low + high) / 2;
-    if (profile.time(middle) <= time)
-      low = middle;
-    else
-      high = middle;
-  }
-  if (profile.time(low) == time) return low;
-  profile.occupy(low, time, 0);  // adds the breakpoint, changes no value
-  return low + 1;
+/// Index of the breakpoint at `time`, inserting one when missing; `time` is at least the
+/// profile's first breakpoint and at most breakpoint `hint` (searched backwards from there: a
+/// reservation's start is rounded down from a breakpoint, usually by less than one step).
+std::size_t breakpoint_at(FreeProfile& profile, double time, std::size_t hint) {
+  std::size_t at = hint;
+  while (profile.time(at) > time) --at;  // profile.time(0) <= time
+  if (profile.time(at) == time) return at;
+  profile.occupy(at, time, 0);  // adds the breakpoint, changes no value
+  return at + 1;
 }
 
 class SlurmScheduler final : public Scheduler {
@@ -78,6 +74,9 @@ class SlurmScheduler final : public Scheduler {
                                           users_.begin()));
     usage_.assign(users_.size(), 0.0);
     limit_.reserve(context.jobs().size());
+    need_.reserve(context.jobs().size());
+    for (std::size_t j = 0; j < context.jobs().size(); ++j)
+      need_.push_back(context.nodes_needed(static_cast<int>(j)));
     for (const Job& job : context.jobs()) {
       // What Slurm plans for a job without a time limit: "part_time_limit = YEAR_MINUTES".
       const double limit = slurm_time_limit(job);
@@ -125,7 +124,7 @@ class SlurmScheduler final : public Scheduler {
     }
     if (config_.weight_job_size > 0) {
       const double machine = static_cast<double>(context.topology().node_count());
-      double size = static_cast<double>(context.nodes_needed(job_index)) / machine;
+      double size = static_cast<double>(need_[job_index]) / machine;
       if (config_.favor_small) size = 1 - size;
       value += config_.weight_job_size * size;
     }
@@ -240,11 +239,10 @@ class SlurmScheduler final : public Scheduler {
       ++tested_of_user_[user];
       tested_.push_back(job_index);
     }
-    // least_need_[i]: the fewest nodes any of tested_[i..] needs.
-    least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
-    for (std::size_t i = tested_.size(); i-- > 0;)
-      least_need_[i] = std::min(least_need_[i + 1], context.nodes_needed(tested_[i]));
-    if (context.free_count() < least_need_[0]) return remember_pass(context);
+    // A job fits now only if it needs no more nodes than are free.
+    int fewest = std::numeric_limits<int>::max();
+    for (int job_index : tested_) fewest = std::min(fewest, need_[job_index]);
+    if (context.free_count() < fewest) return remember_pass(context);
     releases_.clear();
     for (const RunningJob& running : context.running()) {
       // A job's end as Slurm plans it: start + time limit (past it, without enforcement: now).
@@ -253,13 +251,36 @@ class SlurmScheduler final : public Scheduler {
     }
     std::sort(releases_.begin(), releases_.end());
     profile_.reset(now, context.free_count(), releases_);
+    // least_need_[i]: the fewest nodes needed by a job of tested_[i..] that fits now on the
+    // profile of the running jobs alone (fewest free nodes over [now, now + limit), from the
+    // prefix minima); reservations only take nodes away, so no other job can start in this
+    // pass, and once every such job needs more than is free now the pass is over.
+    least_free_.resize(profile_.size());
+    for (std::size_t k = 0; k < profile_.size(); ++k)
+      least_free_[k] = k == 0 ? profile_.free(0) : std::min(least_free_[k - 1], profile_.free(k));
+    least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
+    for (std::size_t i = tested_.size(); i-- > 0;) {
+      const int need = need_[tested_[i]];
+      // Last breakpoint before now + limit (the first is now).
+      std::size_t last = 0, high = profile_.size();
+      const double until = now + limit_[tested_[i]];
+      while (high - last > 1) {
+        const std::size_t middle = (last + high) / 2;
+        if (profile_.time(middle) < until)
+          last = middle;
+        else
+          high = middle;
+      }
+      least_need_[i] =
+          least_free_[last] >= need ? std::min(least_need_[i + 1], need) : least_need_[i + 1];
+    }
     const double resolution = config_.bf_resolution;
     const double window_end = floor_to(now + config_.bf_window, resolution);
     last_.window_end = window_end;
     for (std::size_t i = 0; i < tested_.size() && profile_.free(0) >= least_need_[i]; ++i) {
       context.check_time_limit();
       const int job_index = tested_[i];
-      const int need = context.nodes_needed(job_index);
+      const int need = need_[job_index];
       const double limit = limit_[job_index];
       const std::size_t slot = profile_.earliest(need, limit);
       const double start = profile_.time(slot);
@@ -284,7 +305,7 @@ class SlurmScheduler final : public Scheduler {
       if (end > window_end) last_.clipped = true;
       const double to = std::min(end, window_end);
       if (!(to > from)) continue;
-      profile_.occupy(breakpoint_at(profile_, from), to, need);
+      profile_.occupy(breakpoint_at(profile_, from, slot), to, need);
     }
     if (profile_.size() > 1) last_.next_breakpoint = profile_.time(1);
     forget_started();
@@ -353,10 +374,11 @@ class SlurmScheduler final : public Scheduler {
   std::vector<char> queued_;                    ///< 1: in ranked_; 2: seen waiting in this pass
   std::vector<int> queue_;     ///< multifactor: waiting job indices in priority order
   std::vector<double> limit_;  ///< job index -> time limit as planned (no limit: a year)
+  std::vector<int> need_;      ///< job index -> nodes the allocator needs
   std::vector<int> started_;
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
-  std::vector<int> tested_, least_need_;
+  std::vector<int> tested_, least_need_, least_free_;
   std::vector<std::pair<double, int>> releases_;
   FreeProfile profile_;
 };
