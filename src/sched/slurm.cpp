@@ -45,8 +45,8 @@ class SlurmScheduler final : public Scheduler {
     update_order(context);
     main_pass(context);
     const double interval = config_.bf_interval;
-    if (config_.backfill && !context.waiting().empty() && floor_to(now, interval) == now &&
-        !same_outcome(context))
+    const bool is_tick = floor_to(now, interval) == now;
+    if (config_.backfill && !context.waiting().empty() && is_tick && !same_outcome(context))
       backfill_pass(context);
     if (accounting()) remember_running(context);
     // Slurm's backfill thread wakes every bf_interval: the next multiple, while jobs wait.
@@ -261,6 +261,10 @@ class SlurmScheduler final : public Scheduler {
     least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
     for (std::size_t i = tested_.size(); i-- > 0;) {
       const int need = need_[tested_[i]];
+      if (need > least_free_[0]) {  // more than is free now
+        least_need_[i] = least_need_[i + 1];
+        continue;
+      }
       // Last breakpoint before now + limit (the first is now).
       std::size_t last = 0, high = profile_.size();
       const double until = now + limit_[tested_[i]];
