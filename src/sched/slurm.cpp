@@ -261,6 +261,7 @@ class SlurmScheduler final : public Scheduler {
     for (std::size_t k = 0; k < profile_.size(); ++k)
       least_free_[k] = k == 0 ? profile_.free(0) : std::min(least_free_[k - 1], profile_.free(k));
     least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
+    candidates_.clear();  // positions in tested_ of the jobs that fit now, last first
     for (std::size_t i = tested_.size(); i-- > 0;) {
       const int need = need_[tested_[i]];
       if (need > least_free_[0]) {  // more than is free now
@@ -279,11 +280,36 @@ class SlurmScheduler final : public Scheduler {
       }
       least_need_[i] =
           least_free_[last] >= need ? std::min(least_need_[i + 1], need) : least_need_[i + 1];
+      if (least_free_[last] >= need) candidates_.push_back(i);
     }
+    // The last candidate still fitting now, checked again when a reservation or start took
+    // nodes before its window's end: once none at or after position i fits, the pass is over.
+    std::size_t candidate = 0;
+    std::size_t checked = std::numeric_limits<std::size_t>::max();
+    double touched = std::numeric_limits<double>::infinity();
+    auto fits_now = [&](int job_index) {
+      const double until = now + limit_[job_index];
+      for (std::size_t k = 0; k < profile_.size() && profile_.time(k) < until; ++k)
+        if (profile_.free(k) < need_[job_index]) return false;
+      return true;
+    };
+    auto some_candidate_from = [&](std::size_t i) {
+      for (; candidate < candidates_.size() && candidates_[candidate] >= i; ++candidate) {
+        const int job_index = tested_[candidates_[candidate]];
+        if (checked == candidate && !(touched < now + limit_[job_index])) return true;
+        if (fits_now(job_index)) {
+          checked = candidate;
+          touched = std::numeric_limits<double>::infinity();
+          return true;
+        }
+      }
+      return false;
+    };
     const double resolution = config_.bf_resolution;
     const double window_end = floor_to(now + config_.bf_window, resolution);
     last_.window_end = window_end;
-    for (std::size_t i = 0; i < tested_.size() && profile_.free(0) >= least_need_[i]; ++i) {
+    for (std::size_t i = 0;
+         i < tested_.size() && profile_.free(0) >= least_need_[i] && some_candidate_from(i); ++i) {
       if (i % kPollEvery == 0) context.check_time_limit();
       const int job_index = tested_[i];
       const int need = need_[job_index];
@@ -296,6 +322,7 @@ class SlurmScheduler final : public Scheduler {
           context.start(job_index, std::move(*allocation));
           started_.push_back(job_index);
           profile_.occupy(0, now + limit, used);  // now running until start + limit
+          touched = now;
           last_.clean = false;
           continue;
         }
@@ -312,6 +339,7 @@ class SlurmScheduler final : public Scheduler {
       const double to = std::min(end, window_end);
       if (!(to > from)) continue;
       profile_.occupy(breakpoint_at(profile_, from, slot), to, need);
+      touched = std::min(touched, from);
     }
     if (profile_.size() > 1) last_.next_breakpoint = profile_.time(1);
     forget_started();
@@ -385,6 +413,7 @@ class SlurmScheduler final : public Scheduler {
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
   std::vector<int> tested_, least_need_, least_free_;
+  std::vector<std::size_t> candidates_;
   std::vector<std::pair<double, int>> releases_;
   FreeProfile profile_;
 };
