@@ -244,7 +244,7 @@ class SlurmScheduler final : public Scheduler {
     // A job fits now only if it needs no more nodes than are free.
     int fewest = std::numeric_limits<int>::max();
     for (int job_index : tested_) fewest = std::min(fewest, need_[job_index]);
-    if (context.free_count() < fewest) return remember_pass(context);
+    if (config_.shortcuts && context.free_count() < fewest) return remember_pass(context);
     releases_.clear();
     for (const RunningJob& running : context.running()) {
       // A job's end as Slurm plans it: start + time limit (past it, without enforcement: now).
@@ -309,7 +309,9 @@ class SlurmScheduler final : public Scheduler {
     const double window_end = floor_to(now + config_.bf_window, resolution);
     last_.window_end = window_end;
     for (std::size_t i = 0;
-         i < tested_.size() && profile_.free(0) >= least_need_[i] && some_candidate_from(i); ++i) {
+         i < tested_.size() &&
+         (!config_.shortcuts || (profile_.free(0) >= least_need_[i] && some_candidate_from(i)));
+         ++i) {
       if (i % kPollEvery == 0) context.check_time_limit();
       const int job_index = tested_[i];
       const int need = need_[job_index];
@@ -326,7 +328,9 @@ class SlurmScheduler final : public Scheduler {
           last_.clean = false;
           continue;
         }
-        // Enough nodes but not in the allocator's shape: reserved from now, as conservative.
+        // Enough nodes but not in the allocator's shape, or held by a job past its limit
+        // (enforce_limits=0): reserved from now, as conservative. Its end moves with now.
+        last_.clean = false;
       }
       // "Starts too far in the future to worry about": no reservation.
       if (start > now + config_.bf_window) {
@@ -349,8 +353,8 @@ class SlurmScheduler final : public Scheduler {
   /// What same_outcome() compares a later pass with.
   struct LastPass {
     bool valid = false;
-    /// The pass started nothing and the allocator is count-only (no refusal that might depend
-    /// on the time).
+    /// The pass started nothing, no job was refused at now (a reservation from now), and the
+    /// allocator is count-only (no refusal that might depend on the time).
     bool clean = false;
     double next_breakpoint = 0;  ///< its final profile's second breakpoint
     double window_end = 0;
@@ -377,6 +381,7 @@ class SlurmScheduler final : public Scheduler {
   /// whenever [then, then + d) did.
   bool same_outcome(const SchedulerContext& context) const {
     const double now = context.now();
+    if (!config_.shortcuts) return false;
     if (!last_.valid || !last_.clean || !(last_.next_breakpoint > now)) return false;
     if (!(last_.first_beyond_window > now + config_.bf_window)) return false;
     if (last_.clipped &&

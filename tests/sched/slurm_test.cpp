@@ -4,6 +4,7 @@
 // a time limit matters, so Slurm's minute rounding of limits changes nothing unless said.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -11,6 +12,7 @@
 #include "allocsim/sched/slurm.hpp"
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/util/error.hpp"
+#include "allocsim/util/rng.hpp"
 
 using namespace allocsim;
 
@@ -335,4 +337,76 @@ TEST(SlurmConf, UnsupportedKeysAreListedWithTheirLines) {
   EXPECT_THROW(schedule("slurm:PriorityType=priority/fancy", {job(1, 0, 1, 10)}), InputError);
   EXPECT_THROW(schedule("slurm:Partition=debug", {job(1, 0, 1, 10)}), InputError);
   EXPECT_THROW(schedule("slurm:conf=/nonexistent/slurm.conf", {job(1, 0, 1, 10)}), InputError);
+}
+
+// ---- The pass's shortcuts against testing every job ----
+
+// Random streams on flat:16 (sizes 1-16, runtimes 1-3000 s, estimates from half to three
+// times the runtime so that some jobs are killed, five users, bursts of arrivals) under
+// settings that exercise every shortcut: the schedule with shortcuts (skipped passes, passes
+// ended early) must be the schedule of passes that test every job, job for job.
+TEST(SlurmScheduler, ShortcutsGiveTheSameSchedulesAsTestingEveryJob) {
+  std::vector<SlurmConfig> configs(6);
+  configs[1].bf_window = 600;
+  configs[1].bf_resolution = 300;
+  configs[1].bf_max_job_test = 4;
+  configs[2].multifactor = true;
+  configs[2].weight_age = 1000;
+  configs[2].weight_job_size = 300;
+  configs[2].weight_fairshare = 2000;
+  configs[2].max_age = 3600;
+  configs[2].decay_half_life = 1800;
+  configs[2].bf_max_job_user = 2;
+  configs[3].bf_interval = 7;
+  configs[3].bf_resolution = 1;
+  configs[3].enforce_limits = false;
+  configs[4].bf_window = 30 * 60;  // long jobs are cut at the window's end or left beyond it
+  configs[4].bf_interval = 45;
+  configs[4].enforce_limits = false;
+  configs[5].multifactor = true;
+  configs[5].calc_period = 0;
+  configs[5].weight_age = 100;
+  configs[5].weight_job_size = 1000;
+  configs[5].favor_small = true;
+  configs[5].bf_max_job_test = 3;
+  Rng rng(2026);
+  int cases = 0;
+  for (int trial = 0; trial < 100; ++trial) {
+    std::vector<Job> jobs;
+    double submit = 0;
+    for (int id = 1; id <= 40; ++id) {
+      submit += std::floor(rng.uniform() * (rng.uniform() < 0.3 ? 2 : 400));
+      const double runtime = 1 + std::floor(rng.uniform() * 3000);
+      const double estimate = std::ceil(runtime * (0.5 + 2.5 * rng.uniform()));
+      jobs.push_back(job(id, submit, 1 + static_cast<int>(rng.uniform() * 16), runtime,
+                         static_cast<int>(rng.uniform() * 5), estimate));
+    }
+    for (const SlurmConfig& base : configs) {
+      Schedule result[2];
+      for (int shortcuts = 0; shortcuts < 2; ++shortcuts) {
+        SlurmConfig config = base;
+        config.shortcuts = shortcuts == 1;
+        RunConfig run_config;
+        run_config.machine = "flat:16";
+        run_config.sched = "slurm";
+        run_config.alloc = "flat";
+        run_config.keep_jobs = true;
+        Workload workload;
+        workload.jobs = jobs;
+        Simulation simulation(run_config, std::move(workload));
+        simulation.set_scheduler(make_slurm_scheduler(config));
+        for (const auto& record : simulation.run().jobs)
+          result[shortcuts][record.job_id] = {record.start, record.end};
+      }
+      std::string differences;
+      for (const auto& [id, times] : result[0])
+        if (result[1][id] != times)
+          differences += " job " + std::to_string(id) + ": " + std::to_string(times.first) +
+                         " (every job) vs " + std::to_string(result[1][id].first) + ";";
+      ASSERT_TRUE(differences.empty()) << "trial " << trial << ":" << differences << "\n"
+                                       << base.describe();
+      ++cases;
+    }
+  }
+  EXPECT_EQ(cases, 600);
 }
