@@ -183,6 +183,14 @@ void apply_scheduler_parameters(SlurmConfig& config, const std::string& value,
 void apply_pair(SlurmConfig& config, const std::string& key, const std::string& value,
                 const std::string& where, std::vector<std::string>& problems) {
   if (lower(key) == "schedulerparameters") {
+    // A repeated key replaces the whole value (the options it leaves out are the defaults).
+    const SlurmConfig defaults;
+    config.bf_interval = defaults.bf_interval;
+    config.bf_window = defaults.bf_window;
+    config.bf_resolution = defaults.bf_resolution;
+    config.bf_max_job_test = defaults.bf_max_job_test;
+    config.bf_max_job_user = defaults.bf_max_job_user;
+    config.bf_continue = defaults.bf_continue;
     apply_scheduler_parameters(config, value, where, problems);
     return;
   }

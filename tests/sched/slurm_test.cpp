@@ -410,3 +410,15 @@ TEST(SlurmScheduler, ShortcutsGiveTheSameSchedulesAsTestingEveryJob) {
   }
   EXPECT_EQ(cases, 600);
 }
+
+TEST(SlurmConf, RepeatedSchedulerParametersReplacesTheWholeValue) {
+  SlurmConfig config;
+  std::vector<std::string> problems;
+  apply_slurm_conf_line(config, "SchedulerParameters=bf_interval=5,bf_window=10", "a:1", problems);
+  apply_slurm_conf_line(config, "SchedulerParameters=bf_max_job_test=7  # later line", "a:2",
+                        problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(config.bf_interval, 30);  // back to the default
+  EXPECT_EQ(config.bf_window, 1440 * 60);
+  EXPECT_EQ(config.bf_max_job_test, 7);
+}
