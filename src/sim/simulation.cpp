@@ -226,10 +226,12 @@ void Simulation::finish(int job_index) {
                             [&](const RunningJob& r) { return r.job == job_index; });
   Allocation& allocation = found->allocation;
   const Job& job = workload_.jobs[job_index];
-  if (progress_[job_index].limit_end == now_ && progress_[job_index].end > now_)
+  const bool killed = progress_[job_index].limit_end == now_ && progress_[job_index].end > now_;
+  if (killed)
     workload_.diagnostics.count("job still running at its time limit, ended there (killed)",
                                 job.line);
   for (auto* observer : observers_) observer->on_finish(job_index, job, now_, allocation);
+  if (killed) job_recorder_->record(job_index).killed = true;
   for (NodeId node : allocation.nodes) busy_[node] = 0;
   free_count_ += static_cast<int>(allocation.nodes.size());
   allocator_->release(allocation);

@@ -261,6 +261,7 @@ TEST(SlurmScheduler, JobStillRunningAtItsLimitIsEndedThere) {
   EXPECT_EQ(starts, (Schedule{{1, {0, 120}}, {2, {120, 180}}}));
   EXPECT_EQ(killed.diagnostics.total("job still running at its time limit, ended there (killed)"),
             1);
+  for (const auto& record : killed.jobs) EXPECT_EQ(record.killed, record.job_id == 1);
   const RunResult kept = run("slurm:enforce_limits=0", jobs, "flat:4");
   EXPECT_EQ(kept.diagnostics.total("job still running at its time limit, ended there (killed)"), 0);
   for (const auto& record : kept.jobs)
