@@ -1,5 +1,6 @@
 // The scheduler table: FCFS, EASY (aggressive backfilling, Lifka; Mu'alem & Feitelson),
-// conservative backfilling, and the Cplant simulator's queue (Leung et al.).
+// conservative backfilling, the Cplant simulator's queue (Leung et al.) and Slurm 22.05's
+// scheduling (sched/slurm.hpp).
 #include <algorithm>
 #include <cmath>
 
@@ -7,6 +8,7 @@
 #include "allocsim/sched/conservative.hpp"
 #include "allocsim/sched/planner.hpp"
 #include "allocsim/sched/scheduler.hpp"
+#include "allocsim/sched/slurm.hpp"
 
 namespace allocsim {
 
@@ -164,6 +166,11 @@ std::vector<RegistryEntry<SchedulerFactory>> scheduler_entries() {
        [](const Params&) -> std::unique_ptr<Scheduler> {
          return std::make_unique<CplantScheduler>();
        }},
+      {"slurm",
+       "Slurm 22.05: priority/basic or multifactor, main FIFO pass, sched/backfill every "
+       "bf_interval; time limits enforced (conf=slurm.conf fragment, or its keys)",
+       slurm_params(),
+       [](const Params& p) -> std::unique_ptr<Scheduler> { return make_slurm_scheduler(p); }},
   };
 }
 

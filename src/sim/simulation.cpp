@@ -124,6 +124,8 @@ void Simulation::start(int job_index, Allocation allocation) {
   progress.rate = 1;
   progress.since = now_;
   progress.end = now_ + progress.remaining;
+  const double limit = scheduler_->time_limit(job);
+  progress.limit_end = limit >= 0 ? now_ + limit : INFINITY;
   progress.running = true;
   push_completion(job_index);
 
@@ -208,7 +210,8 @@ void Simulation::throw_bad_time(int job_index, const std::string& what) const {
 
 void Simulation::push_completion(int job_index) {
   const Progress& progress = progress_[job_index];
-  completions_.emplace(progress.end, workload_.jobs[job_index].id, job_index, progress.version);
+  completions_.emplace(std::min(progress.end, progress.limit_end), workload_.jobs[job_index].id,
+                       job_index, progress.version);
 }
 
 bool Simulation::has_completion() {
@@ -225,7 +228,12 @@ void Simulation::finish(int job_index) {
                             [&](const RunningJob& r) { return r.job == job_index; });
   Allocation& allocation = found->allocation;
   const Job& job = workload_.jobs[job_index];
+  const bool killed = progress_[job_index].limit_end == now_ && progress_[job_index].end > now_;
+  if (killed)
+    workload_.diagnostics.count("job still running at its time limit, ended there (killed)",
+                                job.line);
   for (auto* observer : observers_) observer->on_finish(job_index, job, now_, allocation);
+  if (killed) job_recorder_->record(job_index).killed = true;
   for (NodeId node : allocation.nodes) busy_[node] = 0;
   free_count_ += static_cast<int>(allocation.nodes.size());
   allocator_->release(allocation);

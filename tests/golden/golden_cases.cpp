@@ -92,6 +92,12 @@ const std::vector<std::pair<std::string, std::string>> kSchedulerVariants{
     // conservative files of before compression became the default, but for the config line.
     {"conservative.replan-full", "conservative:replan=full"},
     {"conservative.shortfirst-replan-full", "conservative:order=shortfirst,replan=full"},
+    // Slurm's multifactor priorities with every factor weighted (the trace has no users: one
+    // share), priorities recomputed every minute, a short backfill window.
+    {"slurm.multifactor",
+     "slurm:PriorityType=priority/multifactor,PriorityWeightAge=1000,PriorityWeightJobSize=500,"
+     "PriorityWeightFairshare=2000,PriorityMaxAge=30,PriorityDecayHalfLife=60,"
+     "PriorityCalcPeriod=1,bf_interval=60,bf_window=30"},
 };
 
 /// One run per topology kind and dimension: case name, machine, allocator (distance-driven MM
@@ -183,6 +189,11 @@ void add_scheduler_cases(std::vector<GoldenCase>& cases) {
   cases.back().config.alloc = "submesh";
   add("conservative", "conservative.submesh-replan-full", "conservative:replan=full");
   cases.back().config.alloc = "submesh";
+  add("slurm", "slurm.submesh", "slurm");
+  cases.back().config.alloc = "submesh";
+  // Estimates below the runtimes: Slurm ends the jobs at their limits (counted as killed).
+  add("slurm", "slurm.killed", "slurm");
+  cases.back().config.transforms = {"estimate:factor=0.8"};
 }
 
 void add_ordering_cases(std::vector<GoldenCase>& cases, const std::string& golden_dir) {

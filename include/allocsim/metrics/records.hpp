@@ -54,6 +54,9 @@ struct JobRecord {
   /// The job's nodes as an interval set, Batsim's notation: sorted, "0-3 8 10-11" (filled
   /// only when the run keeps its job records; not a column of job_columns()).
   std::string allocated_nodes;
+  /// Ended at its time limit while still running (a scheduler with time limits: `slurm`). Not a
+  /// column of job_columns(): `--jobs-out` adds a `killed` column when some job was.
+  bool killed = false;
 };
 
 /// Per-run summary; names are the JSON keys and HDF5 column names.

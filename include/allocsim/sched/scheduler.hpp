@@ -1,7 +1,9 @@
 #pragma once
 // Schedulers decide which waiting jobs start now. Each is an entry of the scheduler table:
-// fcfs, easy (aggressive backfilling), conservative, cplant (Cplant simulator's queue).
+// fcfs, easy (aggressive backfilling), conservative, cplant (Cplant simulator's queue), slurm
+// (Slurm 22.05's main and backfill scheduling, sched/slurm.hpp).
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +24,12 @@ class Scheduler {
   virtual ~Scheduler() = default;
   /// One scheduling pass at context.now(): start every job that should start now.
   virtual void schedule(SchedulerContext& context) = 0;
+  /// Seconds after its start at which `job`, if still running, is ended there (killed at its
+  /// time limit, as Slurm does); infinity (the default) lets every job run to its end.
+  virtual double time_limit(const Job& job) const {
+    (void)job;
+    return std::numeric_limits<double>::infinity();
+  }
 };
 
 /// The waiting jobs in a queue order: fifo (arrival), smallfirst/largefirst (processors),

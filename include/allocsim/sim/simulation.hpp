@@ -11,6 +11,10 @@
 //   3. arrivals at t join the queue (by job id);
 //   4. one scheduling pass; every start inside it commits the allocation, tells the observers
 //      and asks the runtime model again (re-rating at each start).
+// A scheduler with time limits (Scheduler::time_limit: Slurm's) ends a job still running at
+// start + limit there (in step 1, as a completion; counted in the diagnostics as killed). A
+// scheduler may ask for passes at later times (SchedulerContext::request_pass: Slurm's
+// backfill interval), which join the allocator's wake-ups.
 // A time-dependent allocator (Allocator::wake_up: Slurm's --switches wait) adds event times at
 // which nothing but a scheduling pass happens: a waiting job it refused may be accepted then.
 // A running job holds its remaining work and its rate; its end is now + remaining / rate when
@@ -18,6 +22,7 @@
 // exactly start + runtime. End events are a heap with lazy invalidation: each job's event
 // carries a version number, and re-rating bumps it.
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <queue>
@@ -105,6 +110,8 @@ class Simulation final : public SchedulerContext, public RateContext {
     double rate = 1;
     double since = 0;  ///< when `remaining` was last brought up to date
     double end = 0;    ///< the end event's time
+    /// Start + the scheduler's time_limit: the job ends here if still running (killed).
+    double limit_end = INFINITY;
     std::uint32_t version = 0;
     bool running = false;
   };
