@@ -1,4 +1,4 @@
-// `allocsim run`: one simulation, summary as text or JSON, optional per-job CSV.
+// `allocsim run`: one simulation, summary as text or JSON, optional per-job and timeline CSV.
 #include <sys/resource.h>
 
 #include <charconv>
@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "allocsim/output/csv.hpp"
 #include "allocsim/output/file.hpp"
@@ -15,6 +16,7 @@
 #include "allocsim/output/schedule.hpp"
 #include "allocsim/output/table.hpp"
 #include "allocsim/sim/simulation.hpp"
+#include "allocsim/sim/timeline.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/numbers.hpp"
@@ -49,6 +51,7 @@ struct RunOptions {
   RunConfig config;
   std::string jobs_out;
   std::string swf_out;
+  std::string timeline_out;
   std::string format = "text";
 };
 
@@ -82,15 +85,23 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
   std::cout << '\n';
 }
 
-/// simulate(), with the job count on stderr while it runs when stderr is a terminal.
-RunResult simulate_with_progress(const RunConfig& config) {
-  if (!RunProgress::wanted()) return simulate(config, trace_dir_from_env());
+/// simulate(), with the job count on stderr while it runs when stderr is a terminal, and the
+/// machine's state over time in `timeline` when not null.
+RunResult simulate_with_progress(const RunConfig& config, std::vector<TimelineRow>* timeline) {
+  const bool progress_wanted = RunProgress::wanted();
+  if (!progress_wanted && !timeline) return simulate(config, trace_dir_from_env());
   Simulation simulation(config,
                         transform_workload(config, load_workload(config, trace_dir_from_env())));
-  RunProgress progress(simulation.jobs().size());
-  simulation.add_observer(&progress);
+  std::optional<RunProgress> progress;
+  if (progress_wanted) {
+    progress.emplace(simulation.jobs().size());
+    simulation.add_observer(&*progress);
+  }
+  TimelineRecorder recorder(simulation.topology().node_count());
+  if (timeline) simulation.add_observer(&recorder);
   RunResult result = simulation.run();
-  progress.finish();
+  if (progress) progress->finish();
+  if (timeline) *timeline = recorder.take_rows();
   return result;
 }
 
@@ -101,7 +112,9 @@ void run(const RunOptions& options) {
   validate_run_numbers(config.bsd_threshold, config.estimate_factor, config.timeout_seconds,
                        "--bsd-threshold", "--estimate-factor", "--timeout");
   const auto started = std::chrono::steady_clock::now();
-  const RunResult result = simulate_with_progress(config);
+  std::vector<TimelineRow> timeline;
+  const RunResult result =
+      simulate_with_progress(config, options.timeline_out.empty() ? nullptr : &timeline);
   for (const std::string& note : result.diagnostics.notes)  // e.g. machine smaller than trace
     if (note.starts_with("warning: ")) std::cerr << "allocsim: " << note << '\n';
   const double seconds =
@@ -110,6 +123,11 @@ void run(const RunOptions& options) {
     output::OutputFile file(options.jobs_out, "--jobs-out file");
     const Topology machine = Topology::parse(config.machine);  // named nodes get names too
     write_jobs_csv(file.stream(), result.jobs, &machine);
+    file.finish();
+  }
+  if (!options.timeline_out.empty()) {
+    output::OutputFile file(options.timeline_out, "--timeline-out file");
+    write_timeline_csv(file.stream(), timeline);
     file.finish();
   }
   if (!options.swf_out.empty()) {
@@ -190,6 +208,11 @@ void add_run_command(CLI::App& app) {
   command->add_option("--jobs-out", options->jobs_out,
                       "write one CSV row per job (with its allocated_nodes, and their names "
                       "when the machine names its nodes: allocated_node_names)");
+  command->add_option("--timeline-out", options->timeline_out,
+                      "write the machine's state over time as CSV: time, busy_nodes, "
+                      "utilization (busy / machine nodes), queued_jobs, running_jobs; one row per "
+                      "event time at which one of them changes, giving the state after every "
+                      "event at that time (tools/plot_timeline.py draws it)");
   command->add_option("--swf-out", options->swf_out,
                       "write the simulated schedule as a Standard Workload Format file");
   command

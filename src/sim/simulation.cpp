@@ -274,7 +274,10 @@ RunResult Simulation::run() {
       if (const std::optional<double> wake = allocator_->wake_up(jobs[next_arrival]);
           wake && *wake > now_)
         wake_ups_.push(*wake);
-      waiting_.push_back(static_cast<int>(next_arrival++));
+      waiting_.push_back(static_cast<int>(next_arrival));
+      for (auto* observer : observers_)
+        observer->on_submit(static_cast<int>(next_arrival), jobs[next_arrival], now_);
+      ++next_arrival;
     }
     scheduler_->schedule(*this);
     // On an idle machine, a waiting job that the allocator cannot place can never run (unless
@@ -290,7 +293,7 @@ RunResult Simulation::run() {
       for (int job_index : stuck) {
         waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job_index));
         unplaceable_lines.push_back(jobs[job_index].line);
-        for (auto* observer : observers_) observer->on_drop(job_index);
+        for (auto* observer : observers_) observer->on_drop(job_index, now_);
       }
       scheduler_->schedule(*this);
       if (running_.empty() && !waiting_.empty() && next_arrival >= jobs.size() && wake_ups_.empty())
