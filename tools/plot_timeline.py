@@ -24,7 +24,7 @@ from plot_common import PlotError, plt  # noqa: E402
 
 TIME_UNITS = {"s": 1.0, "h": 3600.0, "days": 86400.0}
 COLUMNS = ["time", "busy_nodes", "utilization", "queued_jobs", "running_jobs"]
-PANELS = [("utilization", "utilization (busy / machine nodes)"),
+PANELS = [("utilization", "utilization\n(busy / all nodes)"),
           ("queued_jobs", "queued jobs"),
           ("running_jobs", "running jobs")]
 
@@ -63,8 +63,8 @@ def window_means(time, values, width):
 
 def read_results(path, configs):
     """[(label, timeline)] of the chosen configs of a sweep result file."""
-    import allocsim_results
     frames = pc.load_results(path)
+    timelines = frames["timeline"]
     results = frames["results"]
     out = []
     for wanted in configs:
@@ -75,8 +75,9 @@ def read_results(path, configs):
             raise PlotError(f"{path}: no done config {wanted} (give a config id, index or label;"
                             f" e.g. {results['index'].iloc[0]} = {results['label'].iloc[0]})")
         row = match.iloc[0]
-        timeline = allocsim_results.timeline(path, int(row["config_id"]))
-        if timeline is None:
+        timeline = (timelines[timelines["config_id"] == row["config_id"]]
+                    if not timelines.empty else timelines)
+        if timeline.empty:
             raise PlotError(f"{path}: config {wanted} has no /timeline table (run the sweep "
                             "with keep_timeline = true in [experiment])")
         out.append((str(row["label"]), timeline))
@@ -149,6 +150,10 @@ def main():
         axis.grid(True, alpha=0.3)
         axis.set_ylim(bottom=0)
     axes[0].set_ylim(0, 1.05)
+    if not averaged:  # job counts: whole-number ticks
+        from matplotlib.ticker import MaxNLocator
+        for axis in axes[1:]:
+            axis.yaxis.set_major_locator(MaxNLocator(integer=True))
     start = "time since the first event" if args.relative else "simulated time"
     axes[-1].set_xlabel(f"{start} ({args.time_unit})")
     if len(series) > 1:

@@ -8,7 +8,6 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <optional>
 
 #include "allocsim/output/csv.hpp"
 #include "allocsim/output/file.hpp"
@@ -16,7 +15,6 @@
 #include "allocsim/output/schedule.hpp"
 #include "allocsim/output/table.hpp"
 #include "allocsim/sim/simulation.hpp"
-#include "allocsim/sim/timeline.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/numbers.hpp"
@@ -85,23 +83,15 @@ void print_text(const RunConfig& config, const RunResult& result, double seconds
   std::cout << '\n';
 }
 
-/// simulate(), with the job count on stderr while it runs when stderr is a terminal, and the
-/// machine's state over time in `timeline` when not null.
-RunResult simulate_with_progress(const RunConfig& config, std::vector<TimelineRow>* timeline) {
-  const bool progress_wanted = RunProgress::wanted();
-  if (!progress_wanted && !timeline) return simulate(config, trace_dir_from_env());
+/// simulate(), with the job count on stderr while it runs when stderr is a terminal.
+RunResult simulate_with_progress(const RunConfig& config) {
+  if (!RunProgress::wanted()) return simulate(config, trace_dir_from_env());
   Simulation simulation(config,
                         transform_workload(config, load_workload(config, trace_dir_from_env())));
-  std::optional<RunProgress> progress;
-  if (progress_wanted) {
-    progress.emplace(simulation.jobs().size());
-    simulation.add_observer(&*progress);
-  }
-  TimelineRecorder recorder(simulation.topology().node_count());
-  if (timeline) simulation.add_observer(&recorder);
+  RunProgress progress(simulation.jobs().size());
+  simulation.add_observer(&progress);
   RunResult result = simulation.run();
-  if (progress) progress->finish();
-  if (timeline) *timeline = recorder.take_rows();
+  progress.finish();
   return result;
 }
 
@@ -112,9 +102,8 @@ void run(const RunOptions& options) {
   validate_run_numbers(config.bsd_threshold, config.estimate_factor, config.timeout_seconds,
                        "--bsd-threshold", "--estimate-factor", "--timeout");
   const auto started = std::chrono::steady_clock::now();
-  std::vector<TimelineRow> timeline;
-  const RunResult result =
-      simulate_with_progress(config, options.timeline_out.empty() ? nullptr : &timeline);
+  config.keep_timeline = !options.timeline_out.empty();
+  const RunResult result = simulate_with_progress(config);
   for (const std::string& note : result.diagnostics.notes)  // e.g. machine smaller than trace
     if (note.starts_with("warning: ")) std::cerr << "allocsim: " << note << '\n';
   const double seconds =
@@ -127,7 +116,7 @@ void run(const RunOptions& options) {
   }
   if (!options.timeline_out.empty()) {
     output::OutputFile file(options.timeline_out, "--timeline-out file");
-    write_timeline_csv(file.stream(), timeline);
+    write_timeline_csv(file.stream(), result.timeline);
     file.finish();
   }
   if (!options.swf_out.empty()) {

@@ -33,16 +33,6 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs,
   }
 }
 
-const std::vector<TimelineColumn>& timeline_columns() {
-  static const std::vector<TimelineColumn> columns = {
-      {"time", "s", "simulated time of the events after which the row holds (trace clock)"},
-      {"busy_nodes", "nodes", "nodes allocated to running jobs"},
-      {"utilization", "1", "busy nodes / machine nodes"},
-      {"queued_jobs", "jobs", "jobs arrived and neither started nor dropped"},
-      {"running_jobs", "jobs", "jobs started and not ended"}};
-  return columns;
-}
-
 void write_timeline_csv(std::ostream& out, const std::vector<TimelineRow>& rows) {
   for (std::size_t c = 0; c < timeline_columns().size(); ++c)
     out << (c ? "," : "") << timeline_columns()[c].name;

@@ -12,6 +12,7 @@
 #include "allocsim/sim/decisions.hpp"
 #include "allocsim/sim/job_mapping.hpp"
 #include "allocsim/sim/job_recorder.hpp"
+#include "allocsim/sim/timeline.hpp"
 #include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/reader.hpp"
@@ -76,6 +77,10 @@ Simulation::Simulation(const RunConfig& config, Workload workload, Topology mach
     decision_recorder_ = std::make_unique<DecisionRecorder>(
         config.decisions, topology_, mix_seed(config.seed, stable_hash("decisions")));
     add_observer(decision_recorder_.get());
+  }
+  if (config.keep_timeline) {
+    timeline_recorder_ = std::make_unique<TimelineRecorder>(nodes);
+    add_observer(timeline_recorder_.get());
   }
 }
 
@@ -318,6 +323,7 @@ RunResult Simulation::summarize() {
   runtime_model_->summarize(result.summary);
   if (decision_recorder_) result.decisions = decision_recorder_->rows();
   if (config_.keep_jobs) result.jobs = std::move(records);
+  if (timeline_recorder_) result.timeline = timeline_recorder_->take_rows();
   result.diagnostics = workload_.diagnostics;
   if (job_mapping_) result.mapping_seconds = job_mapping_->seconds();
   return result;

@@ -3,6 +3,16 @@
 
 namespace allocsim {
 
+const std::vector<TimelineColumn>& timeline_columns() {
+  static const std::vector<TimelineColumn> columns = {
+      {"time", "s", "simulated time of the events after which the row holds (trace clock)"},
+      {"busy_nodes", "nodes", "nodes allocated to running jobs"},
+      {"utilization", "1", "busy nodes / machine nodes"},
+      {"queued_jobs", "jobs", "jobs arrived and neither started nor dropped"},
+      {"running_jobs", "jobs", "jobs started and not ended"}};
+  return columns;
+}
+
 TimelineRecorder::TimelineRecorder(int machine_nodes) : machine_nodes_(machine_nodes) {}
 
 void TimelineRecorder::on_submit(int, const Job&, double now) {

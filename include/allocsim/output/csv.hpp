@@ -21,14 +21,6 @@ std::string csv_field(const std::string& text);
 /// the columns are as before.
 void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs,
                     const Topology* machine = nullptr);
-/// The columns of a timeline (`run --timeline-out`, the sweep's /timeline/<id> tables): name,
-/// unit and description.
-struct TimelineColumn {
-  const char* name;
-  const char* unit;
-  const char* description;
-};
-const std::vector<TimelineColumn>& timeline_columns();
 /// One CSV header (timeline_columns()) + one row per TimelineRow, times exact (shortest
 /// round-trip form).
 void write_timeline_csv(std::ostream& out, const std::vector<TimelineRow>& rows);

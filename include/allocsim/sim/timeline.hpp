@@ -2,22 +2,12 @@
 // The machine's state over time, as evalys draws it from a Batsim schedule: utilization (busy
 // nodes / machine nodes), queue length and running jobs (`allocsim run --timeline-out`, the
 // sweep's /timeline/<id> tables, tools/plot_timeline.py). Collected by an observer.
-#include <cstdint>
 #include <vector>
 
 #include "allocsim/sim/observer.hpp"
+#include "allocsim/sim/timeline_row.hpp"
 
 namespace allocsim {
-
-/// The state after every event at one time (a step function: it holds until the next row).
-struct TimelineRow {
-  double time = 0;                ///< simulated seconds (the trace's clock)
-  std::int64_t busy_nodes = 0;    ///< nodes allocated to running jobs
-  double utilization = 0;         ///< busy_nodes / machine nodes
-  std::int64_t queued_jobs = 0;   ///< arrived, neither started nor dropped
-  std::int64_t running_jobs = 0;  ///< started, not ended
-  bool operator==(const TimelineRow&) const = default;
-};
 
 /// The observer that records a TimelineRow per event time at which busy nodes, queued jobs or
 /// running jobs change: the state once every event at that time is done (arrivals, starts,

@@ -45,6 +45,7 @@ struct Resolved {
 Resolved resolve(const Experiment& e, const Settings& settings) {
   Resolved r;
   r.config.keep_jobs = e.keep_jobs;
+  r.config.keep_timeline = e.keep_timeline;
   r.config.timeout_seconds = e.timeout_seconds;
   for (const auto& [key, value] : settings)
     if (find_field(key) == nullptr && value.kind != Value::Kind::list) {

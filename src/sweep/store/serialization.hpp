@@ -51,8 +51,12 @@ void serialize(Archive& ar, allocsim::Diagnostics& d, const unsigned /*version*/
 }
 
 template <class Archive>
+void serialize(Archive& ar, allocsim::TimelineRow& t, const unsigned /*version*/) {
+  ar & t.time & t.busy_nodes & t.utilization & t.queued_jobs & t.running_jobs;
+}
+template <class Archive>
 void serialize(Archive& ar, allocsim::RunResult& r, const unsigned /*version*/) {
-  ar & r.summary & r.jobs & r.decisions & r.diagnostics;
+  ar & r.summary & r.jobs & r.decisions & r.diagnostics & r.timeline;
 }
 
 template <class Archive>
