@@ -50,6 +50,7 @@ struct RunOptions {
   std::string jobs_out;
   std::string swf_out;
   std::string timeline_out;
+  bool swf_exact = false;
   std::string format = "text";
 };
 
@@ -126,7 +127,8 @@ void run(const RunOptions& options) {
                      ALLOCSIM_VERSION,
                      {"trace " + config.trace, "scheduler " + config.sched,
                       "allocator " + config.alloc, "config " + config.canonical()}};
-    write_swf(file.stream(), result.jobs, header);
+    write_swf(file.stream(), result.jobs, header,
+              options.swf_exact ? SwfTimes::exact : SwfTimes::whole_seconds);
     file.finish();
   }
   if (options.format == "batsim") {  // jobs.csv alone on stdout, for evalys
@@ -203,7 +205,11 @@ void add_run_command(CLI::App& app) {
                       "event time at which one of them changes, giving the state after every "
                       "event at that time (tools/plot_timeline.py draws it)");
   command->add_option("--swf-out", options->swf_out,
-                      "write the simulated schedule as a Standard Workload Format file");
+                      "write the simulated schedule as a Standard Workload Format file (whole "
+                      "seconds: submit, start and end rounded, requested time rounded up)");
+  command->add_flag("--swf-exact", options->swf_exact,
+                    "--swf-out writes the simulated times exactly (fractions of a second), "
+                    "not whole seconds");
   command
       ->add_option("--format", options->format,
                    "text | json | batsim (Batsim's jobs.csv on stdout, for evalys)")

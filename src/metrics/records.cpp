@@ -1,6 +1,7 @@
 #include "allocsim/metrics/records.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "allocsim/topo/hostlist.hpp"
@@ -144,24 +145,39 @@ std::string node_interval_set(std::vector<int> nodes) {
   return out;
 }
 
-std::vector<int> parse_node_interval_set(const std::string& text) {
+std::vector<int> parse_node_interval_set(const std::string& text, int limit) {
   std::vector<int> nodes;
   std::istringstream words(text);
   std::string word;
   while (words >> word) {
     const auto dash = word.find('-');
+    int first = -1, last = -1;
     try {
-      std::size_t used = 0;
-      const int first = std::stoi(word.substr(0, dash), &used);
-      const int last = dash == std::string::npos ? first : std::stoi(word.substr(dash + 1));
-      if (used != word.substr(0, dash).size() || last < first || first < 0) throw std::exception();
-      for (int node = first; node <= last; ++node) nodes.push_back(node);
+      std::size_t used = 0, used_last = 0;
+      const std::string head = word.substr(0, dash);
+      first = std::stoi(head, &used);
+      if (dash == std::string::npos) {
+        last = first;
+      } else {
+        const std::string tail = word.substr(dash + 1);
+        last = std::stoi(tail, &used_last);
+        if (used_last != tail.size() || tail.empty() ||
+            !std::isdigit(static_cast<unsigned char>(tail[0])))
+          throw std::exception();
+      }
+      if (used != head.size() || !std::isdigit(static_cast<unsigned char>(head[0])) ||
+          last < first || first < 0)
+        throw std::exception();
     } catch (const std::exception&) {
       throw InputError("node interval set '" + text +
                        "': expected ids or first-last ranges, "
                        "found '" +
                        word + "'");
     }
+    if (last >= limit)
+      throw InputError("node interval set: '" + word + "' names node " + std::to_string(last) +
+                       ", but the machine has nodes 0-" + std::to_string(limit - 1));
+    for (int node = first; node <= last; ++node) nodes.push_back(node);
   }
   return nodes;
 }

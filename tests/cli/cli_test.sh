@@ -171,6 +171,29 @@ CASES
     grep -q "command not found" "$err" && fail "a bare 'command not found'"
     [ ! -e "$shim/apt-get-ran" ] || fail "apt-get was run"
     ;;
+  map_nodes_intervals)
+    # `map --nodes` takes the interval notation allocsim prints (issue 29), inline or in a file.
+    map_out=$(mktemp) nodes_file=$(mktemp)
+    trap 'rm -f "$out" "$err" "$map_out" "$nodes_file"' EXIT
+    "$allocsim" map --machine mesh:4x4 --pattern ring:4 --nodes 0-3 --out "$map_out" >"$out" 2>"$err" ||
+      fail "--nodes 0-3: exit $?"
+    grep -q "(4 processors)" "$out" || fail "--nodes 0-3 is not 4 processors"
+    [ "$(grep -v '^#' "$map_out" | awk '{print $2}' | sort -n | tr '\n' ' ')" = "0 1 2 3 " ] ||
+      fail "--nodes 0-3 mapped onto other nodes: $(cat "$map_out")"
+    "$allocsim" map --machine mesh:4x4 --pattern ring:5 --nodes "0-1 8 10-11" --out "$map_out" \
+      >"$out" 2>"$err" || fail "inline set: exit $?"
+    [ "$(grep -v '^#' "$map_out" | awk '{print $2}' | sort -n | tr '\n' ' ')" = "0 1 8 10 11 " ] ||
+      fail "'0-1 8 10-11' mapped onto other nodes: $(cat "$map_out")"
+    printf '# the nodes of a job\n0-1 8\n10-11\n' >"$nodes_file"
+    "$allocsim" map --machine mesh:4x4 --pattern ring:5 --nodes "$nodes_file" --out "$map_out" \
+      >"$out" 2>"$err" || fail "file of intervals: exit $?"
+    [ "$(grep -v '^#' "$map_out" | awk '{print $2}' | sort -n | tr '\n' ' ')" = "0 1 8 10 11 " ] ||
+      fail "file of intervals mapped onto other nodes: $(cat "$map_out")"
+    "$allocsim" map --machine mesh:4x4 --pattern ring:4 --nodes 0-16 >"$out" 2>"$err" &&
+      fail "node 16 of a 16-node mesh accepted"
+    grep -q "'0-16' is not a node id or first-last range of mesh:4x4 (nodes 0-15)" "$err" ||
+      fail "no clear error for 0-16"
+    ;;
   *) fail "unknown case $case_name" ;;
 esac
 echo "PASS: $case_name"

@@ -62,6 +62,10 @@ const std::map<std::string, std::vector<std::string>> kTransformSpecs{
     {"replicate", {"replicate:copies=2,jitter=50", "truncate:max_jobs=60"}},
     {"size_scale", {"size_scale:factor=1.5"}},
     {"truncate", {"truncate:max_jobs=40,skip=10"}},
+    {"window", {"window:jobs=25,index=1,skip=5"}},
+    {"random_window", {"random_window:jobs=40"}},
+    {"jitter", {"jitter:sd=200"}},
+    {"runtime_noise", {"runtime_noise:cv=0.3"}},
 };
 
 /// Parameter variants beyond each entry's defaults: "<entry>.<label>" -> spec.

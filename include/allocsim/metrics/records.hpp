@@ -2,6 +2,7 @@
 // Result value types produced once per job / per run and consumed by every writer
 // (console, JSON, CSV, HDF5, MPI). Column tables list the fields by their output names.
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -85,8 +86,11 @@ const std::vector<Column<JobRecord>>& job_columns();
 /// Node ids as an interval set: sorted, runs of consecutive ids as "first-last", separated by
 /// spaces ("0-3 8 10-11"; "" for no nodes). Batsim's `allocated_resources` notation.
 std::string node_interval_set(std::vector<int> nodes);
-/// Node ids of an interval set ("0-3 8" -> 0 1 2 3 8); throws InputError on malformed text.
-std::vector<int> parse_node_interval_set(const std::string& text);
+/// Node ids of an interval set ("0-3 8" -> 0 1 2 3 8), in the order written; throws InputError
+/// on malformed text, and on an id >= `limit` (the machine's node count) before expanding a
+/// range, so "0-2000000000" is an error, not two billion ids.
+std::vector<int> parse_node_interval_set(const std::string& text,
+                                         int limit = std::numeric_limits<int>::max());
 /// The nodes of an interval set by name, as a Slurm hostlist (compress_hostlist) of
 /// GraphMachine::node_name in id order ("tux[0-3,8]"); for machines that name their nodes.
 std::string node_names_hostlist(const Topology& machine, const std::string& interval_set);

@@ -188,7 +188,7 @@ Report build_report(const ResultTables& tables, const ReportOptions& options) {
                                          : Spread::pooled;
   std::vector<ColumnDef> columns;
   for (std::size_t i = 0; i < group_by.size(); ++i)
-    columns.push_back({group_by[i], configs.columns()[group_columns[i]].type});
+    columns.push_back(configs.columns()[group_columns[i]]);  // with its unit and description
   columns.push_back({"configs", ColumnType::i64});
   columns.push_back({"failed", ColumnType::i64});
   if (report.spread == Spread::replicates) columns.push_back({"replicates", ColumnType::text});

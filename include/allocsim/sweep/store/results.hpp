@@ -127,7 +127,7 @@ class ResultWriter {
 
   h5::File file_;
   const Expansion* expansion_;
-  std::vector<bool> numeric_variable_;
+  std::vector<h5::ColumnType> variable_types_;  ///< of the free variables' columns
   std::vector<h5::ColumnDef> config_columns_;
   std::vector<std::uint64_t> row_ids_;  ///< config id of each /configs row
   std::size_t written_rows_ = 0;        ///< rows whose outcome columns are written
