@@ -38,6 +38,15 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs,
   }
 }
 
+void write_timeline_csv(std::ostream& out, const std::vector<TimelineRow>& rows) {
+  for (std::size_t c = 0; c < timeline_columns().size(); ++c)
+    out << (c ? "," : "") << timeline_columns()[c].name;
+  out << '\n';
+  for (const auto& row : rows)
+    out << json_number(row.time) << ',' << row.busy_nodes << ',' << json_number(row.utilization)
+        << ',' << row.queued_jobs << ',' << row.running_jobs << '\n';
+}
+
 void write_configs_csv(std::ostream& out, const std::vector<RunConfig>& configs) {
   const auto& fields = config_fields();
   for (std::size_t f = 0; f < fields.size(); ++f) out << (f ? "," : "") << fields[f].name;

@@ -12,6 +12,7 @@
 #include "allocsim/sim/decisions.hpp"
 #include "allocsim/sim/job_mapping.hpp"
 #include "allocsim/sim/job_recorder.hpp"
+#include "allocsim/sim/timeline.hpp"
 #include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/reader.hpp"
@@ -76,6 +77,10 @@ Simulation::Simulation(const RunConfig& config, Workload workload, Topology mach
     decision_recorder_ = std::make_unique<DecisionRecorder>(
         config.decisions, topology_, mix_seed(config.seed, stable_hash("decisions")));
     add_observer(decision_recorder_.get());
+  }
+  if (config.keep_timeline) {
+    timeline_recorder_ = std::make_unique<TimelineRecorder>(nodes);
+    add_observer(timeline_recorder_.get());
   }
 }
 
@@ -288,7 +293,10 @@ RunResult Simulation::run() {
       if (const std::optional<double> wake = allocator_->wake_up(jobs[next_arrival]);
           wake && *wake > now_)
         wake_ups_.push(*wake);
-      waiting_.push_back(static_cast<int>(next_arrival++));
+      waiting_.push_back(static_cast<int>(next_arrival));
+      for (auto* observer : observers_)
+        observer->on_submit(static_cast<int>(next_arrival), jobs[next_arrival], now_);
+      ++next_arrival;
     }
     scheduler_->schedule(*this);
     // On an idle machine, a waiting job that the allocator cannot place can never run (unless
@@ -304,7 +312,7 @@ RunResult Simulation::run() {
       for (int job_index : stuck) {
         waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job_index));
         unplaceable_lines.push_back(jobs[job_index].line);
-        for (auto* observer : observers_) observer->on_drop(job_index);
+        for (auto* observer : observers_) observer->on_drop(job_index, now_);
       }
       scheduler_->schedule(*this);
       if (running_.empty() && !waiting_.empty() && next_arrival >= jobs.size() && wake_ups_.empty())
@@ -329,6 +337,7 @@ RunResult Simulation::summarize() {
   runtime_model_->summarize(result.summary);
   if (decision_recorder_) result.decisions = decision_recorder_->rows();
   if (config_.keep_jobs) result.jobs = std::move(records);
+  if (timeline_recorder_) result.timeline = timeline_recorder_->take_rows();
   result.diagnostics = workload_.diagnostics;
   if (job_mapping_) result.mapping_seconds = job_mapping_->seconds();
   return result;

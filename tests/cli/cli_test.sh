@@ -89,6 +89,27 @@ PY
     grep -q 'processors > machine size 16 (dropped): 1' "$out" || fail "oversized job not counted"
     rm -f "$csv"
     ;;
+  timeline_csv)
+    # The hand-made schedule of timeline.swf (its comments): one row per event time at which
+    # busy nodes, queued or running jobs change, the state after all events at that time. At
+    # 15 job 4 ends as job 5 arrives and starts on one node: nothing changes, no row.
+    csv=$(mktemp)
+    "$allocsim" run --machine mesh:2x2 --trace "$data/timeline.swf" --sched fcfs --alloc flat \
+      --timeline-out "$csv" >"$out" 2>"$err" || fail "exit $?"
+    expected="time,busy_nodes,utilization,queued_jobs,running_jobs
+0,4,1,0,2
+1,4,1,1,2
+2,4,1,2,2
+5,2,0.5,2,1
+10,4,1,1,1
+13,1,0.25,0,1
+17,0,0,0,0"
+    [ "$(cat "$csv")" = "$expected" ] || fail "timeline: $(cat "$csv")"
+    "$allocsim" run --machine mesh:2x2 --trace "$data/timeline.swf" \
+      --timeline-out /nonexistent/dir/t.csv >"$out" 2>"$err" && fail "unwritable file accepted"
+    grep -q -- "--timeline-out file" "$err" || fail "file error does not name the option: $(cat "$err")"
+    rm -f "$csv"
+    ;;
   bad_numbers)
     # Numeric options: NaN, infinities and negatives are refused with the option named.
     for option in "--estimate-factor nan" "--bsd-threshold -1" "--timeout -1" "--timeout inf"; do

@@ -20,7 +20,7 @@ class JobRecorder final : public SimulationObserver {
 
   void on_start(int job_index, const Job& job, double now, const Allocation& allocation) override;
   void on_finish(int job_index, const Job& job, double now, const Allocation& allocation) override;
-  void on_drop(int job_index) override { dropped_[job_index] = 1; }
+  void on_drop(int job_index, double) override { dropped_[job_index] = 1; }
 
   /// The runtime model whose alone_runtime() divides comm_slowdown (default: trace runtime).
   void set_runtime_model(const RuntimeModel* model) { runtime_model_ = model; }

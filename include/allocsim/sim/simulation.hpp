@@ -41,6 +41,7 @@ class Scheduler;
 class DecisionRecorder;
 class JobRecorder;
 class JobMappingObserver;
+class TimelineRecorder;
 
 /// One simulation. Schedulers see it as a SchedulerContext, runtime models as a RateContext.
 class Simulation final : public SchedulerContext, public RateContext {
@@ -160,6 +161,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   std::unique_ptr<JobMappingObserver> job_mapping_;
   /// The situation/decision experiment's recorder, when RunConfig::decisions is set.
   std::unique_ptr<DecisionRecorder> decision_recorder_;
+  /// The machine's state over time, when RunConfig::keep_timeline is set.
+  std::unique_ptr<TimelineRecorder> timeline_recorder_;
   std::chrono::steady_clock::time_point started_;
 };
 

@@ -67,6 +67,7 @@ bool uses_replicate(const Settings& settings) {
 Resolved resolve(const Experiment& e, const Settings& settings, int replicate) {
   Resolved r;
   r.config.keep_jobs = e.keep_jobs;
+  r.config.keep_timeline = e.keep_timeline;
   r.config.timeout_seconds = e.timeout_seconds;
   // Free variables keep their text as written (the /configs column); a variable's own
   // {replicate} is substituted where a field uses the variable.

@@ -243,9 +243,14 @@ void read_experiment_table(const toml::table& table, TomlReader& reader, Experim
         e.keep_jobs = *b;
       else
         reader.problem(node->source(), "keep_jobs must be true or false");
+    } else if (k == "keep_timeline") {
+      if (auto b = node->value_exact<bool>())
+        e.keep_timeline = *b;
+      else
+        reader.problem(node->source(), "keep_timeline must be true or false");
     } else {
-      const std::string near =
-          closest_match(k, {"name", "description", "seed", "replicates", "timeout", "keep_jobs"});
+      const std::string near = closest_match(k, {"name", "description", "seed", "replicates",
+                                                 "timeout", "keep_jobs", "keep_timeline"});
       reader.problem(key->source(), "unknown key '" + k + "' in [experiment]" +
                                         (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }

@@ -365,8 +365,12 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
     summary_.column_data(column++).f.push_back(outcome.result.summary.*c.member);
   summary_.set_rows(summary_.rows() + 1);
 
-  if (outcome.result.jobs.empty() && outcome.result.decisions.empty()) return;
+  if (outcome.result.jobs.empty() && outcome.result.decisions.empty() &&
+      outcome.result.timeline.empty())
+    return;
   const std::string hex = id_hex(entry.id);
+  if (!outcome.result.timeline.empty() && !file_.exists("/timeline/" + hex))
+    write_timeline_table(file_, hex, outcome.result.timeline);
   if (!outcome.result.jobs.empty() && !file_.exists("/jobs/" + hex))
     write_job_tables(file_, hex, outcome.result.jobs);
   if (!outcome.result.decisions.empty() && !file_.exists("/decisions/" + hex)) {
@@ -474,6 +478,7 @@ std::vector<ConfigOutcome> read_outcomes(const std::string& path) {
       }
       const std::string hex = id_hex(o.config_id);
       if (file.exists("/jobs/" + hex)) o.result.jobs = read_job_tables(file, hex);
+      if (file.exists("/timeline/" + hex)) o.result.timeline = read_timeline_table(file, hex);
       if (file.exists("/decisions/" + hex)) {
         const Table d = file.read_table("/decisions/" + hex);
         for (std::size_t j = 0; j < d.rows(); ++j)

@@ -74,6 +74,7 @@ struct Experiment {
   int replicates = 1;
   double timeout_seconds = 0;  ///< per-config wall-clock budget, 0 = none
   bool keep_jobs = false;      ///< store /jobs/<id> per-job tables
+  bool keep_timeline = false;  ///< store /timeline/<id> tables (the machine's state over time)
   std::string text;            ///< the file's full text (stored in result files)
   std::string source;          ///< file name used in messages
   std::string base_dir;        ///< folder of the file: relative trace paths start here
