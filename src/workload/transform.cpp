@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "allocsim/util/error.hpp"
-#include "trace_variants.hpp"
 #include "allocsim/workload/comm_classes.hpp"
+#include "trace_variants.hpp"
 
 namespace allocsim {
 

@@ -44,11 +44,10 @@ std::string percent(double x) {
 }
 
 void fat_tree(const StudyContext& context, Measurements& m) {
-  const std::string results = run_experiment(context,
-                                             context.quick
-                                                 ? "quick/dragonfly-placement-fattree.toml"
-                                                 : "dragonfly-placement-fattree.toml",
-                                             "dragonfly-placement-fattree");
+  const std::string results = run_experiment(
+      context,
+      context.quick ? "quick/dragonfly-placement-fattree.toml" : "dragonfly-placement-fattree.toml",
+      "dragonfly-placement-fattree");
   const GroupMeans means =
       group_means(results, {"pattern", "alloc"}, {"makespan", "mean_comm_slowdown"});
   // Pollard et al.: few switches cost little utilization and cut interference. Utilization on
@@ -63,8 +62,7 @@ void fat_tree(const StudyContext& context, Measurements& m) {
     const auto tree = means.values.find({key[0], "slurm-tree"});
     if (tree == means.values.end()) continue;
     ++patterns;
-    const double makespan_ratio =
-        tree->second.at("makespan").mean / values.at("makespan").mean;
+    const double makespan_ratio = tree->second.at("makespan").mean / values.at("makespan").mean;
     const double comm_random = values.at("mean_comm_slowdown").mean - (1 - kComm);
     const double comm_tree = tree->second.at("mean_comm_slowdown").mean - (1 - kComm);
     little_cost = little_cost && makespan_ratio <= 1.05;
@@ -183,8 +181,7 @@ Measurements dragonfly_placement(const StudyContext& context) {
     for (const std::string& shape : shapes) {
       Panel panel{shape,
                   "routing (0 minimal, 1 Valiant, 2 UGAL)",
-                  metric == "comm" ? "communication time / trace runtime"
-                                   : "max link utilization",
+                  metric == "comm" ? "communication time / trace runtime" : "max link utilization",
                   false,
                   {}};
       std::map<std::string, Series> by_alloc;
