@@ -5,6 +5,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "allocsim/metrics/records.hpp"
@@ -196,6 +197,12 @@ py::dict job_columns_of(const RunOutput& out) {
     for (py::ssize_t i = 0; i < n; ++i)
       names[i] = py::str(node_names_hostlist(machine, jobs[i].allocated_nodes));
     columns["allocated_node_names"] = names;
+  }
+  // As `--jobs-out`: when some job was ended at its time limit, a killed column (1 / 0).
+  if (std::any_of(jobs.begin(), jobs.end(), [](const JobRecord& job) { return job.killed; })) {
+    py::array_t<std::int64_t> killed(n);
+    for (py::ssize_t i = 0; i < n; ++i) killed.mutable_at(i) = jobs[i].killed ? 1 : 0;
+    columns["killed"] = killed;
   }
   return columns;
 }

@@ -197,7 +197,16 @@ Measurements dragonfly_placement(const StudyContext& context) {
         s.error.push_back(metric == "comm" ? v.at("mean_comm_slowdown").ci95
                                            : v.at("max_link_utilization").ci95);
       }
-      for (auto& [alloc, s] : by_alloc) panel.series.push_back(s);
+      for (auto& [alloc, s] : by_alloc) {  // points in routing order (the map sorts by name)
+        std::vector<std::size_t> order(s.x.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](auto a, auto b) { return s.x[a] < s.x[b]; });
+        Series sorted{s.label, {}, {}, {}};
+        for (std::size_t i : order)
+          sorted.x.push_back(s.x[i]), sorted.y.push_back(s.y[i]),
+              sorted.error.push_back(s.error[i]);
+        panel.series.push_back(sorted);
+      }
       figure.panels.push_back(panel);
     }
   write_figure(context, "dragonfly-placement", figure, m);
