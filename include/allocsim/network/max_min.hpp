@@ -58,12 +58,14 @@ class MaxMinSolver {
              TimeLimitPoll* poll = nullptr);
 
  private:
-  std::vector<double> frozen_load_, active_weight_, saturation_level_;
+  std::vector<double> frozen_load_, active_weight_;
+  std::vector<int> slot_of_link_, slot_link_;  ///< the links in use, densely (see solve)
+  std::vector<double> slot_level_;             ///< their saturation levels (+inf: unused slot)
   std::vector<int> active_count_;
   std::vector<std::size_t> link_offsets_, next_slot_;
   std::vector<int> link_flows_;
   std::vector<char> frozen_;
-  std::vector<int> by_cap_, active_links_, saturated_, freezing_;
+  std::vector<int> by_cap_, saturated_, freezing_;
 };
 
 /// Convenience wrapper around MaxMinSolver.
