@@ -173,7 +173,11 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
     on_link.push_back(&stored);
-    if (on_link.size() == 2) on_link.front()->sharing_stale = true;  // private → shared
+    if (on_link.size() == 2) {  // private → shared
+      on_link.front()->sharing_stale = true;
+      count_shared(*on_link.front(), +1);
+    }
+    if (on_link.size() >= 2) count_shared(stored, +1);
     RunningJob*& owner = owner_of_link_[link];
     if (owner && owner->key < key) continue;
     if (owner) {
@@ -207,7 +211,10 @@ void FlowNetwork::remove_job(JobKey key) {
   for (const auto& [link, load] : job->loads) {
     auto& on_link = jobs_on_link_[link];
     on_link.erase(std::find(on_link.begin(), on_link.end(), job));
-    if (on_link.size() == 1) on_link.front()->sharing_stale = true;  // shared → private
+    if (on_link.size() == 1) {  // shared → private
+      on_link.front()->sharing_stale = true;
+      count_shared(*on_link.front(), -1);
+    }
     // One sharer per link suffices: all of them share the link, so are connected.
     if (!on_link.empty() && !on_link.front()->seeded) {
       on_link.front()->seeded = true;
@@ -227,7 +234,14 @@ void FlowNetwork::remove_job(JobKey key) {
       next->owned.insert(std::lower_bound(next->owned.begin(), next->owned.end(), at), at);
     }
   }
+  if (job->shared_count > 0) --sharing_jobs_;
   jobs_.erase(found);
+}
+
+void FlowNetwork::count_shared(RunningJob& job, int change) {
+  const bool was_sharing = job.shared_count > 0;
+  job.shared_count += change;
+  sharing_jobs_ += static_cast<int>(job.shared_count > 0) - static_cast<int>(was_sharing);
 }
 
 void FlowNetwork::refresh_sharing(RunningJob& job) const {
@@ -252,13 +266,15 @@ void FlowNetwork::queue_connected(RunningJob& first) {
   first.queued = true;
   std::size_t next = queued_.size();
   queued_.push_back(&first);
+  if (first.shared_count > 0) ++queued_sharing_;
   // Each link's users are looked at once (links stamped with this search's number).
   if (++link_search_ == 0) {
     std::fill(link_searched_.begin(), link_searched_.end(), 0);
     link_search_ = 1;
   }
-  // Only shared links lead to other jobs: a private link's one user is the job itself.
-  for (; next < queued_.size(); ++next) {
+  // Only shared links lead to other jobs: a private link's one user is the job itself. Once
+  // every job with a shared link is queued, nothing more can be reached: stop there.
+  for (; next < queued_.size() && queued_sharing_ < sharing_jobs_; ++next) {
     RunningJob& job = *queued_[next];
     refresh_sharing(job);
     for (const int position : job.shared) {
@@ -269,6 +285,7 @@ void FlowNetwork::queue_connected(RunningJob& first) {
         if (!other->queued) {
           other->queued = true;
           queued_.push_back(other);
+          ++queued_sharing_;  // (reached through a shared link)
         }
     }
   }
@@ -279,6 +296,7 @@ bool FlowNetwork::solve() {
   if (adaptive_) reroute_adaptive();
   links_changed_ = false;
   queued_.clear();
+  queued_sharing_ = 0;
   for (JobKey key : changed_) {
     const auto found = jobs_.find(key);
     if (found == jobs_.end()) continue;
@@ -302,7 +320,8 @@ void FlowNetwork::solve_queued_flows() {
   // earlier, and freeze nobody else), so the solver gets that one and the shared links. The
   // rates are the same bit for bit (the solver freezes in flow order, see max_min.hpp).
   flows_.clear();
-  for (const RunningJob* job : queued_) {
+  for (RunningJob* job : queued_) {
+    refresh_sharing(*job);  // (queue_connected may have stopped before looking at it)
     uses_.clear();
     const auto use = [&](LinkId link, double load) {
       int& index = compact_of_link_[link];
@@ -312,8 +331,7 @@ void FlowNetwork::solve_queued_flows() {
       }
       uses_.push_back({index, load});
     };
-    // The shared links in load order, then the heaviest private one (refresh_sharing: kept
-    // up to date by queue_connected, which every queued job went through).
+    // The shared links in load order, then the heaviest private one.
     for (const int position : job->shared)
       use(job->loads[position].first, job->loads[position].second);
     if (job->heaviest_private >= 0)

@@ -181,6 +181,7 @@ class FlowNetwork {
     std::vector<int> shared;
     int heaviest_private = -1;
     bool sharing_stale = true;
+    int shared_count = 0;    ///< entries of loads on shared links (kept up to date eagerly)
     std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
     double owned_use = 0;    ///< Σ use / bandwidth over its owned links (update_utilization)
     double owned_peak = 0;   ///< max use / bandwidth over its owned links
@@ -205,6 +206,8 @@ class FlowNetwork {
   static int position_of(const RunningJob& job, LinkId link);
   /// Recomputes `job`'s shared positions and heaviest private link if stale.
   void refresh_sharing(RunningJob& job) const;
+  /// Adds `change` to `job`'s shared_count, keeping sharing_jobs_ up to date.
+  void count_shared(RunningJob& job, int change);
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving.
   void queue_connected(RunningJob& job);
   /// Progressive filling on the queued jobs (in key order) alone.
@@ -227,6 +230,8 @@ class FlowNetwork {
   std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs
   bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
   std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
+  int sharing_jobs_ = 0;             ///< running jobs with shared_count > 0
+  int queued_sharing_ = 0;           ///< of them, those in queued_ (scratch of solve())
   std::vector<double> use_of_link_;  ///< per LinkId, bandwidth in use (see Utilization)
   /// Per LinkId, its user of least key (the first to use it in key order), or null.
   std::vector<RunningJob*> owner_of_link_;
