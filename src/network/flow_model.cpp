@@ -261,8 +261,8 @@ void FlowNetwork::refresh_sharing(RunningJob& job) const {
   }
 }
 
-void FlowNetwork::queue_connected(RunningJob& first) {
-  if (first.queued) return;
+bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
+  if (first.queued) return true;
   first.queued = true;
   std::size_t next = queued_.size();
   queued_.push_back(&first);
@@ -281,7 +281,10 @@ void FlowNetwork::queue_connected(RunningJob& first) {
       const LinkId link = job.loads[position].first;
       if (link_searched_[link] == link_search_) continue;
       link_searched_[link] = link_search_;
-      for (RunningJob* other : jobs_on_link_[link])
+      const auto& users = jobs_on_link_[link];
+      if (users.size() > budget) return false;
+      budget -= users.size();
+      for (RunningJob* other : users)
         if (!other->queued) {
           other->queued = true;
           queued_.push_back(other);
@@ -289,6 +292,7 @@ void FlowNetwork::queue_connected(RunningJob& first) {
         }
     }
   }
+  return true;
 }
 
 bool FlowNetwork::solve() {
@@ -297,13 +301,26 @@ bool FlowNetwork::solve() {
   links_changed_ = false;
   queued_.clear();
   queued_sharing_ = 0;
+  // The search may look at a few link users per running job; past that, re-solving every job
+  // costs less than finding how many are connected (on graph machines nearly all are), and
+  // gives the same rates (see the class comment).
+  std::size_t budget = kSearchBudgetPerJob * jobs_.size();
+  bool searched = true;
   for (JobKey key : changed_) {
     const auto found = jobs_.find(key);
     if (found == jobs_.end()) continue;
     found->second.seeded = false;
-    queue_connected(found->second);
+    searched = searched && queue_connected(found->second, budget);
   }
   changed_.clear();
+  if (!searched) {
+    for (RunningJob* job : queued_) job->queued = false;
+    queued_.clear();
+    for (auto& [key, job] : jobs_) {
+      job.seeded = false;
+      if (!job.loads.empty()) queued_.push_back(&job);
+    }
+  }
   // Key order, as a solve over all jobs would see them (see the class comment).
   std::sort(queued_.begin(), queued_.end(),
             [](const RunningJob* a, const RunningJob* b) { return a->key < b->key; });

@@ -101,7 +101,10 @@ double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad fo
 /// solve(). Max-min fair rates of jobs that share no link with the rest are independent of it,
 /// and progressive filling run on such a connected part alone performs, in the same order, the
 /// same floating-point operations on its links as when run on all jobs, so the rates are the
-/// same bit for bit. Cost: progressive filling on the changed part plus one O(U) pass for link
+/// same bit for bit. (So is re-solving a superset of it: when the search for the connected
+/// jobs looks at more than kSearchBudgetPerJob link users per running job, as on graph machines
+/// where global and core links connect nearly every job, every job is re-solved instead.)
+/// Cost: progressive filling on the changed part plus one O(U) pass for link
 /// utilization, U = Σ over running jobs of their loaded links; add_job costs one
 /// all_to_all_link_loads (plus, once per job size, the reference allocation's).
 class FlowNetwork {
@@ -190,6 +193,8 @@ class FlowNetwork {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;
   };
   static constexpr std::size_t kMaxMemoizedLoads = 4096;
+  /// Link users the connected search of one solve() may look at, per running job.
+  static constexpr std::size_t kSearchBudgetPerJob = 8;
 
   /// Divides each load by its link's capacity (graph machines; grids: nothing to do).
   void normalise(std::vector<std::pair<LinkId, double>>& loads) const;
@@ -208,8 +213,9 @@ class FlowNetwork {
   void refresh_sharing(RunningJob& job) const;
   /// Adds `change` to `job`'s shared_count, keeping sharing_jobs_ up to date.
   void count_shared(RunningJob& job, int change);
-  /// Queues `job` and every job sharing a link with it, transitively, for re-solving.
-  void queue_connected(RunningJob& job);
+  /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
+  /// at no more than `budget` link users (less what it looks at): false if it would.
+  bool queue_connected(RunningJob& job, std::size_t& budget);
   /// Progressive filling on the queued jobs (in key order) alone.
   void solve_queued();
   /// solve_queued() by progressive filling on the queued jobs' flows.
