@@ -155,6 +155,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
     const auto slots = static_cast<std::size_t>(compact_of_link_.size());
     jobs_on_link_.resize(slots);
     use_of_link_.assign(slots, 0);
+    link_dirty_.assign(slots, 0);
     owner_of_link_.assign(slots, nullptr);
     link_searched_.assign(slots, 0);
   }
@@ -172,10 +173,10 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
-    on_link.push_back(&stored);
+    on_link.push_back({&stored, stored.loads[i].second});
     if (on_link.size() == 2) {  // private → shared
-      on_link.front()->sharing_stale = true;
-      count_shared(*on_link.front(), +1);
+      on_link.front().job->sharing_stale = true;
+      count_shared(*on_link.front().job, +1);
     }
     if (on_link.size() >= 2) count_shared(stored, +1);
     RunningJob*& owner = owner_of_link_[link];
@@ -183,9 +184,11 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
     if (owner) {
       const int position = position_of(*owner, link);
       owner->owned.erase(std::lower_bound(owner->owned.begin(), owner->owned.end(), position));
+      owner->owned_dirty = true;
     }
     owner = &stored;
     stored.owned.push_back(static_cast<int>(i));
+    stored.owned_dirty = true;
   }
   changed_.push_back(key);
   links_changed_ = true;
@@ -210,15 +213,17 @@ void FlowNetwork::remove_job(JobKey key) {
   // Its link sharers' rates may rise: re-solve them (and whatever they are connected to).
   for (const auto& [link, load] : job->loads) {
     auto& on_link = jobs_on_link_[link];
-    on_link.erase(std::find(on_link.begin(), on_link.end(), job));
+    on_link.erase(std::find_if(on_link.begin(), on_link.end(),
+                               [&](const LinkUser& user) { return user.job == job; }));
     if (on_link.size() == 1) {  // shared → private
-      on_link.front()->sharing_stale = true;
-      count_shared(*on_link.front(), -1);
+      on_link.front().job->sharing_stale = true;
+      count_shared(*on_link.front().job, -1);
     }
     // One sharer per link suffices: all of them share the link, so are connected.
-    if (!on_link.empty() && !on_link.front()->seeded) {
-      on_link.front()->seeded = true;
-      changed_.push_back(on_link.front()->key);
+    mark_dirty(link);  // its use loses this job's share
+    if (!on_link.empty() && !on_link.front().job->seeded) {
+      on_link.front().job->seeded = true;
+      changed_.push_back(on_link.front().job->key);
     }
   }
   // Its links pass to their next users of least key.
@@ -226,12 +231,13 @@ void FlowNetwork::remove_job(JobKey key) {
     const LinkId link = job->loads[position].first;
     const auto& on_link = jobs_on_link_[link];
     RunningJob* next = nullptr;
-    for (RunningJob* other : on_link)
-      if (!next || other->key < next->key) next = other;
+    for (const LinkUser& other : on_link)
+      if (!next || other.job->key < next->key) next = other.job;
     owner_of_link_[link] = next;
     if (next) {
       const int at = position_of(*next, link);
       next->owned.insert(std::lower_bound(next->owned.begin(), next->owned.end(), at), at);
+      next->owned_dirty = true;
     }
   }
   if (job->shared_count > 0) --sharing_jobs_;
@@ -284,8 +290,8 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
       const auto& users = jobs_on_link_[link];
       if (users.size() > budget) return false;
       budget -= users.size();
-      for (RunningJob* other : users)
-        if (!other->queued) {
+      for (const LinkUser& user : users)
+        if (RunningJob* other = user.job; !other->queued) {
           other->queued = true;
           queued_.push_back(other);
           ++queued_sharing_;  // (reached through a shared link)
@@ -383,24 +389,51 @@ void FlowNetwork::solve_queued() {
   }
   std::size_t flow = 0;
   for (RunningJob* job : queued_) {
-    job->message_rate = rates_[flow++];
-    const double ratio = job->reference_rate / job->message_rate;
+    const double rate = rates_[flow++];
+    const double ratio = job->reference_rate / rate;
     const double slowdown = job->loads.empty() ? 1.0
                             : job->capped      ? std::max(1.0 / bandwidth_, ratio)
                                                : ratio;
+    // Its links' use changes only if its rate does (or it is new): then they are summed again.
+    if (!job->solved || !(rate == job->message_rate) || !(slowdown == job->rate.comm_slowdown))
+      for (const auto& [link, load] : job->loads) mark_dirty(link);
+    job->solved = true;
+    job->message_rate = rate;
     job->rate.comm_slowdown = slowdown;
     job->rate.progress = 1.0 / ((1 - comm_) + comm_ * slowdown);
+    // The share of its time it spends communicating.
+    job->communicating = comm_ * slowdown / ((1 - comm_) + comm_ * slowdown);
   }
-  // Link use, each job counted during the share of its time it spends communicating; the
-  // re-solved jobs are the only users of their links, summed in key order.
-  for (const RunningJob* job : queued_)
-    for (const auto& [link, load] : job->loads) use_of_link_[link] = 0;
-  for (const RunningJob* job : queued_) {
-    const double s = job->rate.comm_slowdown;
-    const double communicating = comm_ * s / ((1 - comm_) + comm_ * s);
-    for (const auto& [link, load] : job->loads)
-      use_of_link_[link] += job->message_rate * load * communicating;
+}
+
+void FlowNetwork::mark_dirty(LinkId link) {
+  if (link_dirty_[link]) return;
+  link_dirty_[link] = 1;
+  dirty_links_.push_back(link);
+}
+
+void FlowNetwork::sum_dirty_links() {
+  // Link use, each job counted during the share of its time it spends communicating: the sum
+  // over the link's users in key order (a job's entries on it in load order), as a pass over
+  // all jobs in key order would add them. Only links a changed rate, a new job or an ended
+  // one touched are summed again; the others' users and terms are as they were.
+  for (const LinkId link : dirty_links_) {
+    link_dirty_[link] = 0;
+    users_.assign(jobs_on_link_[link].begin(), jobs_on_link_[link].end());
+    // Insertion sort by key, stable (users come in start order, so nearly sorted already).
+    for (std::size_t i = 1; i < users_.size(); ++i) {
+      const LinkUser user = users_[i];
+      std::size_t j = i;
+      for (; j > 0 && user.job->key < users_[j - 1].job->key; --j) users_[j] = users_[j - 1];
+      users_[j] = user;
+    }
+    double use = 0;
+    for (const LinkUser& user : users_)
+      use += user.job->message_rate * user.load * user.job->communicating;
+    use_of_link_[link] = use;
+    if (RunningJob* owner = owner_of_link_[link]) owner->owned_dirty = true;
   }
+  dirty_links_.clear();
 }
 
 void FlowNetwork::update_utilization() {
@@ -408,7 +441,10 @@ void FlowNetwork::update_utilization() {
   // over their owned links are recomputed (no other job's owned links or their use changed:
   // every user of a re-solved job's link was re-solved, and links change owner only between
   // users), then summed over all jobs in key order.
+  sum_dirty_links();
   for (RunningJob* job : queued_) {
+    if (!job->owned_dirty) continue;  // its owned links, their users and uses as they were
+    job->owned_dirty = false;
     job->owned_use = 0;
     job->owned_peak = 0;
     for (const int position : job->owned) {

@@ -184,10 +184,18 @@ class FlowNetwork {
     std::vector<int> shared;
     int heaviest_private = -1;
     bool sharing_stale = true;
-    int shared_count = 0;    ///< entries of loads on shared links (kept up to date eagerly)
-    std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
-    double owned_use = 0;    ///< Σ use / bandwidth over its owned links (update_utilization)
-    double owned_peak = 0;   ///< max use / bandwidth over its owned links
+    int shared_count = 0;      ///< entries of loads on shared links (kept up to date eagerly)
+    std::vector<int> owned;    ///< positions in loads of the links it owns (owner_of_link_), sorted
+    double owned_use = 0;      ///< Σ use / bandwidth over its owned links (update_utilization)
+    double owned_peak = 0;     ///< max use / bandwidth over its owned links
+    bool owned_dirty = true;   ///< owned_use and owned_peak to recompute (an owned link changed)
+    bool solved = false;       ///< has had a rate from solve_queued()
+    double communicating = 0;  ///< the share of its time spent communicating (utilization)
+  };
+  /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
+  struct LinkUser {
+    RunningJob* job = nullptr;
+    double load = 0;
   };
   struct NodeListHash {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;
@@ -221,6 +229,10 @@ class FlowNetwork {
   /// solve_queued() by progressive filling on the queued jobs' flows.
   void solve_queued_flows();
   void update_utilization();
+  /// Queues `link`'s use to be summed again (its users or their rates changed).
+  void mark_dirty(LinkId link);
+  /// Sums the use of the links marked dirty again and marks their owners' sums dirty.
+  void sum_dirty_links();
 
   const Topology* topology_;
   double comm_, bandwidth_;
@@ -232,13 +244,16 @@ class FlowNetwork {
   /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
-  std::vector<std::vector<RunningJob*>> jobs_on_link_;  ///< per LinkId, the jobs loading it
-  std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs
+  std::vector<std::vector<LinkUser>> jobs_on_link_;  ///< per LinkId, its users in start order
+  std::vector<JobKey> changed_;                      ///< jobs to re-solve with their connected jobs
   bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
   std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
   int sharing_jobs_ = 0;             ///< running jobs with shared_count > 0
   int queued_sharing_ = 0;           ///< of them, those in queued_ (scratch of solve())
   std::vector<double> use_of_link_;  ///< per LinkId, bandwidth in use (see Utilization)
+  std::vector<char> link_dirty_;     ///< per LinkId, in dirty_links_
+  std::vector<LinkId> dirty_links_;  ///< links whose use is to be summed again
+  std::vector<LinkUser> users_;      ///< scratch of sum_dirty_links()
   /// Per LinkId, its user of least key (the first to use it in key order), or null.
   std::vector<RunningJob*> owner_of_link_;
   std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
