@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 namespace allocsim {
 
@@ -419,16 +420,17 @@ void FlowNetwork::sum_dirty_links() {
   // one touched are summed again; the others' users and terms are as they were.
   for (const LinkId link : dirty_links_) {
     link_dirty_[link] = 0;
-    users_.assign(jobs_on_link_[link].begin(), jobs_on_link_[link].end());
-    // Insertion sort by key, stable (users come in start order, so nearly sorted already).
-    for (std::size_t i = 1; i < users_.size(); ++i) {
-      const LinkUser user = users_[i];
-      std::size_t j = i;
-      for (; j > 0 && user.job->key < users_[j - 1].job->key; --j) users_[j] = users_[j - 1];
-      users_[j] = user;
+    std::span<const LinkUser> users = jobs_on_link_[link];
+    const auto by_key = [](const LinkUser& a, const LinkUser& b) {
+      return a.job->key < b.job->key;
+    };
+    if (!std::is_sorted(users.begin(), users.end(), by_key)) {
+      users_.assign(users.begin(), users.end());
+      std::stable_sort(users_.begin(), users_.end(), by_key);  // (a job's entries stay in order)
+      users = users_;
     }
     double use = 0;
-    for (const LinkUser& user : users_)
+    for (const LinkUser& user : users)
       use += user.job->message_rate * user.load * user.job->communicating;
     use_of_link_[link] = use;
     if (RunningJob* owner = owner_of_link_[link]) owner->owned_dirty = true;
