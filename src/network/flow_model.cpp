@@ -417,7 +417,28 @@ void FlowNetwork::sum_dirty_links() {
   // Link use, each job counted during the share of its time it spends communicating: the sum
   // over the link's users in key order (a job's entries on it in load order), as a pass over
   // all jobs in key order would add them. Only links a changed rate, a new job or an ended
-  // one touched are summed again; the others' users and terms are as they were.
+  // one touched are summed again; the others' users and terms are as they were. When those
+  // links have more users in all than the re-solved jobs have loads (a fat tree's core links
+  // carry nearly every job), every link of the re-solved jobs is summed again instead, in one
+  // pass over them in key order (they are their links' only users: the same sums).
+  std::size_t dirty_users = 0, queued_loads = 0;
+  for (const LinkId link : dirty_links_) dirty_users += jobs_on_link_[link].size();
+  for (const RunningJob* job : queued_) queued_loads += job->loads.size();
+  if (dirty_users > queued_loads) {
+    for (const LinkId link : dirty_links_) {
+      link_dirty_[link] = 0;
+      use_of_link_[link] = 0;  // (those no job uses any more keep 0)
+    }
+    dirty_links_.clear();
+    for (RunningJob* job : queued_) {
+      job->owned_dirty = true;
+      for (const auto& [link, load] : job->loads) use_of_link_[link] = 0;
+    }
+    for (const RunningJob* job : queued_)
+      for (const auto& [link, load] : job->loads)
+        use_of_link_[link] += job->message_rate * load * job->communicating;
+    return;
+  }
   for (const LinkId link : dirty_links_) {
     link_dirty_[link] = 0;
     std::span<const LinkUser> users = jobs_on_link_[link];
