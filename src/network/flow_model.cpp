@@ -174,7 +174,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
-    on_link.push_back({&stored, stored.loads[i].second});
+    on_link.push_back({&stored, key, stored.loads[i].second});
     if (on_link.size() == 2) {  // private → shared
       on_link.front().job->sharing_stale = true;
       count_shared(*on_link.front().job, +1);
@@ -442,9 +442,7 @@ void FlowNetwork::sum_dirty_links() {
   for (const LinkId link : dirty_links_) {
     link_dirty_[link] = 0;
     std::span<const LinkUser> users = jobs_on_link_[link];
-    const auto by_key = [](const LinkUser& a, const LinkUser& b) {
-      return a.job->key < b.job->key;
-    };
+    const auto by_key = [](const LinkUser& a, const LinkUser& b) { return a.key < b.key; };
     if (!std::is_sorted(users.begin(), users.end(), by_key)) {
       users_.assign(users.begin(), users.end());
       std::stable_sort(users_.begin(), users_.end(), by_key);  // (a job's entries stay in order)

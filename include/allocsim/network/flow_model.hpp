@@ -172,6 +172,7 @@ class FlowNetwork {
     double reference_rate = 0;
     bool capped = true;       ///< at bandwidth × reference_rate: the trace runtime is a floor at 1
     double message_rate = 0;  ///< its messages' max-min fair rate
+    double communicating = 0;  ///< the share of its time spent communicating (utilization)
     JobRate rate;
     JobKey key = 0;
     bool queued = false;          ///< scratch of solve(): already among the jobs to re-solve
@@ -184,17 +185,17 @@ class FlowNetwork {
     std::vector<int> shared;
     int heaviest_private = -1;
     bool sharing_stale = true;
-    int shared_count = 0;      ///< entries of loads on shared links (kept up to date eagerly)
-    std::vector<int> owned;    ///< positions in loads of the links it owns (owner_of_link_), sorted
-    double owned_use = 0;      ///< Σ use / bandwidth over its owned links (update_utilization)
-    double owned_peak = 0;     ///< max use / bandwidth over its owned links
-    bool owned_dirty = true;   ///< owned_use and owned_peak to recompute (an owned link changed)
-    bool solved = false;       ///< has had a rate from solve_queued()
-    double communicating = 0;  ///< the share of its time spent communicating (utilization)
+    int shared_count = 0;     ///< entries of loads on shared links (kept up to date eagerly)
+    std::vector<int> owned;   ///< positions in loads of the links it owns (owner_of_link_), sorted
+    double owned_use = 0;     ///< Σ use / bandwidth over its owned links (update_utilization)
+    double owned_peak = 0;    ///< max use / bandwidth over its owned links
+    bool owned_dirty = true;  ///< owned_use and owned_peak to recompute (an owned link changed)
+    bool solved = false;      ///< has had a rate from solve_queued()
   };
   /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
   struct LinkUser {
     RunningJob* job = nullptr;
+    JobKey key = 0;  ///< job->key, at hand for sorting
     double load = 0;
   };
   struct NodeListHash {
