@@ -15,6 +15,13 @@
 // level-spread 17.5 (0.42 x), jokanovic 14.3 (0.34 x), nearest 54.2 (1.30 x; 1.06 x in a quieter
 // run). Every one is within the 2 x target. `nearest` also builds its router distance table
 // once per allocator (2,064² entries, 4 MB, about 0.1 s here).
+// 2026-11-29, slurm-tree and slurm-dragonfly added (a dragonfly read as routers under groups
+// under a top), same command, another loaded day: random 21.4 us; simple 0.01 x, dfly-rdr
+// 0.70 x, dfly-rdg 0.59 x, dfly-rrn 0.63 x, dfly-rrr 0.58 x, dfly-spread 0.02 x, level-spread
+// 0.68 x, jokanovic 0.44 x, nearest 1.16 x, slurm-dragonfly 1.01 x, slurm-tree 1.95 x (12.0 x
+// before its leaf distances were kept per parent switch, runs of one parent skipped whole and
+// the free counts summed bottom-up; same selections on SDSC and KTH runs on fat trees and
+// slurm-topology files, compared job by job against the previous binary).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -31,9 +38,9 @@ using namespace allocsim;
 namespace {
 
 const char* const kMachine = "dragonfly:p=8,a=16,h=8";
-const std::vector<std::string> kAllocators{"random",    "simple",   "dfly-rdr",    "dfly-rdg",
-                                           "dfly-rrn",  "dfly-rrr", "dfly-spread", "level-spread",
-                                           "jokanovic", "nearest"};
+const std::vector<std::string> kAllocators{
+    "random",      "simple",       "dfly-rdr",  "dfly-rdg", "dfly-rrn",   "dfly-rrr",
+    "dfly-spread", "level-spread", "jokanovic", "nearest",  "slurm-tree", "slurm-dragonfly"};
 
 struct HalfBusy {
   Topology topology = Topology::parse(kMachine);

@@ -7,6 +7,9 @@
     frames["results"]          # one row per done config: /configs joined to /summary
     frames["jobs"]             # per-job records of every config with keep_jobs (config_id first)
     frames["decisions"]        # situation/decision rows (config_id first)
+    frames["timeline"]         # machine state over time of every config with keep_timeline
+                               # (config_id first; time, busy_nodes, utilization, queued_jobs,
+                               # running_jobs: one row per event time at which one changes)
     frames["columns"]          # table, column, unit, description of every stored column
     frames["traces"]           # name, path, sha256 of every trace the sweep read
     frames["results"].attrs    # the file's root attributes (provenance: command line, versions)
@@ -39,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 TABLES = ("configs", "summary")
-GROUPS = ("jobs", "decisions")
+GROUPS = ("jobs", "decisions", "timeline")
 NODE_COLUMNS = ("node_interval_offset", "node_interval_count")
 ALLOCATED_NODES = {"column": "allocated_nodes", "unit": "",
                    "description": "the job's node ids as an interval set (\"0-3 8\", Batsim's "
@@ -343,7 +346,7 @@ def attributes(path):
 
 def load(path):
     """dict of DataFrames: configs, summary, results (configs joined to summary on config_id,
-    one row per done config), jobs, decisions, columns (units and descriptions) and traces.
+    one row per done config), jobs, decisions, timeline, columns (units and descriptions) and traces.
     Every frame's .attrs holds the file's root attributes."""
     frames = {}
     columns = []

@@ -38,6 +38,16 @@ LABELS = {
     "load": "offered load (target)",
     "c": "runtime multiple c",
 }
+# The metrics that say which runtime they use (issue 27, issue 29 item 3).
+LABELS.update({
+    "utilization_trace": "utilization on trace runtimes",
+    "mean_bounded_slowdown_trace": "mean bounded slowdown vs trace runtime",
+    "mean_interference": "mean interference (actual / alone runtime)",
+    "p95_interference": "95th percentile interference",
+    "max_interference": "largest interference",
+    "mean_interference_heavy": "mean interference, heavy communicators",
+    "mean_interference_light": "mean interference, light communicators",
+})
 # Values spanning decades: plotted on a log axis.
 LOG_COLUMNS = {"mean_bounded_slowdown", "max_bounded_slowdown", "mean_slowdown", "makespan",
                "mean_wait", "max_wait"}
@@ -46,7 +56,8 @@ LOG_COLUMNS = {"mean_bounded_slowdown", "max_bounded_slowdown", "mean_slowdown",
 # (seconds, jobs, nodes, ...) are never negative.
 BOUNDS = {"mean_bounded_slowdown": (1.0, None), "max_bounded_slowdown": (1.0, None),
           "mean_slowdown": (1.0, None), "utilization": (0.0, 1.0),
-          "mean_link_utilization": (0.0, 1.0), "max_link_utilization": (0.0, 1.0)}
+          "mean_link_utilization": (0.0, 1.0), "max_link_utilization": (0.0, 1.0),
+          "utilization_trace": (0.0, 1.0), "mean_bounded_slowdown_trace": (1.0, None)}
 NONNEGATIVE_UNITS = {"s", "jobs", "nodes", "processors", "hops", "bytes", "byte hops", "ranks",
                      "messages", "intervals"}
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",

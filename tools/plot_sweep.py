@@ -78,7 +78,10 @@ def paired(data, keys, lines, metric, baseline_value, mode):
     """Per replicate, each series' metric against the baseline series' (same panel, x and
     replicate): a ratio (value / baseline) or a difference (value - baseline). The intervals of
     the points are then paired intervals: Student-t across replicates of the per-replicate
-    ratios or differences. PlotError when the baseline is missing for some point."""
+    ratios or differences. PlotError when the baseline is missing for some point.
+    `allocsim report --baseline KEY=VALUE --paired ratio|difference` computes the same numbers
+    (src/sweep/report/paired.cpp; checked against this function by tests/mpi/test_report.py),
+    so a figure and a report agree."""
     if "replicate" not in data.columns:
         raise PlotError("--baseline needs the replicate column (a sweep result file)")
     base_rows = data[data[lines].astype(str) == baseline_value]
@@ -114,7 +117,8 @@ def main():
                         help="unit of metrics measured in seconds (default s)")
     parser.add_argument("--baseline", metavar="KEY=VALUE",
                         help="plot each series against this one, replicate by replicate "
-                        "(KEY is the --lines column), e.g. alloc=sortedfreelist")
+                        "(KEY is the --lines column), e.g. alloc=sortedfreelist; the same "
+                        "numbers as allocsim report --baseline")
     parser.add_argument("--paired", choices=["ratio", "difference"], default="ratio",
                         help="with --baseline: value / baseline (default) or value - baseline")
     parser.add_argument("--linear", action="store_true", help="no log scale on the y axis")

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "allocsim/topo/dragonfly.hpp"
 #include "allocsim/topo/fattree.hpp"
 #include "allocsim/topo/slurm_topology.hpp"
 #include "allocsim/util/error.hpp"
@@ -25,9 +26,13 @@ struct SwitchTree {
     int depth = 0;              ///< links up to its top switch
     int top = 0;                ///< its top switch
     std::vector<NodeId> nodes;  ///< a leaf's compute nodes, in id order
+    NodeId first = -1;          ///< its first node when `nodes` are consecutive ids, else -1
   };
   std::vector<Switch> switches;
-  std::vector<int> leaves;  ///< leaf switches, in switch order
+  std::vector<int> leaves;        ///< leaf switches, in switch order
+  std::vector<int> leaf_parents;  ///< the distinct parents of leaves, in switch order
+  std::vector<int> parent_of;     ///< every switch's parent (-1 for a top), flat for scans
+  std::vector<int> bottom_up;     ///< the switches with a parent, lowest level first
   int tops = 0;
 
   /// Fills depth, top, leaves and tops once the switches are set.
@@ -41,6 +46,23 @@ struct SwitchTree {
       if (switches[s].parent == -1) ++tops;
       if (switches[s].level == 0) leaves.push_back(s);
     }
+    for (Switch& s : switches) {
+      parent_of.push_back(s.parent);
+      const bool consecutive = !s.nodes.empty() &&
+                               s.nodes.back() - s.nodes.front() + 1 == NodeId(s.nodes.size()) &&
+                               std::adjacent_find(s.nodes.begin(), s.nodes.end()) == s.nodes.end();
+      s.first = consecutive ? s.nodes.front() : -1;  // sorted, distinct and spanning: a range
+    }
+    std::vector<char> seen(switches.size(), 0);
+    for (int leaf : leaves) {
+      const int parent = switches[leaf].parent;
+      if (parent != -1 && !seen[parent]) seen[parent] = 1, leaf_parents.push_back(parent);
+    }
+    std::sort(leaf_parents.begin(), leaf_parents.end());
+    for (int s = 0; s < static_cast<int>(switches.size()); ++s)
+      if (switches[s].parent != -1) bottom_up.push_back(s);
+    std::stable_sort(bottom_up.begin(), bottom_up.end(),
+                     [&](int a, int b) { return switches[a].level < switches[b].level; });
   }
   /// Switch hops between two switches of one tree (Slurm's switches_dist).
   int hops(int a, int b) const {
@@ -56,16 +78,24 @@ struct SwitchTree {
   std::vector<int> free_counts(const MachineView& machine) const {
     std::vector<int> count(switches.size(), 0);
     for (int leaf : leaves) {
+      const Switch& sw = switches[leaf];
       int free = 0;
-      for (NodeId node : switches[leaf].nodes) free += machine.is_free(node) ? 1 : 0;
-      for (int s = leaf; s != -1; s = switches[s].parent) count[s] += free;
+      if (sw.first >= 0) {  // a range of ids: a plain count over the busy flags
+        const char* busy = machine.busy().data() + sw.first;
+        free = static_cast<int>(std::count(busy, busy + sw.nodes.size(), 0));
+      } else {
+        for (NodeId node : sw.nodes) free += machine.is_free(node) ? 1 : 0;
+      }
+      count[leaf] = free;
     }
+    for (int s : bottom_up) count[parent_of[s]] += count[s];
     return count;
   }
 };
 
 std::string supported_kinds() {
-  return "slurm-topology files of the tree form (SwitchName= lines) and fat trees (fattree)";
+  return "slurm-topology files of the tree form (SwitchName= lines), fat trees (fattree) and "
+         "dragonflies (dragonfly)";
 }
 
 [[noreturn]] void refuse(const std::string& name, const Topology& topology) {
@@ -118,6 +148,24 @@ std::shared_ptr<const SwitchTree> switch_tree(const std::string& name, const Top
       }
     for (NodeId host = 0; host < fat->node_count(); ++host)
       tree->switches[static_cast<int>(host / hosts_below[1])].nodes.push_back(host);
+  } else if (const auto* dfly = dynamic_cast<const Dragonfly*>(graph)) {
+    // The topology.conf a site would write for it: one leaf switch per router (its p nodes), in
+    // router order; one switch per group over its a routers; one top switch over the groups.
+    const int p = dfly->nodes_per_router();
+    const int a = dfly->routers_per_group();
+    const int routers = static_cast<int>(dfly->node_count() / p);
+    const int groups = routers / a;
+    tree->switches.resize(routers + groups + 1);
+    for (int r = 0; r < routers; ++r) {
+      SwitchTree::Switch& sw = tree->switches[r];
+      sw.parent = routers + r / a;
+      for (int i = 0; i < p; ++i) sw.nodes.push_back(static_cast<NodeId>(r * p + i));
+    }
+    for (int g = 0; g < groups; ++g) {
+      tree->switches[routers + g].level = 1;
+      tree->switches[routers + g].parent = routers + groups;
+    }
+    tree->switches[routers + groups].level = 2;
   } else {
     refuse(name, topology);
   }
@@ -152,27 +200,55 @@ class SlurmTreeAllocator final : public CloneableAllocator<SlurmTreeAllocator> {
     for (int leaf : tree.leaves)
       if (tree.switches[leaf].top != top) count[leaf] = 0;  // only nodes below the top count
     // 2. Leaves by least distance to those chosen, then best fit.
+    // A leaf's distance to the chosen leaves depends only on its parent P: for a leaf L other
+    // than c, hops(c, L) = hops(c, P) + 1. So the sums are kept per leaf parent below the top
+    // (distance[P]); a leaf without a parent is the top itself, the only leaf, distance 0.
     std::vector<long long> distance(count.size(), 0);
+    // Leaves below the top with free nodes, in switch order, cut into runs of one parent: every
+    // leaf of a run is at the run's distance, so a run farther than the best is skipped whole,
+    // which changes nothing.
+    struct Run {
+      int begin, end, parent;
+    };
+    std::vector<int> candidates;
+    std::vector<Run> runs;
+    for (int leaf : tree.leaves) {
+      if (count[leaf] == 0) continue;
+      const int parent = tree.parent_of[leaf];
+      if (runs.empty() || runs.back().parent != parent)
+        runs.push_back({static_cast<int>(candidates.size()), 0, parent});
+      candidates.push_back(leaf);
+      runs.back().end = static_cast<int>(candidates.size());
+    }
+    auto distance_of_run = [&](const Run& run) {
+      return run.parent == -1 ? 0LL : distance[run.parent];
+    };
     Allocation allocation;
     std::vector<int> picked_leaves;
     int remaining = n;
     for (int before = remaining + 1; before != remaining && remaining > 0;) {
       before = remaining;
       int best = -1;
-      for (int leaf : tree.leaves) {
-        if (count[leaf] == 0) continue;
-        if (best == -1) {
-          best = leaf;
-          continue;
+      long long best_distance = 0;
+      for (const Run& run : runs) {
+        const long long here = distance_of_run(run);
+        if (best != -1 && here > best_distance) continue;  // farther than the best
+        for (int i = run.begin; i < run.end; ++i) {
+          const int leaf = candidates[i];
+          if (count[leaf] == 0) continue;  // chosen already
+          if (best == -1) {
+            best = leaf, best_distance = here;
+            continue;
+          }
+          // "If closer and fit request OR same distance and tightest fit (less resource waste)"
+          const int verdict = compare(leaf, best, remaining, count);
+          if ((here < best_distance && verdict >= 0) || (here == best_distance && verdict > 0))
+            best = leaf, best_distance = here;
         }
-        const int verdict = compare(leaf, best, remaining, count);
-        // "If closer and fit request OR same distance and tightest fit (less resource waste)"
-        if ((distance[leaf] < distance[best] && verdict >= 0) ||
-            (distance[leaf] == distance[best] && verdict > 0))
-          best = leaf;
       }
       if (best == -1) break;
-      for (int leaf : tree.leaves) distance[leaf] += tree.hops(best, leaf);
+      for (int parent : tree.leaf_parents)
+        if (tree.switches[parent].top == top) distance[parent] += tree.hops(best, parent) + 1;
       for (NodeId node : tree.switches[best].nodes) {
         if (remaining == 0) break;
         if (!machine.is_free(node)) continue;

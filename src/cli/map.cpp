@@ -1,7 +1,9 @@
 // `allocsim map`: place a task graph (a pattern or a graph file) on a machine or on a list of
 // its nodes with a mapper chain, and report hop-bytes, hops per byte, link load and seconds
 // (Agarwal, Sharma and Kalé's TopoLB and friends; see include/allocsim/mapping/).
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -12,6 +14,7 @@
 #include "allocsim/mapping/graph_io.hpp"
 #include "allocsim/mapping/partition.hpp"
 #include "allocsim/mapping/patterns.hpp"
+#include "allocsim/metrics/records.hpp"
 #include "allocsim/output/file.hpp"
 #include "allocsim/output/json.hpp"
 #include "allocsim/topo/topology.hpp"
@@ -51,8 +54,32 @@ class MapDeadline final : public TimeLimit {
 /// Longest line of a --nodes file: a line of an endless input (/dev/zero, a FIFO) stops here.
 constexpr std::size_t kMaxNodesLine = std::size_t{1} << 20;
 
-/// Node ids, one per line (or several per line); `#` starts a comment. At most one id per
-/// machine node and kMaxNodesLine bytes per line, so an endless input stops with an error.
+/// Appends the node ids of `text` (ids and first-last ranges, the interval notation allocsim
+/// prints: node_interval_set) to `nodes`; `where` names the file and line (or the option) in
+/// errors. At most one id per machine node.
+void add_node_words(const std::string& text, const Topology& topology, const std::string& where,
+                    std::vector<NodeId>& nodes) {
+  std::istringstream words(text);
+  std::string word;
+  while (words >> word) {
+    std::vector<int> ids;
+    try {
+      ids = parse_node_interval_set(word, static_cast<int>(topology.node_count()));
+    } catch (const InputError&) {
+      throw InputError(where + ": '" + word + "' is not a node id or first-last range of " +
+                       topology.spec() + " (nodes 0-" + std::to_string(topology.node_count() - 1) +
+                       ")");
+    }
+    if (static_cast<long long>(nodes.size() + ids.size()) > topology.node_count())
+      throw InputError(where + ": more node ids than the " + std::to_string(topology.node_count()) +
+                       " nodes of " + topology.spec());
+    nodes.insert(nodes.end(), ids.begin(), ids.end());
+  }
+}
+
+/// Node ids, one per line (or several per line, or first-last ranges); `#` starts a comment. At
+/// most one id per machine node and kMaxNodesLine bytes per line, so an endless input stops with an
+/// error.
 std::vector<NodeId> read_nodes(const std::string& file, const Topology& topology) {
   std::ifstream in(file);
   if (!in) throw InputError("cannot open '" + file + "'");
@@ -75,26 +102,24 @@ std::vector<NodeId> read_nodes(const std::string& file, const Topology& topology
     }
     if (!any && !in) break;
     ++number;
-    std::istringstream words(line.substr(0, line.find('#')));
-    std::string word;
-    while (words >> word) {
-      std::size_t used = 0;
-      long value = -1;
-      try {
-        value = std::stol(word, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != word.size() || value < 0 || value >= topology.node_count())
-        throw InputError(file + ":" + std::to_string(number) + ": '" + word +
-                         "' is not a node id of " + topology.spec());
-      if (static_cast<long long>(nodes.size()) >= topology.node_count())
-        throw InputError(file + ":" + std::to_string(number) + ": more node ids than the " +
-                         std::to_string(topology.node_count()) + " nodes of " + topology.spec());
-      nodes.push_back(static_cast<NodeId>(value));
-    }
+    add_node_words(line.substr(0, line.find('#')), topology, file + ":" + std::to_string(number),
+                   nodes);
     if (!in) break;
   }
+  return nodes;
+}
+
+/// The --nodes value: a file of node ids when such a file exists, else the ids written inline
+/// in the interval notation allocsim prints ("0-3 8 10-11").
+std::vector<NodeId> nodes_of(const std::string& value, const Topology& topology) {
+  std::error_code error;
+  const bool inline_ids = !std::filesystem::exists(value, error) && !value.empty() &&
+                          value.find_first_not_of("0123456789- \t,") == std::string::npos;
+  if (!inline_ids) return read_nodes(value, topology);
+  std::string words = value;
+  std::replace(words.begin(), words.end(), ',', ' ');
+  std::vector<NodeId> nodes;
+  add_node_words(words, topology, "--nodes '" + value + "'", nodes);
   return nodes;
 }
 
@@ -109,7 +134,7 @@ void run_map(const MapArgs& args) {
   if (args.nodes_file.empty()) {
     for (NodeId node = 0; node < topology.node_count(); ++node) nodes.push_back(node);
   } else {
-    nodes = read_nodes(args.nodes_file, topology);
+    nodes = nodes_of(args.nodes_file, topology);
   }
   const mapping::TaskGraph graph = args.pattern.empty() ? mapping::read_task_graph(args.graph_file)
                                                         : mapping::make_pattern(args.pattern);
@@ -188,8 +213,10 @@ void add_map_command(CLI::App& app) {
       ->add_option("--machine", args->machine,
                    "machine, e.g. torus:16x16 or any machine kind (allocsim list topologies)")
       ->required();
-  command->add_option("--nodes", args->nodes_file,
-                      "file of node ids to map onto (default: the whole machine)");
+  command->add_option(
+      "--nodes", args->nodes_file,
+      "node ids to map onto, inline in the interval notation allocsim prints ('0-3 8 10-11') "
+      "or a file of them (default: the whole machine)");
   command->add_option("--pattern", args->pattern,
                       "pattern, e.g. mesh2d:16x16, leanmd:cells=6x6x6,procs=512");
   command->add_option("--graph", args->graph_file, "METIS .graph or Matrix Market .mtx file");

@@ -1,4 +1,5 @@
-// `allocsim report results.h5 [--group-by alloc,sched] [--metrics ...] [--format ...]`
+// `allocsim report results.h5 [--group-by alloc,sched] [--metrics ...] [--format ...]
+// [--baseline KEY=VALUE [--paired ratio|difference]]`
 #include <iostream>
 #include <memory>
 
@@ -33,9 +34,14 @@ struct ReportArgs {
   sweep::ReportOptions options;
   bool columns = false;
   bool decisions = false;
+  bool paired_given = false;  ///< --paired on the command line
 };
 
 void report(const ReportArgs& args) {
+  if (args.paired_given && args.options.baseline.empty())
+    throw InputError("--paired needs --baseline KEY=VALUE (e.g. --baseline alloc=sortedfreelist)");
+  if (args.decisions && !args.options.baseline.empty())
+    throw InputError("--baseline does not apply to --decisions");
   sweep::ResultTables tables;
   try {
     tables = sweep::read_result_tables(args.path);
@@ -116,10 +122,23 @@ void add_report_command(CLI::App& app) {
   command->add_option("--format", args->options.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
+  command->add_option("--baseline", args->options.baseline,
+                      "paired comparison against this config column value, e.g. "
+                      "alloc=sortedfreelist: per replicate, each group's metric against the "
+                      "group differing only in that column (same replicate), with paired 95 % "
+                      "Student-t intervals (the definitions of tools/plot_sweep.py --baseline)");
+  command
+      ->add_option("--paired", args->options.paired,
+                   "with --baseline: ratio (value / baseline) or difference (value - baseline)")
+      ->check(CLI::IsMember({"ratio", "difference"}))
+      ->capture_default_str();
   command->add_flag("--columns", args->columns, "list the columns usable above");
   command->add_flag("--decisions", args->decisions,
                     "situation/decision matrix (rows: --group-by columns, default alloc)");
-  command->callback([args] { report(*args); });
+  command->callback([args, command] {
+    args->paired_given = command->count("--paired") > 0;
+    report(*args);
+  });
 }
 
 }  // namespace allocsim::cli

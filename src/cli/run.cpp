@@ -1,4 +1,4 @@
-// `allocsim run`: one simulation, summary as text or JSON, optional per-job CSV.
+// `allocsim run`: one simulation, summary as text or JSON, optional per-job and timeline CSV.
 #include <sys/resource.h>
 
 #include <charconv>
@@ -49,6 +49,8 @@ struct RunOptions {
   RunConfig config;
   std::string jobs_out;
   std::string swf_out;
+  std::string timeline_out;
+  bool swf_exact = false;
   std::string format = "text";
 };
 
@@ -101,6 +103,7 @@ void run(const RunOptions& options) {
   validate_run_numbers(config.bsd_threshold, config.estimate_factor, config.timeout_seconds,
                        "--bsd-threshold", "--estimate-factor", "--timeout");
   const auto started = std::chrono::steady_clock::now();
+  config.keep_timeline = !options.timeline_out.empty();
   const RunResult result = simulate_with_progress(config);
   for (const std::string& note : result.diagnostics.notes)  // e.g. machine smaller than trace
     if (note.starts_with("warning: ")) std::cerr << "allocsim: " << note << '\n';
@@ -112,6 +115,11 @@ void run(const RunOptions& options) {
     write_jobs_csv(file.stream(), result.jobs, &machine);
     file.finish();
   }
+  if (!options.timeline_out.empty()) {
+    output::OutputFile file(options.timeline_out, "--timeline-out file");
+    write_timeline_csv(file.stream(), result.timeline);
+    file.finish();
+  }
   if (!options.swf_out.empty()) {
     output::OutputFile file(options.swf_out, "--swf-out file");
     SwfHeader header{config.machine,
@@ -119,7 +127,8 @@ void run(const RunOptions& options) {
                      ALLOCSIM_VERSION,
                      {"trace " + config.trace, "scheduler " + config.sched,
                       "allocator " + config.alloc, "config " + config.canonical()}};
-    write_swf(file.stream(), result.jobs, header);
+    write_swf(file.stream(), result.jobs, header,
+              options.swf_exact ? SwfTimes::exact : SwfTimes::whole_seconds);
     file.finish();
   }
   if (options.format == "batsim") {  // jobs.csv alone on stdout, for evalys
@@ -190,8 +199,17 @@ void add_run_command(CLI::App& app) {
   command->add_option("--jobs-out", options->jobs_out,
                       "write one CSV row per job (with its allocated_nodes, and their names "
                       "when the machine names its nodes: allocated_node_names)");
+  command->add_option("--timeline-out", options->timeline_out,
+                      "write the machine's state over time as CSV: time, busy_nodes, "
+                      "utilization (busy / machine nodes), queued_jobs, running_jobs; one row per "
+                      "event time at which one of them changes, giving the state after every "
+                      "event at that time (tools/plot_timeline.py draws it)");
   command->add_option("--swf-out", options->swf_out,
-                      "write the simulated schedule as a Standard Workload Format file");
+                      "write the simulated schedule as a Standard Workload Format file (whole "
+                      "seconds: submit, start and end rounded, requested time rounded up)");
+  command->add_flag("--swf-exact", options->swf_exact,
+                    "--swf-out writes the simulated times exactly (fractions of a second), "
+                    "not whole seconds");
   command
       ->add_option("--format", options->format,
                    "text | json | batsim (Batsim's jobs.csv on stdout, for evalys)")

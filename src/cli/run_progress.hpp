@@ -20,7 +20,7 @@ class RunProgress final : public SimulationObserver {
   static bool wanted();
 
   void on_finish(int, const Job&, double now, const Allocation&) override { step(now); }
-  void on_drop(int) override { step(last_time_); }
+  void on_drop(int, double now) override { step(now); }
   /// Erases the progress line (once).
   void finish();
 

@@ -35,6 +35,8 @@ void JobRecordBuilder::start(JobRecord& record, const Job& job, double start,
   record.wait = start - job.submit;
   record.procs = job.procs;
   record.estimate = job.estimate;
+  record.trace_runtime = job.runtime;
+  record.comm_class = static_cast<double>(job.comm_class);
   const auto k = static_cast<double>(nodes.size());
   record.nodes = k;
   record.internal_fragmentation = k - job.procs;
@@ -75,7 +77,32 @@ void JobRecordBuilder::finish(JobRecord& record, double end, double delta) {
   record.runtime = end - record.start;
   record.bounded_slowdown =
       std::max(record.end - record.submit, delta) / std::max(record.runtime, delta);
+  record.bounded_slowdown_trace =
+      std::max(record.end - record.submit, delta) / std::max(record.trace_runtime, delta);
 }
+
+namespace {
+
+/// Mean, nearest-rank 95th percentile and maximum of interference over the records with a
+/// measured alone runtime (interference > 0) and, when `comm_class` ≥ 0, of that class; all 0 when
+/// none.
+void interference_stats(const std::vector<JobRecord>& records, double comm_class, double& mean,
+                        double& p95, double& max) {
+  std::vector<double> values;
+  for (const auto& r : records)
+    if (r.interference > 0 && (comm_class < 0 || r.comm_class == comm_class))
+      values.push_back(r.interference);
+  if (values.empty()) return;
+  double sum = 0;
+  for (const double v : values) sum += v;  // record order: the same sum on every run
+  std::sort(values.begin(), values.end());
+  const auto n = static_cast<double>(values.size());
+  mean = sum / n;
+  p95 = values[static_cast<std::size_t>(std::ceil(0.95 * n)) - 1];
+  max = values.back();
+}
+
+}  // namespace
 
 RunSummary summarize_records(const std::vector<JobRecord>& records, int node_count,
                              double offered_load) {
@@ -85,17 +112,19 @@ RunSummary summarize_records(const std::vector<JobRecord>& records, int node_cou
   if (records.empty()) return s;
   s.first_submit = records.front().submit;
   s.last_end = records.front().end;
-  double work = 0;
+  double work = 0, trace_work = 0;
   std::vector<double> waits;
   waits.reserve(records.size());
   for (const auto& r : records) {
     s.first_submit = std::min(s.first_submit, r.submit);
     s.last_end = std::max(s.last_end, r.end);
     work += r.procs * r.runtime;
+    trace_work += r.procs * r.trace_runtime;
     waits.push_back(r.wait);
   }
   s.makespan = s.last_end - s.first_submit;
   s.utilization = s.makespan > 0 ? work / (node_count * s.makespan) : 0;
+  s.utilization_trace = s.makespan > 0 ? trace_work / (node_count * s.makespan) : 0;
   s.offered_load = offered_load;
   std::sort(waits.begin(), waits.end());
   s.mean_wait = mean_of(records, &JobRecord::wait);
@@ -128,6 +157,12 @@ RunSummary summarize_records(const std::vector<JobRecord>& records, int node_cou
   s.mean_max_link_load = mean_of(records, &JobRecord::max_link_load, communicates);
   for (const auto& r : records) s.max_link_load = std::max(s.max_link_load, r.max_link_load);
   s.mean_comm_slowdown = mean_of(records, &JobRecord::comm_slowdown);
+  s.mean_bounded_slowdown_trace = mean_of(records, &JobRecord::bounded_slowdown_trace);
+  interference_stats(records, -1, s.mean_interference, s.p95_interference, s.max_interference);
+  interference_stats(records, static_cast<double>(CommClass::heavy), s.mean_interference_heavy,
+                     s.p95_interference_heavy, s.max_interference_heavy);
+  interference_stats(records, static_cast<double>(CommClass::light), s.mean_interference_light,
+                     s.p95_interference_light, s.max_interference_light);
   return s;
 }
 

@@ -1,6 +1,7 @@
 #include "allocsim/metrics/records.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "allocsim/topo/hostlist.hpp"
@@ -13,13 +14,18 @@ const std::vector<Column<JobRecord>>& job_columns() {
   static const std::vector<Column<JobRecord>> columns{
       {"submit", &JobRecord::submit, "s", "submit time, as in the trace (after transforms)"},
       {"start", &JobRecord::start, "s", "start time"},
-      {"end", &JobRecord::end, "s", "end time (start + running time)"},
-      {"wait", &JobRecord::wait, "s", "start - submit"},
+      {"end", &JobRecord::end, "s",
+       "end time: start + actual runtime (under the runtime model, with all jobs)"},
+      {"wait", &JobRecord::wait, "s",
+       "start - submit (set by the actual runtimes of the jobs before it)"},
       {"procs", &JobRecord::procs, "processors", "processors requested"},
-      {"runtime", &JobRecord::runtime, "s", "running time (end - start)"},
-      {"estimate", &JobRecord::estimate, "s", "user runtime estimate used by backfilling"},
+      {"runtime", &JobRecord::runtime, "s",
+       "actual runtime: end - start, under the runtime model with all jobs running"},
+      {"estimate", &JobRecord::estimate, "s",
+       "user runtime estimate used by backfilling (from the trace; none of the three runtimes)"},
       {"bounded_slowdown", &JobRecord::bounded_slowdown, "1",
-       "max(response, threshold) / max(runtime, threshold)"},
+       "max(response, threshold) / max(actual runtime, threshold), response = end - submit: "
+       "divided by the stretched runtime, it shows queueing only (see bounded_slowdown_trace)"},
       {"avg_pairwise_hops", &JobRecord::avg_pairwise_hops, "hops",
        "mean hop distance over pairs of the job's nodes (graph machines: links of a minimal "
        "route, injection and ejection included)"},
@@ -60,7 +66,21 @@ const std::vector<Column<JobRecord>>& job_columns() {
       {"max_link_load", &JobRecord::max_link_load, "bytes",
        "most bytes on one directed link (dimension-ordered routes)"},
       {"comm_slowdown", &JobRecord::comm_slowdown, "1",
-       "running time / trace runtime (1 under the fixed model)"},
+       "actual runtime / alone-compact runtime (alone on the reference compact allocation: the "
+       "trace runtime under fixed, dispersal, distance and flow; 1 under fixed)"},
+      {"trace_runtime", &JobRecord::trace_runtime, "s",
+       "trace runtime: the job's runtime in the trace (after transforms)"},
+      {"runtime_alone", &JobRecord::runtime_alone, "s",
+       "alone runtime: the job under the runtime model alone on its own allocation, its own "
+       "traffic only (0 where not measured: wormhole)"},
+      {"interference", &JobRecord::interference, "1",
+       "actual runtime / alone runtime: the slowdown other jobs' traffic causes the job (0 "
+       "where the alone runtime is not measured)"},
+      {"bounded_slowdown_trace", &JobRecord::bounded_slowdown_trace, "1",
+       "max(response, threshold) / max(trace runtime, threshold), response = end - submit with "
+       "the actual runtime: counts the communication stretch as slowdown"},
+      {"comm_class", &JobRecord::comm_class, "1",
+       "communication class from the comm_classes transform: 0 none, 1 light, 2 heavy"},
   };
   return columns;
 }
@@ -68,16 +88,21 @@ const std::vector<Column<JobRecord>>& job_columns() {
 const std::vector<Column<RunSummary>>& summary_columns() {
   static const std::vector<Column<RunSummary>> columns{
       {"jobs", &RunSummary::jobs, "jobs", "completed jobs"},
-      {"makespan", &RunSummary::makespan, "s", "last end - first submit"},
-      {"utilization", &RunSummary::utilization, "1", "sum procs x runtime / (nodes x makespan)"},
+      {"makespan", &RunSummary::makespan, "s",
+       "last end - first submit (ends from actual runtimes)"},
+      {"utilization", &RunSummary::utilization, "1",
+       "sum procs x actual runtime / (nodes x makespan): counts communication-inflated time "
+       "as work (see utilization_trace)"},
       {"offered_load", &RunSummary::offered_load, "1",
-       "sum procs x runtime / (nodes x span of submit times)"},
-      {"mean_wait", &RunSummary::mean_wait, "s", "mean wait"},
+       "sum procs x trace runtime / (nodes x span of submit times)"},
+      {"mean_wait", &RunSummary::mean_wait, "s", "mean wait (waits set by actual runtimes)"},
       {"median_wait", &RunSummary::median_wait, "s", "median wait"},
       {"p95_wait", &RunSummary::p95_wait, "s", "95th percentile wait (nearest rank)"},
       {"max_wait", &RunSummary::max_wait, "s", "longest wait"},
-      {"mean_response", &RunSummary::mean_response, "s", "mean of end - submit"},
-      {"mean_bounded_slowdown", &RunSummary::mean_bounded_slowdown, "1", "mean bounded slowdown"},
+      {"mean_response", &RunSummary::mean_response, "s",
+       "mean of end - submit (ends from actual runtimes)"},
+      {"mean_bounded_slowdown", &RunSummary::mean_bounded_slowdown, "1",
+       "mean bounded slowdown, divided by actual runtimes (queueing only)"},
       {"mean_pairwise_hops", &RunSummary::mean_pairwise_hops, "hops",
        "mean of avg_pairwise_hops over jobs of two or more nodes"},
       {"mean_components", &RunSummary::mean_components, "1",
@@ -106,7 +131,7 @@ const std::vector<Column<RunSummary>>& summary_columns() {
       {"allocator_fallbacks", &RunSummary::allocator_fallbacks, "1",
        "allocator fallbacks (e.g. greedy-optimal budget exhaustions)"},
       {"first_submit", &RunSummary::first_submit, "s", "first submit time"},
-      {"last_end", &RunSummary::last_end, "s", "last end time"},
+      {"last_end", &RunSummary::last_end, "s", "last end time (from actual runtimes)"},
       {"mean_hop_bytes", &RunSummary::mean_hop_bytes, "byte hops",
        "mean hop-bytes over jobs that communicate"},
       {"mean_hops_per_byte", &RunSummary::mean_hops_per_byte, "hops",
@@ -114,7 +139,8 @@ const std::vector<Column<RunSummary>>& summary_columns() {
       {"mean_max_link_load", &RunSummary::mean_max_link_load, "bytes",
        "mean of max_link_load over jobs that communicate"},
       {"max_link_load", &RunSummary::max_link_load, "bytes", "largest max_link_load of any job"},
-      {"mean_comm_slowdown", &RunSummary::mean_comm_slowdown, "1", "mean comm_slowdown"},
+      {"mean_comm_slowdown", &RunSummary::mean_comm_slowdown, "1",
+       "mean comm_slowdown (actual runtime / alone-compact runtime)"},
       {"mean_link_utilization", &RunSummary::mean_link_utilization, "1",
        "link utilization averaged over time and links (flow model)"},
       {"max_link_utilization", &RunSummary::max_link_utilization, "1",
@@ -125,6 +151,29 @@ const std::vector<Column<RunSummary>>& summary_columns() {
        "mean time message headers waited for busy channels (wormhole model)"},
       {"failed_messages", &RunSummary::failed_messages, "messages",
        "messages failed by the deadlock watchdog (wormhole model)"},
+      {"utilization_trace", &RunSummary::utilization_trace, "1",
+       "sum procs x trace runtime / (nodes x makespan): work counted on trace runtimes, so "
+       "communication-inflated time is not work (makespan from actual runtimes)"},
+      {"mean_bounded_slowdown_trace", &RunSummary::mean_bounded_slowdown_trace, "1",
+       "mean bounded_slowdown_trace (divided by trace runtimes)"},
+      {"mean_interference", &RunSummary::mean_interference, "1",
+       "mean interference (actual / alone runtime) over jobs whose alone runtime is measured"},
+      {"p95_interference", &RunSummary::p95_interference, "1",
+       "95th percentile interference, actual / alone runtime (nearest rank)"},
+      {"max_interference", &RunSummary::max_interference, "1",
+       "largest interference, actual / alone runtime"},
+      {"mean_interference_heavy", &RunSummary::mean_interference_heavy, "1",
+       "mean interference (actual / alone runtime) of heavy communicators (comm_class 2)"},
+      {"p95_interference_heavy", &RunSummary::p95_interference_heavy, "1",
+       "95th percentile interference (actual / alone runtime) of heavy communicators"},
+      {"max_interference_heavy", &RunSummary::max_interference_heavy, "1",
+       "largest interference (actual / alone runtime) of heavy communicators"},
+      {"mean_interference_light", &RunSummary::mean_interference_light, "1",
+       "mean interference (actual / alone runtime) of light communicators (comm_class 1)"},
+      {"p95_interference_light", &RunSummary::p95_interference_light, "1",
+       "95th percentile interference (actual / alone runtime) of light communicators"},
+      {"max_interference_light", &RunSummary::max_interference_light, "1",
+       "largest interference (actual / alone runtime) of light communicators"},
   };
   return columns;
 }
@@ -144,24 +193,39 @@ std::string node_interval_set(std::vector<int> nodes) {
   return out;
 }
 
-std::vector<int> parse_node_interval_set(const std::string& text) {
+std::vector<int> parse_node_interval_set(const std::string& text, int limit) {
   std::vector<int> nodes;
   std::istringstream words(text);
   std::string word;
   while (words >> word) {
     const auto dash = word.find('-');
+    int first = -1, last = -1;
     try {
-      std::size_t used = 0;
-      const int first = std::stoi(word.substr(0, dash), &used);
-      const int last = dash == std::string::npos ? first : std::stoi(word.substr(dash + 1));
-      if (used != word.substr(0, dash).size() || last < first || first < 0) throw std::exception();
-      for (int node = first; node <= last; ++node) nodes.push_back(node);
+      std::size_t used = 0, used_last = 0;
+      const std::string head = word.substr(0, dash);
+      first = std::stoi(head, &used);
+      if (dash == std::string::npos) {
+        last = first;
+      } else {
+        const std::string tail = word.substr(dash + 1);
+        last = std::stoi(tail, &used_last);
+        if (used_last != tail.size() || tail.empty() ||
+            !std::isdigit(static_cast<unsigned char>(tail[0])))
+          throw std::exception();
+      }
+      if (used != head.size() || !std::isdigit(static_cast<unsigned char>(head[0])) ||
+          last < first || first < 0)
+        throw std::exception();
     } catch (const std::exception&) {
       throw InputError("node interval set '" + text +
                        "': expected ids or first-last ranges, "
                        "found '" +
                        word + "'");
     }
+    if (last >= limit)
+      throw InputError("node interval set: '" + word + "' names node " + std::to_string(last) +
+                       ", but the machine has nodes 0-" + std::to_string(limit - 1));
+    for (int node = first; node <= last; ++node) nodes.push_back(node);
   }
   return nodes;
 }

@@ -83,6 +83,8 @@ void FlowNetwork::reroute_adaptive() {
     job.nodes = std::move(old.nodes);
     job.reference_rate = old.reference_rate;
     job.capped = old.capped;
+    job.comm = old.comm;
+    job.alone_message_rate = old.alone_message_rate;
     remove_job(key);
     job.loads = all_to_all(job.nodes, link_load_view(key));
     insert_job(key, std::move(job));
@@ -106,7 +108,8 @@ void FlowNetwork::add_job(JobKey key, std::span<const NodeId> nodes, double refe
   if (adaptive_) {  // routes depend on the other jobs' loads: no memo
     job.nodes.assign(nodes.begin(), nodes.end());
     job.loads = all_to_all(nodes, link_load_view(key));
-    insert_job(key, std::move(job));
+    const std::vector<std::pair<LinkId, double>> alone = all_to_all(nodes, {});
+    insert_job(key, std::move(job), &alone);
     return;
   }
   // Allocators hand out the same node lists again and again: their loads are memoized (a pure
@@ -140,9 +143,51 @@ void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>>
   insert_job(key, std::move(job));
 }
 
-void FlowNetwork::insert_job(JobKey key, RunningJob job) {
+double FlowNetwork::alone_message_rate(const RunningJob& job,
+                                       std::vector<std::pair<LinkId, double>> loads) const {
+  if (loads.empty()) return 0;
+  std::sort(loads.begin(), loads.end());
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    if (kept > 0 && loads[kept - 1].first == loads[i].first)
+      loads[kept - 1].second += loads[i].second;
+    else
+      loads[kept++] = loads[i];
+  }
+  loads.resize(kept);
+  // solve_queued's one-job path: frozen loads 0, active weight = its load.
+  const double cap =
+      job.capped ? bandwidth_ * job.reference_rate : std::numeric_limits<double>::infinity();
+  double lowest = FlowSet::kNoCap;
+  for (const auto& [link, load] : loads)
+    lowest = std::min(lowest, (bandwidth_ - 0.0) / (0.0 + load));
+  return cap <= lowest ? std::max(0.0, cap) : std::max(0.0, lowest);
+}
+
+FlowNetwork::JobRate FlowNetwork::rate_at(const RunningJob& job, double message_rate) const {
+  const double ratio = job.reference_rate / message_rate;
+  const double slowdown = job.loads.empty() ? 1.0
+                          : job.capped      ? std::max(1.0 / bandwidth_, ratio)
+                                            : ratio;
+  return {slowdown, 1.0 / ((1 - job.comm) + job.comm * slowdown)};
+}
+
+FlowNetwork::JobRate FlowNetwork::alone_rate(JobKey key) const {
+  const RunningJob& job = jobs_.at(key);
+  return rate_at(job, job.alone_message_rate);
+}
+
+void FlowNetwork::set_comm(JobKey key, double comm) {
+  RunningJob& job = jobs_.at(key);
+  job.comm = comm;
+  if (job.loads.empty()) job.rate = rate_at(job, job.message_rate);  // solve() skips it
+}
+
+void FlowNetwork::insert_job(JobKey key, RunningJob job,
+                             const std::vector<std::pair<LinkId, double>>* alone_loads) {
   if (jobs_.count(key)) remove_job(key);
   job.key = key;
+  if (job.comm < 0) job.comm = comm_;
   if (adaptive_) job.link_loads = job.loads;  // what UGAL sees of it (link_load_view)
   if (load_ == FlowLoad::mean && !job.loads.empty()) {
     // Its load spread evenly over all N links: one load Σ w / N on the pool, which stands for
@@ -150,7 +195,14 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
     // is that of the one pool link). Loads are already normalised (w / c).
     const double spread = allocsim::pacing_load(job.loads, load_, topology_->link_count());
     job.loads.assign(1, {pool_link_, spread});
+    if (alone_loads && !alone_loads->empty()) {
+      const double alone = allocsim::pacing_load(*alone_loads, load_, topology_->link_count());
+      job.alone_message_rate = alone_message_rate(job, {{pool_link_, alone}});
+    }
   }
+  if (job.alone_message_rate < 0)
+    job.alone_message_rate =
+        alone_message_rate(job, alone_loads && load_ == FlowLoad::max ? *alone_loads : job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
   if (jobs_on_link_.empty()) {
     const auto slots = static_cast<std::size_t>(compact_of_link_.size());
@@ -164,7 +216,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job) {
     // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
     // else's changes.
     stored.rate.comm_slowdown = 1.0;
-    stored.rate.progress = 1.0 / ((1 - comm_) + comm_ * 1.0);
+    stored.rate.progress = 1.0 / ((1 - stored.comm) + stored.comm * 1.0);
     return;
   }
   stored.distinct_links = std::adjacent_find(stored.loads.begin(), stored.loads.end(),
@@ -391,19 +443,18 @@ void FlowNetwork::solve_queued() {
   std::size_t flow = 0;
   for (RunningJob* job : queued_) {
     const double rate = rates_[flow++];
-    const double ratio = job->reference_rate / rate;
-    const double slowdown = job->loads.empty() ? 1.0
-                            : job->capped      ? std::max(1.0 / bandwidth_, ratio)
-                                               : ratio;
-    // Its links' use changes only if its rate does (or it is new): then they are summed again.
-    if (!job->solved || !(rate == job->message_rate) || !(slowdown == job->rate.comm_slowdown))
+    const JobRate at = rate_at(*job, rate);
+    // The share of its time it spends communicating.
+    const double s = at.comm_slowdown;
+    const double communicating = job->comm * s / ((1 - job->comm) + job->comm * s);
+    // Its links' use changes only if its rate or share does (or it is new): then they are
+    // summed again.
+    if (!job->solved || !(rate == job->message_rate) || !(communicating == job->communicating))
       for (const auto& [link, load] : job->loads) mark_dirty(link);
     job->solved = true;
     job->message_rate = rate;
-    job->rate.comm_slowdown = slowdown;
-    job->rate.progress = 1.0 / ((1 - comm_) + comm_ * slowdown);
-    // The share of its time it spends communicating.
-    job->communicating = comm_ * slowdown / ((1 - comm_) + comm_ * slowdown);
+    job->rate = at;
+    job->communicating = communicating;
   }
 }
 

@@ -1,6 +1,8 @@
 // Batsim jobs.csv and SWF writers of a simulated schedule.
 #include "allocsim/output/schedule.hpp"
 
+#include <cmath>
+
 #include "allocsim/output/csv.hpp"
 #include "allocsim/output/json.hpp"
 
@@ -23,7 +25,8 @@ void write_batsim_jobs(std::ostream& out, const std::vector<JobRecord>& jobs,
   }
 }
 
-void write_swf(std::ostream& out, const std::vector<JobRecord>& jobs, const SwfHeader& header) {
+void write_swf(std::ostream& out, const std::vector<JobRecord>& jobs, const SwfHeader& header,
+               SwfTimes times) {
   out << "; Version: 2.2\n"
       << "; Computer: " << header.machine << " (simulated)\n"
       << "; Installation: allocsim " << header.version << "\n"
@@ -33,11 +36,25 @@ void write_swf(std::ostream& out, const std::vector<JobRecord>& jobs, const SwfH
       << "; MaxNodes: " << header.nodes << "\n"
       << "; MaxProcs: " << header.nodes << "\n";
   for (const auto& note : header.notes) out << "; Note: " << note << "\n";
+  const bool whole = times == SwfTimes::whole_seconds;
+  out << (whole ? "; Note: times in whole seconds: submit, start and end rounded to the nearest "
+                  "second, wait = start - submit and run = end - start of the rounded values, "
+                  "requested time rounded up\n"
+                : "; Note: times exact (fractions of a second as simulated)\n");
   for (const auto& job : jobs) {
-    out << job.job_id << ' ' << json_number(job.submit) << ' ' << json_number(job.wait) << ' '
-        << json_number(job.runtime) << ' ' << json_number(job.nodes) << " -1 -1 "
-        << json_number(job.procs) << ' ' << json_number(job.estimate)
-        << " -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+    double submit = job.submit, wait = job.wait, run = job.runtime, estimate = job.estimate;
+    if (whole) {
+      // SWF: "Submit Time -- in seconds", "Wait Time -- in seconds", "Run Time -- ... in
+      // seconds": whole numbers in the archive's files.
+      submit = std::round(job.submit);
+      const double start = std::round(job.start), end = std::round(job.end);
+      wait = start - submit;
+      run = end - start;
+      estimate = std::ceil(job.estimate);
+    }
+    out << job.job_id << ' ' << json_number(submit) << ' ' << json_number(wait) << ' '
+        << json_number(run) << ' ' << json_number(job.nodes) << " -1 -1 " << json_number(job.procs)
+        << ' ' << json_number(estimate) << " -1 1 -1 -1 -1 -1 -1 -1 -1\n";
   }
 }
 

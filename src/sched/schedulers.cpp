@@ -1,11 +1,14 @@
 // The scheduler table: FCFS, EASY (aggressive backfilling, Lifka; Mu'alem & Feitelson),
-// conservative backfilling, and the Cplant simulator's queue (Leung et al.).
+// conservative backfilling, the Cplant simulator's queue (Leung et al.) and Slurm 22.05's
+// scheduling (sched/slurm.hpp).
 #include <algorithm>
 #include <cmath>
 
+#include "allocsim/sched/compressing.hpp"
 #include "allocsim/sched/conservative.hpp"
 #include "allocsim/sched/planner.hpp"
 #include "allocsim/sched/scheduler.hpp"
+#include "allocsim/sched/slurm.hpp"
 
 namespace allocsim {
 
@@ -143,10 +146,19 @@ std::vector<RegistryEntry<SchedulerFactory>> scheduler_entries() {
          return std::make_unique<EasyScheduler>(p.text("order"));
        }},
       {"conservative",
-       "conservative backfilling: every waiting job holds a reservation",
-       {order_param()},
+       "conservative backfilling: every job gets a reservation at arrival; early completions "
+       "compress the schedule (replan=compress), or the whole queue is planned again at every "
+       "pass (replan=full, reservations may move later)",
+       {order_param(),
+        {"replan",
+         ParamKind::choice,
+         "compress",
+         "compress: reservations kept and only moved earlier (Mu'alem & Feitelson); full: "
+         "re-plan the queue from scratch at every pass",
+         {"compress", "full"}}},
        [](const Params& p) -> std::unique_ptr<Scheduler> {
-         return make_conservative_scheduler(p.text("order"));
+         if (p.text("replan") == "full") return make_conservative_scheduler(p.text("order"));
+         return std::make_unique<CompressingConservative>(p.text("order"));
        }},
       {"cplant",
        "Cplant queue: sorted by processors then requested time; start all that fit",
@@ -154,6 +166,11 @@ std::vector<RegistryEntry<SchedulerFactory>> scheduler_entries() {
        [](const Params&) -> std::unique_ptr<Scheduler> {
          return std::make_unique<CplantScheduler>();
        }},
+      {"slurm",
+       "Slurm 22.05: priority/basic or multifactor, main FIFO pass, sched/backfill every "
+       "bf_interval; time limits enforced (conf=slurm.conf fragment, or its keys)",
+       slurm_params(),
+       [](const Params& p) -> std::unique_ptr<Scheduler> { return make_slurm_scheduler(p); }},
   };
 }
 

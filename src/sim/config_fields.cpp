@@ -167,6 +167,9 @@ const std::vector<ConfigField>& config_fields() {
        "", identity, true, nullptr, nullptr, "true"},
       {"keep_jobs", &R::keep_jobs, "keep per-job records (/jobs/<id> tables)",
        "", setting, false, nullptr, nullptr, "true"},
+      {"keep_timeline", &R::keep_timeline,
+       "keep the machine's state over time (/timeline/<id> tables: busy nodes, queued and "
+       "running jobs)", "", setting, false, nullptr, nullptr, "true"},
       {"timeout", &R::timeout_seconds, "wall-clock limit in seconds (0 = none)",
        "s", setting, false, check_timeout, nullptr, "2.5"},
       {"decisions", &R::decisions,

@@ -28,6 +28,18 @@ void JobRecorder::on_finish(int job_index, const Job& job, double now, const All
   JobRecordBuilder::finish(record, now, bsd_threshold_);
   const double alone = runtime_model_ ? runtime_model_->alone_runtime(job_index, job) : job.runtime;
   record.comm_slowdown = alone > 0 ? record.runtime / alone : 1;
+  // runtime_alone holds the work at start until now (set_start_work).
+  const double work = record.runtime_alone;
+  const double own =
+      runtime_model_ ? runtime_model_->own_alone_runtime(job_index, job, work) : work;
+  if (own < 0) {  // not measured by the model
+    record.runtime_alone = 0;
+    record.interference = 0;
+  } else {
+    record.runtime_alone = own;
+    // A job of no work alone ends at its start with others too: nobody slowed it.
+    record.interference = own > 0 ? record.runtime / own : 1;
+  }
 }
 
 std::vector<JobRecord> JobRecorder::take_records() {

@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "allocsim/mapping/job_pattern.hpp"
 #include "allocsim/metrics/locality.hpp"
 #include "allocsim/network/flow_model.hpp"
 #include "allocsim/network/link_loads.hpp"
@@ -55,22 +56,40 @@ class FlowRuntime final : public RuntimeModel {
     poll_ = TimeLimitPoll(context.time_limit());
     const auto& running = context.running();
     if (change.kind == RunningChange::Kind::ended) {
-      for (int job : change.jobs) network_->remove_job(job);
+      for (int job : change.jobs) {
+        network_->remove_job(job);
+        alone_.erase(job);
+      }
     } else {
       for (int job : change.jobs) {
+        const Job& record = context.jobs()[job];
         if (const JobTraffic* traffic = context.traffic(job)) {
           if (switches_)
             throw InputError("runtime model 'flow': switch=first takes no mapped pattern yet");
+          if (record.comm_pattern != CommPattern::none)
+            throw InputError("runtime model 'flow': job " + std::to_string(record.id) +
+                             " has its own pattern (the comm_classes transform) and the run "
+                             "maps a pattern (--pattern): choose one");
           add_pattern_job(context.topology(), job, *traffic);
-          continue;
+        } else {
+          const auto found = std::find_if(running.begin(), running.end(),
+                                          [&](const RunningJob& r) { return r.job == job; });
+          const std::span<const NodeId> nodes = task_nodes(record, found->allocation);
+          if (switches_ && record.comm_pattern == CommPattern::stencil)
+            throw InputError("runtime model 'flow': switch=first takes no stencil pattern yet");
+          if (record.comm_share == 0)  // its own share 0: it sends nothing, loads no link
+            network_->add_job(job, nodes.first(0));
+          else if (switches_)
+            add_switched_job(context.topology(), job, nodes);
+          else if (record.comm_pattern == CommPattern::stencil)
+            add_stencil_job(context.topology(), job, nodes);
+          else
+            network_->add_job(job, nodes);
         }
-        const auto found = std::find_if(running.begin(), running.end(),
-                                        [&](const RunningJob& r) { return r.job == job; });
-        const std::span<const NodeId> nodes = task_nodes(context.jobs()[job], found->allocation);
-        if (switches_)
-          add_switched_job(context.topology(), job, nodes);
-        else
-          network_->add_job(job, nodes);
+        if (record.comm_share >= 0) network_->set_comm(job, record.comm_share);
+        // Alone on its own allocation: its work (the trace runtime) at its alone rate, the
+        // same division the simulation makes for a job that keeps one rate.
+        alone_[job] = record.runtime / network_->alone_rate(job).progress;
       }
     }
     if (!network_->solve()) {
@@ -101,6 +120,13 @@ class FlowRuntime final : public RuntimeModel {
                      "to 1");
   }
 
+  /// Alone on its own allocation: the trace runtime at the rate its own loads allow
+  /// (FlowNetwork::alone_rate), with its own comm share; computed at its start.
+  double own_alone_runtime(int job_index, const Job&, double work) const override {
+    const auto found = alone_.find(job_index);
+    return found == alone_.end() ? work : found->second;
+  }
+
   /// Link utilization averaged over the time from the first start to the last end.
   void summarize(RunSummary& summary) const override {
     const double span = last_time_ - first_time_;
@@ -126,6 +152,42 @@ class FlowRuntime final : public RuntimeModel {
     }
     network_->add_job(job, loads, found->second);
   }
+
+  /// A job whose own pattern is the stencil (CommPattern::stencil, the comm_classes
+  /// transform): the 2D nearest-neighbour pattern `mesh2d:auto` (most square A x B = tasks)
+  /// with one message each way per neighbour pair (bytes=2, half each way), so its loads count
+  /// messages as the all-to-all jobs' do; task i on the i-th node of its allocation (no
+  /// mapper). Its reference: the same with task i on node i of the reference compact
+  /// allocation (memo per task count); not capped, like a mapped pattern.
+  void add_stencil_job(const Topology& topology, int job, std::span<const NodeId> nodes) {
+    const auto tasks = static_cast<int>(nodes.size());
+    if (tasks < 2) {  // no messages
+      network_->add_job(job, nodes);
+      return;
+    }
+    auto graph = stencil_graphs_.find(tasks);
+    if (graph == stencil_graphs_.end()) {
+      if (stencil_graphs_.size() >= kMaxStencilGraphs) {
+        stencil_graphs_.clear();
+        stencil_reference_rates_.clear();
+      }
+      graph = stencil_graphs_.emplace(tasks, mapping::job_pattern_graph(kStencil, tasks)).first;
+    }
+    const CommGraphView view = graph->second.comm_view();
+    const auto loads =
+        route_task_graph(topology, view, nodes, scratch_, &poll_, network_->link_load_view(job));
+    auto reference = stencil_reference_rates_.find(tasks);
+    if (reference == stencil_reference_rates_.end()) {
+      const std::vector<NodeId> compact = reference_compact_nodes(topology, tasks);
+      const double pacing =
+          network_->pacing_load(route_task_graph(topology, view, compact, scratch_, &poll_));
+      const double rate = pacing > 0 ? 1.0 / pacing : std::numeric_limits<double>::infinity();
+      reference = stencil_reference_rates_.emplace(tasks, rate).first;
+    }
+    network_->add_job(job, loads, reference->second);
+  }
+  static constexpr const char* kStencil = "mesh2d:bytes=2";
+  static constexpr std::size_t kMaxStencilGraphs = 64;
 
   /// An all-to-all job on a machine whose first axis lists the processors of one switch
   /// (switches_): its processors' switches, a switch once per processor on it.
@@ -164,6 +226,9 @@ class FlowRuntime final : public RuntimeModel {
   std::unique_ptr<const Topology> switch_topology_;  ///< switches_: the machine's switches
   std::unordered_map<int, double> switched_reference_rates_;
   std::unordered_map<int, double> pattern_reference_rates_;
+  std::unordered_map<int, mapping::TaskGraph> stencil_graphs_;  ///< per task count
+  std::unordered_map<int, double> stencil_reference_rates_;     ///< per task count
+  std::unordered_map<int, double> alone_;  ///< running jobs' alone runtimes (own allocation)
   LinkLoadScratch scratch_;
   TimeLimitPoll poll_{nullptr};           ///< the run's wall-clock limit, for this model's loops
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine

@@ -12,6 +12,7 @@
 #include "allocsim/sim/decisions.hpp"
 #include "allocsim/sim/job_mapping.hpp"
 #include "allocsim/sim/job_recorder.hpp"
+#include "allocsim/sim/timeline.hpp"
 #include "allocsim/topo/topology_registry.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/workload/reader.hpp"
@@ -77,6 +78,10 @@ Simulation::Simulation(const RunConfig& config, Workload workload, Topology mach
         config.decisions, topology_, mix_seed(config.seed, stable_hash("decisions")));
     add_observer(decision_recorder_.get());
   }
+  if (config.keep_timeline) {
+    timeline_recorder_ = std::make_unique<TimelineRecorder>(nodes);
+    add_observer(timeline_recorder_.get());
+  }
 }
 
 Simulation::~Simulation() = default;
@@ -100,6 +105,10 @@ void Simulation::count_fragmentation(int job_index) {
   ++external_fragmentation_;
 }
 
+void Simulation::request_pass(double time) {
+  if (time > now_ && std::isfinite(time)) wake_ups_.push(time);
+}
+
 void Simulation::start(int job_index, Allocation allocation) {
   const Job& job = workload_.jobs[job_index];
   for (auto* observer : observers_) observer->before_commit(job, view(), allocation);
@@ -120,6 +129,8 @@ void Simulation::start(int job_index, Allocation allocation) {
   progress.rate = 1;
   progress.since = now_;
   progress.end = now_ + progress.remaining;
+  const double limit = scheduler_->time_limit(job);
+  progress.limit_end = limit >= 0 ? now_ + limit : INFINITY;
   progress.running = true;
   push_completion(job_index);
 
@@ -129,8 +140,10 @@ void Simulation::start(int job_index, Allocation allocation) {
   running.estimated_end = now_ + job.estimate;
   running.allocation = std::move(allocation);
   running_.push_back(std::move(running));
+  const double work = progress.remaining;
   for (auto* observer : observers_)
     observer->on_start(job_index, job, now_, running_.back().allocation);
+  job_recorder_->set_start_work(job_index, work);
   const int started[] = {job_index};
   runtime_model_->rerate(*this, RunningChange{RunningChange::Kind::started, started});
 }
@@ -202,7 +215,8 @@ void Simulation::throw_bad_time(int job_index, const std::string& what) const {
 
 void Simulation::push_completion(int job_index) {
   const Progress& progress = progress_[job_index];
-  completions_.emplace(progress.end, workload_.jobs[job_index].id, job_index, progress.version);
+  completions_.emplace(std::min(progress.end, progress.limit_end), workload_.jobs[job_index].id,
+                       job_index, progress.version);
 }
 
 bool Simulation::has_completion() {
@@ -219,7 +233,12 @@ void Simulation::finish(int job_index) {
                             [&](const RunningJob& r) { return r.job == job_index; });
   Allocation& allocation = found->allocation;
   const Job& job = workload_.jobs[job_index];
+  const bool killed = progress_[job_index].limit_end == now_ && progress_[job_index].end > now_;
+  if (killed)
+    workload_.diagnostics.count("job still running at its time limit, ended there (killed)",
+                                job.line);
   for (auto* observer : observers_) observer->on_finish(job_index, job, now_, allocation);
+  if (killed) job_recorder_->record(job_index).killed = true;
   for (NodeId node : allocation.nodes) busy_[node] = 0;
   free_count_ += static_cast<int>(allocation.nodes.size());
   allocator_->release(allocation);
@@ -274,7 +293,10 @@ RunResult Simulation::run() {
       if (const std::optional<double> wake = allocator_->wake_up(jobs[next_arrival]);
           wake && *wake > now_)
         wake_ups_.push(*wake);
-      waiting_.push_back(static_cast<int>(next_arrival++));
+      waiting_.push_back(static_cast<int>(next_arrival));
+      for (auto* observer : observers_)
+        observer->on_submit(static_cast<int>(next_arrival), jobs[next_arrival], now_);
+      ++next_arrival;
     }
     scheduler_->schedule(*this);
     // On an idle machine, a waiting job that the allocator cannot place can never run (unless
@@ -290,7 +312,7 @@ RunResult Simulation::run() {
       for (int job_index : stuck) {
         waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job_index));
         unplaceable_lines.push_back(jobs[job_index].line);
-        for (auto* observer : observers_) observer->on_drop(job_index);
+        for (auto* observer : observers_) observer->on_drop(job_index, now_);
       }
       scheduler_->schedule(*this);
       if (running_.empty() && !waiting_.empty() && next_arrival >= jobs.size() && wake_ups_.empty())
@@ -315,6 +337,7 @@ RunResult Simulation::summarize() {
   runtime_model_->summarize(result.summary);
   if (decision_recorder_) result.decisions = decision_recorder_->rows();
   if (config_.keep_jobs) result.jobs = std::move(records);
+  if (timeline_recorder_) result.timeline = timeline_recorder_->take_rows();
   result.diagnostics = workload_.diagnostics;
   if (job_mapping_) result.mapping_seconds = job_mapping_->seconds();
   return result;

@@ -107,6 +107,10 @@ class WormholeRuntime final : public RuntimeModel {
     return found == alone_.end() ? job.runtime : found->second;
   }
 
+  /// Not measured: its messages alone on its own allocation would take a third network run
+  /// (the size guard counts two); the record's runtime_alone and interference stay 0.
+  double own_alone_runtime(int, const Job&, double) const override { return -1; }
+
   void check_size(const Topology& topology, std::span<const Job> jobs) const override {
     topology.require_grid("runtime model 'wormhole'");  // before the size estimate's grid sums
     check_wormhole_size(params_, topology, jobs);

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "allocsim/util/error.hpp"
+#include "allocsim/workload/comm_classes.hpp"
+#include "trace_variants.hpp"
 
 namespace allocsim {
 
@@ -139,6 +141,65 @@ std::vector<RegistryEntry<TransformFn>> transform_entries() {
          w.jobs.erase(w.jobs.begin(), w.jobs.begin() + static_cast<std::ptrdiff_t>(skip));
          w.jobs.resize(keep);
        }},
+      // Variance from a real trace (issue 29: "a transform that takes a different window of the
+      // trace per replicate ... and seeded perturbations (arrival jitter, runtime noise) -- each
+      // documented with what it preserves"). A window keeps the trace's own jobs, their order,
+      // inter-arrival times, sizes, runtimes and estimates, and the job ids; it loses the queue
+      // and the running jobs at the window's start: the simulated machine starts empty.
+      {"window",
+       "the index-th window of `jobs` consecutive jobs (jobs skip+index*jobs on, in submit "
+       "order), submit times shifted to start at 0; index={replicate} in an experiment gives "
+       "each replicate a disjoint window. Keeps order, inter-arrival times, sizes, runtimes, "
+       "ids; the machine starts empty (no queue carried in)",
+       {int_param("jobs", "1000", "jobs in the window", 1, 1e9),
+        int_param("index", "0", "window number: the window starts at job skip + index*jobs", 0,
+                  1e6),
+        int_param("skip", "0", "jobs skipped before the first window", 0, kMaxCount)},
+       [](Workload& w, const Params& p, TransformContext&) {
+         const std::int64_t jobs = p.integer("jobs");
+         trace_variants::keep_window(w, p.integer("skip") + p.integer("index") * jobs, jobs,
+                                     "window");
+       }},
+      {"random_window",
+       "a window of `jobs` consecutive jobs at a seeded uniform start (the workload seed: one "
+       "window per replicate, the same for every config of a replicate; windows may overlap), "
+       "submit times shifted to start at 0; keeps what `window` keeps",
+       {int_param("jobs", "1000", "jobs in the window", 1, 1e9)},
+       [](Workload& w, const Params& p, TransformContext& context) {
+         const std::int64_t jobs = p.integer("jobs");
+         const auto available = static_cast<std::int64_t>(w.jobs.size());
+         const std::int64_t first =
+             available >= jobs ? context.rng->uniform_int(0, available - jobs) : 0;
+         trace_variants::keep_window(w, first, jobs, "random_window");
+       }},
+      {"jitter",
+       "add a seeded normal delay of standard deviation sd seconds to every submit time "
+       "(clamped at 0), then re-sort by submit; keeps the jobs, sizes, runtimes, estimates and "
+       "ids, and the mean arrival rate (up to the clamp)",
+       {real_param("sd", "60", "standard deviation of the arrival shift (s)",
+                   real_rule(0, kMaxTime))},
+       [](Workload& w, const Params& p, TransformContext& context) {
+         trace_variants::jitter_arrivals(w, p.real("sd"), *context.rng);
+       }},
+      {"runtime_noise",
+       "multiply every runtime by a seeded lognormal factor of mean 1 and coefficient of "
+       "variation cv; cap=estimate keeps a job that ran within its requested time within it "
+       "(the trace's estimate stays an upper bound, so the mean factor is slightly below 1); "
+       "keeps arrivals, sizes, estimates, ids and the job order",
+       {real_param("cv", "0.1", "coefficient of variation of the runtime factor",
+                   real_rule(0, 100)),
+        {"cap",
+         ParamKind::choice,
+         "estimate",
+         "estimate: runtime <= requested time; none",
+         {"estimate", "none"}}},
+       [](Workload& w, const Params& p, TransformContext& context) {
+         trace_variants::noisy_runtimes(w, p.real("cv"), p.text("cap") == "estimate", *context.rng);
+       }},
+      {"comm_classes",
+       "seeded communication classes: heavy and light communicators, their comm shares and "
+       "patterns, read by the flow model (workload/comm_classes.hpp)",
+       comm_classes_params(), apply_comm_classes},
   };
 }
 

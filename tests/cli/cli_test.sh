@@ -89,6 +89,27 @@ PY
     grep -q 'processors > machine size 16 (dropped): 1' "$out" || fail "oversized job not counted"
     rm -f "$csv"
     ;;
+  timeline_csv)
+    # The hand-made schedule of timeline.swf (its comments): one row per event time at which
+    # busy nodes, queued or running jobs change, the state after all events at that time. At
+    # 15 job 4 ends as job 5 arrives and starts on one node: nothing changes, no row.
+    csv=$(mktemp)
+    "$allocsim" run --machine mesh:2x2 --trace "$data/timeline.swf" --sched fcfs --alloc flat \
+      --timeline-out "$csv" >"$out" 2>"$err" || fail "exit $?"
+    expected="time,busy_nodes,utilization,queued_jobs,running_jobs
+0,4,1,0,2
+1,4,1,1,2
+2,4,1,2,2
+5,2,0.5,2,1
+10,4,1,1,1
+13,1,0.25,0,1
+17,0,0,0,0"
+    [ "$(cat "$csv")" = "$expected" ] || fail "timeline: $(cat "$csv")"
+    "$allocsim" run --machine mesh:2x2 --trace "$data/timeline.swf" \
+      --timeline-out /nonexistent/dir/t.csv >"$out" 2>"$err" && fail "unwritable file accepted"
+    grep -q -- "--timeline-out file" "$err" || fail "file error does not name the option: $(cat "$err")"
+    rm -f "$csv"
+    ;;
   bad_numbers)
     # Numeric options: NaN, infinities and negatives are refused with the option named.
     for option in "--estimate-factor nan" "--bsd-threshold -1" "--timeout -1" "--timeout inf"; do
@@ -149,6 +170,29 @@ CASES
     grep -q "apt-get install build-essential" "$err" || fail "no command to run named"
     grep -q "command not found" "$err" && fail "a bare 'command not found'"
     [ ! -e "$shim/apt-get-ran" ] || fail "apt-get was run"
+    ;;
+  map_nodes_intervals)
+    # `map --nodes` takes the interval notation allocsim prints (issue 29), inline or in a file.
+    map_out=$(mktemp) nodes_file=$(mktemp)
+    trap 'rm -f "$out" "$err" "$map_out" "$nodes_file"' EXIT
+    "$allocsim" map --machine mesh:4x4 --pattern ring:4 --nodes 0-3 --out "$map_out" >"$out" 2>"$err" ||
+      fail "--nodes 0-3: exit $?"
+    grep -q "(4 processors)" "$out" || fail "--nodes 0-3 is not 4 processors"
+    [ "$(grep -v '^#' "$map_out" | awk '{print $2}' | sort -n | tr '\n' ' ')" = "0 1 2 3 " ] ||
+      fail "--nodes 0-3 mapped onto other nodes: $(cat "$map_out")"
+    "$allocsim" map --machine mesh:4x4 --pattern ring:5 --nodes "0-1 8 10-11" --out "$map_out" \
+      >"$out" 2>"$err" || fail "inline set: exit $?"
+    [ "$(grep -v '^#' "$map_out" | awk '{print $2}' | sort -n | tr '\n' ' ')" = "0 1 8 10 11 " ] ||
+      fail "'0-1 8 10-11' mapped onto other nodes: $(cat "$map_out")"
+    printf '# the nodes of a job\n0-1 8\n10-11\n' >"$nodes_file"
+    "$allocsim" map --machine mesh:4x4 --pattern ring:5 --nodes "$nodes_file" --out "$map_out" \
+      >"$out" 2>"$err" || fail "file of intervals: exit $?"
+    [ "$(grep -v '^#' "$map_out" | awk '{print $2}' | sort -n | tr '\n' ' ')" = "0 1 8 10 11 " ] ||
+      fail "file of intervals mapped onto other nodes: $(cat "$map_out")"
+    "$allocsim" map --machine mesh:4x4 --pattern ring:4 --nodes 0-16 >"$out" 2>"$err" &&
+      fail "node 16 of a 16-node mesh accepted"
+    grep -q "'0-16' is not a node id or first-last range of mesh:4x4 (nodes 0-15)" "$err" ||
+      fail "no clear error for 0-16"
     ;;
   *) fail "unknown case $case_name" ;;
 esac

@@ -62,6 +62,11 @@ const std::map<std::string, std::vector<std::string>> kTransformSpecs{
     {"replicate", {"replicate:copies=2,jitter=50", "truncate:max_jobs=60"}},
     {"size_scale", {"size_scale:factor=1.5"}},
     {"truncate", {"truncate:max_jobs=40,skip=10"}},
+    {"window", {"window:jobs=25,index=1,skip=5"}},
+    {"random_window", {"random_window:jobs=40"}},
+    {"jitter", {"jitter:sd=200"}},
+    {"runtime_noise", {"runtime_noise:cv=0.3"}},
+    {"comm_classes", {"comm_classes:heavy=0.4,pattern=mixed"}},  // under flow (see below)
 };
 
 /// Parameter variants beyond each entry's defaults: "<entry>.<label>" -> spec.
@@ -83,6 +88,16 @@ const std::vector<std::pair<std::string, std::string>> kSchedulerVariants{
     {"fcfs.largefirst", "fcfs:order=largefirst"},
     {"easy.smallfirst", "easy:order=smallfirst"},
     {"conservative.shortfirst", "conservative:order=shortfirst"},
+    // The re-planning scheduler kept as conservative:replan=full: its files equal the
+    // conservative files of before compression became the default, but for the config line.
+    {"conservative.replan-full", "conservative:replan=full"},
+    {"conservative.shortfirst-replan-full", "conservative:order=shortfirst,replan=full"},
+    // Slurm's multifactor priorities with every factor weighted (the trace has no users: one
+    // share), priorities recomputed every minute, a short backfill window.
+    {"slurm.multifactor",
+     "slurm:PriorityType=priority/multifactor,PriorityWeightAge=1000,PriorityWeightJobSize=500,"
+     "PriorityWeightFairshare=2000,PriorityMaxAge=30,PriorityDecayHalfLife=60,"
+     "PriorityCalcPeriod=1,bf_interval=60,bf_window=30"},
 };
 
 /// One run per topology kind and dimension: case name, machine, allocator (distance-driven MM
@@ -172,6 +187,13 @@ void add_scheduler_cases(std::vector<GoldenCase>& cases) {
   cases.back().config.alloc = "submesh";
   add("conservative", "conservative.submesh", "conservative");
   cases.back().config.alloc = "submesh";
+  add("conservative", "conservative.submesh-replan-full", "conservative:replan=full");
+  cases.back().config.alloc = "submesh";
+  add("slurm", "slurm.submesh", "slurm");
+  cases.back().config.alloc = "submesh";
+  // Estimates below the runtimes: Slurm ends the jobs at their limits (counted as killed).
+  add("slurm", "slurm.killed", "slurm");
+  cases.back().config.transforms = {"estimate:factor=0.8"};
 }
 
 void add_ordering_cases(std::vector<GoldenCase>& cases, const std::string& golden_dir) {
@@ -207,6 +229,8 @@ void add_transform_cases(std::vector<GoldenCase>& cases) {
     const auto found = kTransformSpecs.find(entry.name);
     c.config.transforms =
         found == kTransformSpecs.end() ? std::vector<std::string>{entry.name} : found->second;
+    // Communication classes matter to the flow model only: shares, patterns and interference.
+    if (entry.name == "comm_classes") c.config.runtime_model = "flow:comm=0.5";
     cases.push_back(std::move(c));
   }
 }

@@ -1,6 +1,6 @@
 """The plot scripts on small real outputs: tools/plot_sweep.py and tools/mao_figures.py on a
 sweep made here (PNG + PDF + caption written, caption naming the settings), tools/gantt.py on
-`run --format batsim` output; unknown columns, a file of another experiment, a non-result file
+`run --format batsim` output, tools/plot_timeline.py on `run --timeline-out` files; unknown columns, a file of another experiment, a non-result file
 and a CSV that is not a Batsim jobs.csv give one-line errors (exit 2), never a traceback."""
 import os
 import subprocess
@@ -188,4 +188,59 @@ t.check("occupancy of the 8x8 mesh at t = 30 s" in caption and "12 nodes busy" i
 bad = tool("gantt.py", jobs_out, "--machine", "dragonfly:p=2,a=4,h=2", "--snapshot", "30",
            "-o", env.path("g.png"), expect=2).stderr
 t.check("--snapshot draws a 2D mesh or torus" in bad, bad)
+
+# tools/plot_timeline.py on `run --timeline-out` files: the hand-made schedule of timeline.swf
+# and small.swf drawn together (steps), then one alone with window means.
+timelines = []
+for trace, machine in (("timeline.swf", "mesh:2x2"), ("small.swf", "mesh:8x8")):
+    timelines.append(env.path(trace.replace(".swf", "-timeline.csv")))
+    env.run([env.allocsim, "run", "--trace", os.path.join(env.data, trace), "--machine", machine,
+             "--timeline-out", timelines[-1]])
+timeline_stem = env.path("timeline")
+tool("plot_timeline.py", *timelines, "--label", "2x2", "--label", "8x8", "--time-unit", "h",
+     "-o", timeline_stem + ".png")
+caption = check_figure(timeline_stem)
+t.check("utilization = busy nodes / machine nodes" in caption and "time in h" in caption, caption)
+tool("plot_timeline.py", timelines[0], "--average", "5", "--relative", "-o", timeline_stem + ".png")
+caption = check_figure(timeline_stem)
+t.check("windows of 5 s" in caption and "first event" in caption, caption)
+bad = tool("plot_timeline.py", jobs_out, "-o", env.path("x.png"), expect=2).stderr
+t.check("not an allocsim --timeline-out file" in bad, bad)
+
+# A sweep with keep_timeline = true stores each run's timeline as /timeline/<id>: the same rows
+# as `run --timeline-out` (the hand-made FCFS schedule of timeline.swf), loaded by
+# allocsim_results as frames["timeline"] and drawn by plot_timeline.py --config.
+sys.path.insert(0, TOOLS)
+import allocsim_results  # noqa: E402
+import pandas as pd  # noqa: E402
+
+timeline_experiment = env.write("timeline.toml", """
+[experiment]
+name = "timeline"
+keep_timeline = true
+[base]
+machine = "mesh:2x2"
+trace = "timeline.swf"
+alloc = "flat"
+[sweep]
+sched = ["fcfs", "easy"]
+""")
+timeline_h5 = env.path("timeline.h5")
+env.sweep(1, timeline_experiment, timeline_h5)
+frames = allocsim_results.load(timeline_h5)
+fcfs_id = frames["results"].loc[frames["results"]["sched"].str.startswith("fcfs"), "config_id"]
+stored = frames["timeline"][frames["timeline"]["config_id"] == fcfs_id.iloc[0]]
+from_run = pd.read_csv(timelines[0])
+stored = stored.drop(columns="config_id").reset_index(drop=True).astype(float)
+t.check(list(stored.columns) == list(from_run.columns) and stored.shape == from_run.shape and
+        (stored == from_run.astype(float)).all().all(),
+        f"stored timeline differs from run --timeline-out:\n{stored}\n{from_run}")
+t.check(set(frames["columns"][frames["columns"]["table"] == "timeline"]["column"]) ==
+        {"config_id", "time", "busy_nodes", "utilization", "queued_jobs", "running_jobs"},
+        f"{frames['columns']}")
+tool("plot_timeline.py", timeline_h5, "--config", "0", "--config", "1", "-o",
+     timeline_stem + ".png")
+t.check("config sched=" in check_figure(timeline_stem), "caption names the configs")
+bad = tool("plot_timeline.py", output, "--config", "0", "-o", env.path("x.png"), expect=2).stderr
+t.check("keep_timeline = true" in bad, bad)
 print("ok")

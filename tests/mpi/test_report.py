@@ -1,6 +1,8 @@
 """`allocsim report` groups and averages like pandas does on the same file."""
 import io
 import json
+import os
+import sys
 
 import pandas as pd
 
@@ -66,4 +68,43 @@ rows = json.loads(env.run([env.allocsim, "report", output, "--group-by", "alloc,
 t.check(len(rows) == 4 and rows[0]["alloc"] == "flat" and rows[0]["configs"] == 2, f"{rows}")
 bad = env.run([env.allocsim, "report", output, "--metrics", "utilisation"], expect=2)
 t.check("did you mean 'utilization'" in bad.stderr, bad.stderr)
+
+# --baseline sched=fcfs (flat and random give the same schedules here, without a network model):
+# per-replicate ratios and differences against fcfs with the same alloc and replicate, their mean and paired Student-t interval, exactly as tools/plot_sweep.py's
+# paired() computes them for its --baseline figures (the report and the figure agree).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import plot_common  # noqa: E402
+import plot_sweep  # noqa: E402
+
+for mode in ("ratio", "difference"):
+    result = env.run([env.allocsim, "report", output, "--baseline", "sched=fcfs", "--paired", mode,
+                      "--metrics", "utilization,mean_bsd", "--format", "csv"])
+    got = pd.read_csv(io.StringIO(result.stdout))
+    t.check(list(got.columns) == ["sched", "alloc", "configs", "failed", "pairs",
+                                  f"utilization_{mode}", f"utilization_{mode}_ci95",
+                                  f"mean_bounded_slowdown_{mode}",
+                                  f"mean_bounded_slowdown_{mode}_ci95"], f"{list(got.columns)}")
+    t.check(f"paired {mode}s against sched=fcfs" in result.stderr, result.stderr)
+    for metric in ("utilization", "mean_bounded_slowdown"):
+        per_replicate = joined.groupby(["alloc", "sched", "replicate"], as_index=False)[metric].mean()
+        pairs = plot_sweep.paired(per_replicate, ["alloc", "sched"], "sched", metric, "fcfs", mode)
+        for _, row in got.iterrows():
+            values = pairs[(pairs["alloc"] == row["alloc"]) & (pairs["sched"] == row["sched"])][metric]
+            want, half = values.mean(), plot_common.t_half_width(list(values))
+            t.check(abs(row[f"{metric}_{mode}"] - want) <= 1e-12 * max(1, abs(want)),
+                    f"{mode} {row['alloc']} {row['sched']} {metric}: {row[f'{metric}_{mode}']} vs {want}")
+            t.check(abs(row[f"{metric}_{mode}_ci95"] - half) <= 1e-9 * max(1, abs(half)),
+                    f"{mode} ci {row['alloc']} {row['sched']} {metric}: "
+                    f"{row[f'{metric}_{mode}_ci95']} vs {half}")
+    t.check((got[got["sched"] == "fcfs"][f"utilization_{mode}"] == (1 if mode == "ratio" else 0)).all(),
+            f"{got}")
+    easy = got[got["sched"] == "easy"]
+    t.check((easy[f"mean_bounded_slowdown_{mode}"] != (1 if mode == "ratio" else 0)).all() and
+            (easy[f"mean_bounded_slowdown_{mode}_ci95"] > 0).all(), f"a trivial comparison: {got}")
+bad = env.run([env.allocsim, "report", output, "--baseline", "alloc=sortedfreelist"], expect=2)
+t.check("no done config has alloc = sortedfreelist (values: flat, random)" in bad.stderr, bad.stderr)
+bad = env.run([env.allocsim, "report", output, "--baseline", "aloc=flat"], expect=2)
+t.check("did you mean 'alloc'" in bad.stderr, bad.stderr)
+bad = env.run([env.allocsim, "report", output, "--paired", "difference"], expect=2)
+t.check("--paired needs --baseline" in bad.stderr, bad.stderr)
 print("report matches pandas")

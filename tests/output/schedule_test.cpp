@@ -82,8 +82,27 @@ TEST(Swf, MatchesAHandWrittenFile) {
             "; MaxNodes: 16\n"
             "; MaxProcs: 16\n"
             "; Note: scheduler easy\n"
+            "; Note: times in whole seconds: submit, start and end rounded to the nearest "
+            "second, wait = start - submit and run = end - start of the rounded values, "
+            "requested time rounded up\n"
             "1 0 5 10 4 -1 -1 4 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
             "2 2 3 4 4 -1 -1 3 7 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
+}
+
+// SWF times are whole seconds (issue 29, item 6): the end points are rounded and the durations
+// taken from them, so submit + wait + run is the rounded end; the requested time is rounded up.
+TEST(Swf, WholeSecondsByDefaultExactOnRequest) {
+  JobRecord a;
+  a.job_id = 7, a.submit = 10.4, a.start = 12.6, a.end = 20.2, a.wait = 2.2, a.runtime = 7.6;
+  a.procs = 2, a.nodes = 2, a.estimate = 30.1;
+  std::ostringstream whole, exact;
+  write_swf(whole, {a}, {"mesh:2x2", 4, "v", {}});
+  write_swf(exact, {a}, {"mesh:2x2", 4, "v", {}}, SwfTimes::exact);
+  // submit 10, start 13, end 20: wait 3, run 7 (10 + 3 + 7 = 20); requested 31.
+  EXPECT_NE(whole.str().find("\n7 10 3 7 2 -1 -1 2 31 -1 1 "), std::string::npos) << whole.str();
+  EXPECT_NE(exact.str().find("\n7 10.4 2.2 7.6 2 -1 -1 2 30.1 -1 1 "), std::string::npos)
+      << exact.str();
+  EXPECT_NE(exact.str().find("; Note: times exact"), std::string::npos);
 }
 
 class SimulatedSchedule : public ::testing::Test {
@@ -103,7 +122,7 @@ class SimulatedSchedule : public ::testing::Test {
 
 TEST_F(SimulatedSchedule, SwfReadBackReproducesTheSchedule) {
   std::ostringstream out;
-  write_swf(out, result_.jobs, {config_.machine, 64, "test", {}});
+  write_swf(out, result_.jobs, {config_.machine, 64, "test", {}}, SwfTimes::exact);
   const Workload back = parse_swf(out.str(), "simulated.swf");
   EXPECT_EQ(back.header_max_nodes, 64);
   EXPECT_EQ(back.header_max_procs, 64);

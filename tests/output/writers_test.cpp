@@ -25,7 +25,8 @@ TEST(Json, ConfigHasEveryFieldTyped) {
             "{\"machine\": \"mesh:16x16\", \"trace\": \"t.swf\", \"sched\": \"fcfs\", "
             "\"alloc\": \"flat\", \"transforms\": [\"truncate:max_jobs=5\", \"runtime_scale\"], "
             "\"runtime_model\": \"fixed\", \"bsd_threshold\": 10, \"estimate_factor\": 2, "
-            "\"strict\": false, \"keep_jobs\": false, \"timeout\": 0, \"decisions\": [], "
+            "\"strict\": false, \"keep_jobs\": false, \"keep_timeline\": false, \"timeout\": 0, "
+            "\"decisions\": [], "
             "\"pattern\": \"\", \"mapper\": \"identity\", \"seed\": 1, \"workload_seed\": 1}");
 }
 
@@ -37,8 +38,8 @@ TEST(Csv, ConfigsAndQuoting) {
   write_configs_csv(out, {config});
   EXPECT_EQ(out.str(),
             "machine,trace,sched,alloc,transforms,runtime_model,bsd_threshold,estimate_factor,"
-            "strict,keep_jobs,timeout,decisions,pattern,mapper,seed,workload_seed\n"
-            "mesh:16x16,\"a,b\",fcfs,flat,x; y,fixed,10,2,false,false,0,,,identity,1,1\n");
+            "strict,keep_jobs,keep_timeline,timeout,decisions,pattern,mapper,seed,workload_seed\n"
+            "mesh:16x16,\"a,b\",fcfs,flat,x; y,fixed,10,2,false,false,false,0,,,identity,1,1\n");
 }
 
 TEST(Table, AlignsAndFormatsNumbers) {

@@ -1,4 +1,4 @@
-// The conservative and EASY schedulers against their first implementations, kept here as the
+// conservative:replan=full and EASY against their first implementations, kept here as the
 // reference: per-job start and end times and the external fragmentation count must be equal on
 // random small workloads (ties in submit times, overruns, zero estimates, every queue order,
 // count-only and shape-constrained allocators).
@@ -221,7 +221,8 @@ RunResult run(const Instance& instance, const std::string& sched,
   RunConfig config;
   config.machine = instance.machine;
   config.alloc = instance.alloc;
-  config.sched = sched + ":order=" + instance.order;
+  config.sched =
+      sched + (sched.find(':') == std::string::npos ? ":" : ",") + "order=" + instance.order;
   config.keep_jobs = true;
   Simulation simulation(config, instance.workload);
   if (reference) simulation.set_scheduler(std::move(reference));
@@ -244,9 +245,9 @@ TEST(SchedulerReference, ConservativeGivesTheFirstImplementationsSchedules) {
     const Instance instance = random_instance(rng, i);
     const std::string what = "instance " + std::to_string(i) + " " + instance.machine + " " +
                              instance.alloc + " order=" + instance.order;
-    expect_same(
-        run(instance, "conservative", std::make_unique<ReferenceConservative>(instance.order)),
-        run(instance, "conservative", nullptr), what);
+    expect_same(run(instance, "conservative:replan=full",
+                    std::make_unique<ReferenceConservative>(instance.order)),
+                run(instance, "conservative:replan=full", nullptr), what);
   }
 }
 
@@ -302,9 +303,9 @@ TEST(SchedulerReference, ConservativeGivesTheFirstImplementationsSchedulesOnLong
     const Instance instance = stressed_instance(rng, i);
     const std::string what = "stressed instance " + std::to_string(i) + " " + instance.machine +
                              " " + instance.alloc + " order=" + instance.order;
-    expect_same(
-        run(instance, "conservative", std::make_unique<ReferenceConservative>(instance.order)),
-        run(instance, "conservative", nullptr), what);
+    expect_same(run(instance, "conservative:replan=full",
+                    std::make_unique<ReferenceConservative>(instance.order)),
+                run(instance, "conservative:replan=full", nullptr), what);
   }
 }
 

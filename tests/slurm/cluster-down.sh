@@ -49,8 +49,11 @@ if [ -f "$CONF" ] && ours "$ctld_pid"; then
 fi
 
 # 2. The daemons, by their PID files.
-for name in slurmd slurmctld; do
-  stop_pid "$(cat "$WORK/pids/$name.pid" 2>/dev/null)" "$name"
+# slurmd.NAME.pid: one slurmd per node of `cluster-up.sh --nodes N`.
+for pidfile in "$WORK"/pids/slurmd.pid "$WORK"/pids/slurmd.*.pid "$WORK"/pids/slurmctld.pid; do
+  [ -f "$pidfile" ] || continue
+  name=${pidfile##*/}
+  stop_pid "$(cat "$pidfile" 2>/dev/null)" "${name%.pid}"
 done
 
 # 3. Job steps that outlived slurmd (slurmstepd and its tasks carry our SLURM_CONF).

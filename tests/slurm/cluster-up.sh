@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Brings up a one-node Slurm cluster on 127.0.0.1 whose configuration, state, logs and PID files
 # live in WORK, and its Unix sockets in a short /tmp/allocsim-slurm.* folder named in
-# WORK/rundir. Usage: cluster-up.sh WORK
+# WORK/rundir. Usage: cluster-up.sh WORK [--nodes N] [--cpus C] [--topology FILE]
+#                            [--sched-params LIST] [--debug-flags LIST]
+#
+# - default: one node named after the host, 8 CPUs (the jobs/ scripts' test, slurm_test.sh);
+# - --nodes N: N nodes n0 .. n(N-1), each its own slurmd on 127.0.0.1 with a port of its own
+#   (NodeHostname=the host, `slurmd -N nK`), C CPUs each (default 1); slurm_compare_test.sh
+#   says what Debian 12's Slurm 22.05 does with that;
+# - --topology FILE: TopologyPlugin=topology/tree with FILE as topology.conf;
+# - --sched-params LIST: SchedulerParameters (default sched_interval=1,bf_interval=1);
+# - --debug-flags LIST: slurmctld DebugFlags (e.g. Backfill,BackfillMap: each reservation logged);
+# - the nodes: WORK/nodes, one name a line.
 #
 # - expects slurmctld, slurmd, slurm-client, munge and /etc/munge/munge.key (installed by
 #   `scripts/deps.sh --slurm`; a test never installs anything) and starts a private munged;
@@ -15,7 +25,30 @@
 # which stops exactly the processes named in WORK/pids.
 set -uo pipefail
 
-WORK=${1:?usage: cluster-up.sh WORK}
+USAGE="usage: cluster-up.sh WORK [--nodes N] [--cpus C] [--topology FILE] [--sched-params LIST]"
+USAGE+=" [--debug-flags LIST]"
+WORK=${1:?$USAGE}
+shift
+NODES=0  # 0: the one node named after the host
+CPUS=""
+TOPOLOGY=""
+SCHED_PARAMS=sched_interval=1,bf_interval=1
+DEBUG_FLAGS=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --nodes) NODES=${2:?$USAGE}; shift 2 ;;
+    --cpus) CPUS=${2:?$USAGE}; shift 2 ;;
+    --topology) TOPOLOGY=${2:?$USAGE}; shift 2 ;;
+    --sched-params) SCHED_PARAMS=${2:?$USAGE}; shift 2 ;;
+    --debug-flags) DEBUG_FLAGS=${2:?$USAGE}; shift 2 ;;
+    *) echo "$USAGE" >&2; exit 1 ;;
+  esac
+done
+usage_error() { echo "$*" >&2; exit 1; }
+[[ "$NODES" =~ ^[0-9]+$ && "$NODES" -le 64 ]] || usage_error "--nodes: 0 .. 64, not '$NODES'"
+[[ -z "$CPUS" || "$CPUS" =~ ^[1-9][0-9]*$ ]] || usage_error "--cpus: a positive count, not '$CPUS'"
+[ -z "$TOPOLOGY" ] || [ -r "$TOPOLOGY" ] || usage_error "--topology: cannot read '$TOPOLOGY'"
+[ -z "$TOPOLOGY" ] || TOPOLOGY=$(cd "$(dirname "$TOPOLOGY")" && pwd)/$(basename "$TOPOLOGY")
 mkdir -p "$WORK" && WORK=$(cd "$WORK" && pwd) || exit 1
 HERE=$(cd "$(dirname "$0")" && pwd)
 PACKAGES=(slurmctld slurmd slurm-client munge)
@@ -91,19 +124,51 @@ munge --socket="$MUNGE_SOCKET" -n </dev/null 2>/dev/null |
 log "munged up ($MUNGE_SOCKET)"
 
 # ---- slurm.conf ------------------------------------------------------------------------------
-read -r CTLD_PORT SLURMD_PORT < <(/usr/bin/python3 - <<'PY'
+# One port for slurmctld and one for each slurmd.
+PORTS=$(/usr/bin/python3 - "$((NODES > 0 ? NODES + 1 : 2))" <<'PY'
 import socket
-sockets = [socket.socket() for _ in range(2)]
+import sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
 for s in sockets:
     s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in sockets))
 PY
 )
+read -r CTLD_PORT SLURMD_PORT _ <<<"$PORTS"
+read -r -a NODE_PORTS <<<"${PORTS#* }"
 [ -n "${SLURMD_PORT:-}" ] || skip "no free TCP port on 127.0.0.1"
 HOST=$(hostname -s)
-CPUS=8
+if [ "$NODES" -eq 0 ]; then
+  CPUS=${CPUS:-8}
+  NODE_NAMES=("$HOST")
+  # RealMemory is advertised (config_overrides), large enough for the jobs/ scripts' --mem.
+  NODE_LINES="NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS Sockets=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=65536 State=UNKNOWN"
+  SLURMD_FILES="SlurmdSpoolDir=$RUN/spool
+SlurmdPidFile=$WORK/state/slurmd.pid
+SlurmdLogFile=$WORK/log/slurmd.log"
+else
+  CPUS=${CPUS:-1}
+  NODE_NAMES=()
+  NODE_LINES=""
+  for ((i = 0; i < NODES; i++)); do
+    NODE_NAMES+=("n$i")
+    NODE_LINES+="NodeName=n$i NodeHostname=$HOST NodeAddr=127.0.0.1 Port=${NODE_PORTS[$i]} CPUs=$CPUS Sockets=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=1024 State=UNKNOWN
+"
+  done
+  # %n: each slurmd its own spool folder, PID file and log.
+  SLURMD_FILES="SlurmdSpoolDir=$RUN/spool/%n
+SlurmdPidFile=$WORK/state/slurmd.%n.pid
+SlurmdLogFile=$WORK/log/slurmd.%n.log"
+  for name in "${NODE_NAMES[@]}"; do mkdir -p "$RUN/spool/$name"; done
+fi
+printf '%s\n' "${NODE_NAMES[@]}" >"$WORK/nodes"
+TOPOLOGY_LINES=""
+if [ -n "$TOPOLOGY" ]; then
+  cp "$TOPOLOGY" "$WORK/etc/topology.conf"
+  TOPOLOGY_LINES="TopologyPlugin=topology/tree"
+fi
 cat >"$WORK/etc/slurm.conf" <<EOF
-# One node on 127.0.0.1, written by tests/slurm/cluster-up.sh.
+# Nodes on 127.0.0.1, written by tests/slurm/cluster-up.sh.
 ClusterName=allocsim-test
 SlurmctldHost=$HOST(127.0.0.1)
 SlurmctldPort=$CTLD_PORT
@@ -115,15 +180,14 @@ CredType=cred/munge
 # cred_expire also sets how long a requeued job waits before it may start again (default 120 s).
 AuthInfo=socket=$MUNGE_SOCKET,cred_expire=10
 StateSaveLocation=$WORK/state
-SlurmdSpoolDir=$RUN/spool
 SlurmctldPidFile=$WORK/state/slurmctld.pid
-SlurmdPidFile=$WORK/state/slurmd.pid
 SlurmctldLogFile=$WORK/log/slurmctld.log
-SlurmdLogFile=$WORK/log/slurmd.log
+$SLURMD_FILES
 # debug2: the log then shows each time-limit check ("Testing job time limits", every 30 s),
 # which the test uses to time its --signal job.
 SlurmctldDebug=debug2
 SlurmdDebug=info
+${DEBUG_FLAGS:+DebugFlags=$DEBUG_FLAGS}
 # No cgroups, no accounting (wait with squeue / scontrol show job, not sacct).
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -140,15 +204,15 @@ SlurmdParameters=config_overrides
 SchedulerType=sched/backfill
 # Look at pending jobs every second (defaults: 60 s and 30 s), so that a requeued job starts as
 # soon as its begin time has come.
-SchedulerParameters=sched_interval=1,bf_interval=1
+SchedulerParameters=$SCHED_PARAMS
 MailProg=/bin/true
 ReturnToService=2
 KillWait=5
 MinJobAge=600
 InactiveLimit=0
 Waittime=0
-# RealMemory is advertised (config_overrides), large enough for the jobs/ scripts' --mem.
-NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS Sockets=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=65536 State=UNKNOWN
+$TOPOLOGY_LINES
+$NODE_LINES
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 # PMIx's per-step client directories (spmix_appdir_<uid>_<job>.<step>, in /tmp by default) go
@@ -160,20 +224,32 @@ export SLURM_CONF=$WORK/etc/slurm.conf
 
 # ---- daemons ---------------------------------------------------------------------------------
 start_daemon slurmctld "$WORK/log/slurmctld.out" slurmctld -D -i -f "$SLURM_CONF"
-start_daemon slurmd "$WORK/log/slurmd.out" slurmd -D -f "$SLURM_CONF" -N "$HOST"
+if [ "$NODES" -eq 0 ]; then
+  start_daemon slurmd "$WORK/log/slurmd.out" slurmd -D -f "$SLURM_CONF" -N "$HOST"
+  DAEMONS=(slurmctld slurmd)
+else
+  DAEMONS=(slurmctld)
+  for name in "${NODE_NAMES[@]}"; do
+    start_daemon "slurmd.$name" "$WORK/log/slurmd.$name.out" slurmd -D -f "$SLURM_CONF" -N "$name"
+    DAEMONS+=("slurmd.$name")
+  done
+fi
+NODE_LIST=$(IFS=,; echo "${NODE_NAMES[*]}")
 state=""
 for _ in $(seq 1800); do
-  state=$(sinfo -h -n "$HOST" -o %T 2>/dev/null)
-  [ "$state" = idle ] && break
-  for name in slurmctld slurmd; do
+  state=$(sinfo -h -n "$NODE_LIST" -o %T 2>/dev/null | sort -u | tr '\n' ' ')
+  [ "$state" = "idle " ] && break
+  for name in "${DAEMONS[@]}"; do
     kill -0 "$(cat "$WORK/pids/$name.pid")" 2>/dev/null ||
       skip "$name exited at start-up: $(tail_of "$WORK/log/$name.out" "$WORK/log/$name.log")"
   done
   sleep 0.1
 done
-[ "$state" = idle ] ||
-  skip "node $HOST not idle after 180 s (state '${state}'): $(tail_of "$WORK/log/slurmd.log")"
-log "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $HOST idle with $CPUS CPUs"
+[ "$state" = "idle " ] ||
+  skip "nodes $NODE_LIST not all idle after 180 s (states '${state}'):" \
+    "$(tail_of "$WORK"/log/slurmd*.log)"
+log "slurmctld :$CTLD_PORT and slurmd :${NODE_PORTS[*]} up," \
+  "nodes $NODE_LIST idle with $CPUS CPUs each"
 
 # Open MPI names its shared-memory segments after the host and the job id, and this private
 # cluster numbers its jobs from 1 again on every run: two runs at once (or a segment left by a

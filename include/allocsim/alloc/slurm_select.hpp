@@ -22,7 +22,10 @@
 // logical parent. The implicit top switch that SlurmTopology adds over several top-level
 // switches is not a switch here: "Jobs can only span nodes connected by the same switch fabric,
 // even if there are available idle nodes in other areas of the cluster" (topology.conf(5)).
-// Distances between switches are switch hops in the tree (Slurm's switches_dist).
+// A dragonfly is read as the three-level topology.conf a site would write for it: one leaf switch
+// per router (its p nodes), in router order; one switch per group over its a routers; one top
+// switch over the groups (so a job may span groups). Distances between switches are switch hops
+// in the tree (Slurm's switches_dist).
 //
 // `slurm-tree` — topology/tree. "The basic algorithm is to identify the lowest level switch in
 // the hierarchy that can satisfy a job's request and then allocate resources on its underlying

@@ -23,7 +23,8 @@ class JobRecordBuilder {
   /// order, stretch). `pieces` is the allocator's count of contiguous blocks.
   void start(JobRecord& record, const Job& job, double start, std::span<const NodeId> nodes,
              int pieces);
-  /// Fields final only at completion: end, runtime, bounded slowdown with threshold `delta`.
+  /// Fields final only at completion: end, runtime, bounded slowdown with threshold `delta`
+  /// (against the actual runtime, and bounded_slowdown_trace against the trace runtime).
   static void finish(JobRecord& record, double end, double delta);
 
  private:
@@ -35,8 +36,11 @@ class JobRecordBuilder {
 
 /// Summary of a run's completed-job records on a machine of `node_count` nodes: makespan,
 /// utilization, waits (mean, median, nearest-rank p95, max), response, bounded slowdown and
-/// the means of the locality and mapped-communication fields. `offered_load` is stored as given
-/// when there are records. External fragmentation and allocator fallbacks are left for the caller.
+/// the means of the locality and mapped-communication fields; utilization and bounded slowdown
+/// on trace runtimes too; interference (mean, nearest-rank p95, max) over the records whose
+/// alone runtime was measured (interference > 0), overall and per communication class.
+/// `offered_load` is stored as given when there are records. External fragmentation and allocator
+/// fallbacks are left for the caller.
 RunSummary summarize_records(const std::vector<JobRecord>& records, int node_count,
                              double offered_load);
 

@@ -2,6 +2,7 @@
 // Result value types produced once per job / per run and consumed by every writer
 // (console, JSON, CSV, HDF5, MPI). Column tables list the fields by their output names.
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -33,12 +34,29 @@ struct JobRecord {
   /// without a pattern: bytes per iteration (hops-per-byte denominator), hop-bytes, hops per
   /// byte, and the most bytes on one directed link under dimension-ordered routing.
   double comm_bytes = 0, hop_bytes = 0, hops_per_byte = 0, max_link_load = 0;
-  /// Running time / the trace's runtime: 1 under `fixed`, the slowdown due to communication
-  /// (actual / alone on a compact allocation) under the network runtime models.
+  /// Actual runtime / alone-compact runtime (the job alone on the reference compact allocation,
+  /// RuntimeModel::alone_runtime): 1 under `fixed`, the slowdown due to communication under the
+  /// network runtime models.
   double comm_slowdown = 1;
+  /// The three runtimes of a job (issue 27, issue 29 item 3): its trace runtime (from the
+  /// trace, after transforms); its alone runtime (the job under the run's runtime model alone on
+  /// its own allocation, its own traffic only: RuntimeModel::own_alone_runtime; 0 when the
+  /// model does not measure it); its actual runtime (`runtime`, with all jobs).
+  double trace_runtime = 0, runtime_alone = 0;
+  /// Actual / alone runtime: the slowdown that other jobs' traffic causes the job (1 when
+  /// nothing shares its links; 0 when the alone runtime is not measured).
+  double interference = 0;
+  /// max(response, threshold) / max(trace runtime, threshold): bounded slowdown against the
+  /// trace runtime, so a job stretched by communication counts as slowed down.
+  double bounded_slowdown_trace = 0;
+  /// The job's communication class as a number (CommClass): 0 none, 1 light, 2 heavy.
+  double comm_class = 0;
   /// The job's nodes as an interval set, Batsim's notation: sorted, "0-3 8 10-11" (filled
   /// only when the run keeps its job records; not a column of job_columns()).
   std::string allocated_nodes;
+  /// Ended at its time limit while still running (a scheduler with time limits: `slurm`). Not a
+  /// column of job_columns(): `--jobs-out` adds a `killed` column when some job was.
+  bool killed = false;
 };
 
 /// Per-run summary; names are the JSON keys and HDF5 column names.
@@ -61,6 +79,15 @@ struct RunSummary {
   double mean_hop_bytes = 0, mean_hops_per_byte = 0, mean_max_link_load = 0;
   double max_link_load = 0;
   double mean_comm_slowdown = 0;
+  /// Utilization counted on trace runtimes (Σ procs x trace runtime / (nodes x makespan)):
+  /// communication-inflated time is not work. Mean bounded slowdown against trace runtimes.
+  double utilization_trace = 0, mean_bounded_slowdown_trace = 0;
+  /// Interference (actual / alone runtime) over the jobs whose alone runtime was measured:
+  /// mean, nearest-rank 95th percentile and maximum; then the same over heavy and over light
+  /// communicators (comm_class; 0 when a class has no measured job).
+  double mean_interference = 0, p95_interference = 0, max_interference = 0;
+  double mean_interference_heavy = 0, p95_interference_heavy = 0, max_interference_heavy = 0;
+  double mean_interference_light = 0, p95_interference_light = 0, max_interference_light = 0;
   /// Link utilization, time-averaged over the run (mean over links) and the largest any link
   /// reached; measured by the network runtime models (`flow`), 0 under the others.
   double mean_link_utilization = 0, max_link_utilization = 0;
@@ -85,8 +112,11 @@ const std::vector<Column<JobRecord>>& job_columns();
 /// Node ids as an interval set: sorted, runs of consecutive ids as "first-last", separated by
 /// spaces ("0-3 8 10-11"; "" for no nodes). Batsim's `allocated_resources` notation.
 std::string node_interval_set(std::vector<int> nodes);
-/// Node ids of an interval set ("0-3 8" -> 0 1 2 3 8); throws InputError on malformed text.
-std::vector<int> parse_node_interval_set(const std::string& text);
+/// Node ids of an interval set ("0-3 8" -> 0 1 2 3 8), in the order written; throws InputError
+/// on malformed text, and on an id >= `limit` (the machine's node count) before expanding a
+/// range, so "0-2000000000" is an error, not two billion ids.
+std::vector<int> parse_node_interval_set(const std::string& text,
+                                         int limit = std::numeric_limits<int>::max());
 /// The nodes of an interval set by name, as a Slurm hostlist (compress_hostlist) of
 /// GraphMachine::node_name in id order ("tux[0-3,8]"); for machines that name their nodes.
 std::string node_names_hostlist(const Topology& machine, const std::string& interval_set);

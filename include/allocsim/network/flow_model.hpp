@@ -30,7 +30,10 @@
 //   (1 − comm)·T + comm·T·s. Compute and communication are interleaved evenly
 //   (bulk-synchronous iterations), and shares are computed as if every running job were
 //   communicating at once (worst-case overlap, the case Leung et al. observed doubling two jobs'
-//   running times).
+//   running times). `comm` is the network's unless a job has its own (set_comm: the
+//   comm_classes transform's heavy and light shares).
+// - Alone (alone_rate): the job's flow with no other job, min(cap, bandwidth / its largest
+//   load); alone runtime T·((1 − comm) + comm·s_alone), the denominator of interference.
 //
 // Two pacing loads (FlowLoad; `flow:load=max|mean`), i.e. two answers to "which link load sets
 // a job's communication time":
@@ -145,6 +148,16 @@ class FlowNetwork {
   void add_job(JobKey key, std::span<const std::pair<LinkId, double>> loads, double reference_rate);
   void remove_job(JobKey key);
   bool empty() const { return jobs_.empty(); }
+  /// The job's own communication share (a job's comm_classes share), replacing the network's
+  /// `comm` for it from the next solve() on; call right after add_job.
+  void set_comm(JobKey key, double comm);
+
+  /// The job's rate alone on its own allocation (its own traffic only, no other job): what
+  /// progressive filling gives its flow alone, min(cap, bandwidth / the largest of its loads),
+  /// computed once when it is added (on adaptive machines from its minimal routes, as the
+  /// reference: alone, UGAL sees no load; a mapped pattern from the loads it was added with).
+  /// A job alone on its links gets exactly this rate from solve() (the same operations).
+  JobRate alone_rate(JobKey key) const;
 
   /// Recomputes every running job's rate (deterministic: jobs in key order). False when only
   /// jobs without messages came or went since the last call: no other job's rate changed.
@@ -170,6 +183,8 @@ class FlowNetwork {
     std::vector<NodeId> nodes;  ///< adaptive machines: an all-to-all job's nodes, to re-route
     std::vector<std::pair<LinkId, double>> link_loads;  ///< adaptive machines: its real loads
     double reference_rate = 0;
+    double comm = -1;                ///< its communication share (the network's unless set)
+    double alone_message_rate = -1;  ///< its messages' rate alone (−1: not yet computed)
     bool capped = true;       ///< at bandwidth × reference_rate: the trace runtime is a floor at 1
     double message_rate = 0;  ///< its messages' max-min fair rate
     double communicating = 0;  ///< the share of its time spent communicating (utilization)
@@ -214,8 +229,16 @@ class FlowNetwork {
   /// comment).
   void reroute_adaptive();
   /// Adds `job` (its loads: real links, normalised); under FlowLoad::mean its loads become one
-  /// load, Σ w / N, on the pool link.
-  void insert_job(JobKey key, RunningJob job);
+  /// load, Σ w / N, on the pool link. Its alone rate comes from `alone_loads` (normalised, real
+  /// links) when given, else from its loads.
+  void insert_job(JobKey key, RunningJob job,
+                  const std::vector<std::pair<LinkId, double>>* alone_loads = nullptr);
+  /// The message rate of one flow of `loads` alone (cap as for `job`), as solve_queued's
+  /// one-job path computes it; per-link sums first when a link repeats.
+  double alone_message_rate(const RunningJob& job,
+                            std::vector<std::pair<LinkId, double>> loads) const;
+  /// Slowdown and progress of `job` when its messages progress at `message_rate`.
+  JobRate rate_at(const RunningJob& job, double message_rate) const;
   /// Position of `link` in `job`'s loads (which use it).
   static int position_of(const RunningJob& job, LinkId link);
   /// Recomputes `job`'s shared positions and heaviest private link if stale.

@@ -1,11 +1,12 @@
 #pragma once
-// CSV writers (RFC 4180 quoting) for per-job records and configs.
+// CSV writers (RFC 4180 quoting) for per-job records, timelines and configs.
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "allocsim/metrics/records.hpp"
 #include "allocsim/sim/config.hpp"
+#include "allocsim/sim/timeline.hpp"
 #include "allocsim/topo/topology.hpp"
 
 namespace allocsim::output {
@@ -20,6 +21,9 @@ std::string csv_field(const std::string& text);
 /// the columns are as before.
 void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs,
                     const Topology* machine = nullptr);
+/// One CSV header (timeline_columns()) + one row per TimelineRow, times exact (shortest
+/// round-trip form).
+void write_timeline_csv(std::ostream& out, const std::vector<TimelineRow>& rows);
 /// One CSV header (config_fields() names) + one row per config (field_text of each field).
 void write_configs_csv(std::ostream& out, const std::vector<RunConfig>& configs);
 

@@ -27,12 +27,21 @@ struct SwfHeader {
   std::vector<std::string> notes;  ///< one "; Note: ..." line each (scheduler, allocator, ...)
 };
 
+/// How write_swf writes times. The SWF definition counts every time "in seconds" and the
+/// archive's files hold whole numbers (readers such as evalys parse integers), so whole seconds
+/// are the default: submit, start and end are rounded to the nearest second and wait = start -
+/// submit, run = end - start are taken from the rounded values (so submit + wait + run is the
+/// rounded end exactly, and each is within 1 s of the simulated value); the requested time is
+/// rounded up (a limit is never shortened). `exact` writes the simulated doubles (shortest
+/// round-trip form), so a reader gets the schedule back bit for bit.
+enum class SwfTimes { whole_seconds, exact };
+
 /// The simulated schedule as an SWF file: header comments, then one 18-field line per job in
 /// job order: job number, submit, wait (simulated), run time (simulated), allocated processors
 /// (nodes made busy), -1, -1, requested processors, requested time (estimate), -1, status 1
 /// (completed), then -1 for user, group, executable, queue, partition, preceding job and think
-/// time. Times are written exactly (shortest round-trip form), so a reader gets the schedule
-/// back bit for bit.
-void write_swf(std::ostream& out, const std::vector<JobRecord>& jobs, const SwfHeader& header);
+/// time. Times as `times` says (a header note says which).
+void write_swf(std::ostream& out, const std::vector<JobRecord>& jobs, const SwfHeader& header,
+               SwfTimes times = SwfTimes::whole_seconds);
 
 }  // namespace allocsim::output

@@ -1,4 +1,6 @@
 #pragma once
+// conservative:replan=full (the `conservative` scheduler before compression became the
+// default, sched/compressing.hpp; its results are kept bit for bit, tests/golden).
 // Conservative backfilling (Mu'alem & Feitelson, "Utilization, predictability, workloads, and
 // user runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS 2001, Sec. 2):
 // every waiting job, in queue order, holds a reservation at the earliest time the free-node

@@ -52,6 +52,10 @@ class SchedulerContext : public TimeLimit {
   virtual void note_refusal(int job_index) { try_allocate(job_index); }
   /// Commits `allocation` and starts the job now (removes it from the waiting list).
   virtual void start(int job_index, Allocation allocation) = 0;
+  /// Asks for a scheduling pass at `time` even if no job arrives or ends then (conservative
+  /// backfilling: a reservation's start). Times not after now are ignored. The default (test
+  /// fakes) ignores every request.
+  virtual void request_pass(double /*time*/) {}
   /// Throws TimeoutError when the run's wall-clock budget is spent (checked in every loop that
   /// can run long). Schedulers and the planner call it once per
   /// job or release they look at; the default (test fakes) never throws.

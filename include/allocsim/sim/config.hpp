@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "allocsim/metrics/records.hpp"
+#include "allocsim/sim/timeline_row.hpp"
 #include "allocsim/workload/job.hpp"
 
 namespace allocsim {
@@ -28,6 +29,7 @@ struct RunConfig {
   double estimate_factor = 2.0;        ///< estimate = factor x runtime when the trace has none
   bool strict = false;                 ///< malformed trace lines are errors
   bool keep_jobs = false;              ///< keep per-job records in the result
+  bool keep_timeline = false;          ///< keep the machine's state over time (RunResult::timeline)
   double timeout_seconds = 0;          ///< 0 = none; checked cooperatively
   std::vector<std::string> decisions;  ///< situation/decision experiment (empty = off)
   /// Each job's communication pattern, sized to the job (`mesh2d:auto`, `ring`; see
@@ -46,6 +48,7 @@ struct RunResult {
   RunSummary summary;
   std::vector<JobRecord> jobs;         ///< when keep_jobs
   std::vector<DecisionRow> decisions;  ///< when decisions were requested
+  std::vector<TimelineRow> timeline;   ///< when keep_timeline (sim/timeline.hpp)
   Diagnostics diagnostics;
   /// Wall-clock seconds spent mapping jobs' patterns (not simulated time; not part of the
   /// results: neither stored nor serialized, so results stay deterministic).

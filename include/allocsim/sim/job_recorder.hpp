@@ -20,10 +20,14 @@ class JobRecorder final : public SimulationObserver {
 
   void on_start(int job_index, const Job& job, double now, const Allocation& allocation) override;
   void on_finish(int job_index, const Job& job, double now, const Allocation& allocation) override;
-  void on_drop(int job_index) override { dropped_[job_index] = 1; }
+  void on_drop(int job_index, double) override { dropped_[job_index] = 1; }
 
   /// The runtime model whose alone_runtime() divides comm_slowdown (default: trace runtime).
   void set_runtime_model(const RuntimeModel* model) { runtime_model_ = model; }
+
+  /// The job's work at its start (RuntimeModel::runtime()), handed to the model's
+  /// own_alone_runtime() at its finish (the simulation calls this at every start).
+  void set_start_work(int job_index, double work) { records_[job_index].runtime_alone = work; }
 
   /// The record of a started job (other observers, e.g. JobMappingObserver, add fields).
   JobRecord& record(int job_index) { return records_[job_index]; }

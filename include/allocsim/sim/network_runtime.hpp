@@ -67,6 +67,13 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// grids ..."). Every machine kind otherwise: on graph machines loads are routed by the graph's
 /// routing and divided by link capacities, and mapped patterns on adaptive (UGAL) machines are
 /// routed at their start against the other jobs' loads (flow_model.hpp).
+/// Per job (the comm_classes transform, workload/comm_classes.hpp): a job's own comm_share
+/// replaces `comm` for it (0: it sends nothing and loads no link), and its own pattern
+/// (CommPattern::stencil: mesh2d:auto, one message each way per neighbour pair, task i on its
+/// i-th node; alltoall: the default) replaces all-to-all; a run with a mapped pattern refuses
+/// jobs with their own. Alone runtime (own_alone_runtime, the interference denominator): the
+/// trace runtime at FlowNetwork::alone_rate, the rate the job's own loads allow with no other
+/// job, computed once at its start.
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1,
                                                 FlowLoad load = FlowLoad::max,
                                                 bool switches = false);

@@ -1,8 +1,9 @@
 #pragma once
 // Observers hear a simulation's events and record what they measure (design sketch: per-job
 // records, run summary, decision matrix). Every hook has an empty default.
-// Per start the hooks run in the order before_commit, (commit), on_start; per end on_finish,
-// (release), after_release. Observers are called in the order they were added.
+// Per job: on_submit when it joins the queue; per start the hooks run in the order
+// before_commit, (commit), on_start; per end on_finish, (release), after_release. Observers are
+// called in the order they were added.
 #include "allocsim/alloc/allocator.hpp"
 
 namespace allocsim {
@@ -23,8 +24,12 @@ class SimulationObserver {
                          const Allocation& /*allocation*/) {}
   /// A job ended and `allocation` was released.
   virtual void after_release(const Allocation& /*allocation*/) {}
-  /// Job `job_index` will never run (no allocator answer even on an idle machine).
-  virtual void on_drop(int /*job_index*/) {}
+  /// Job `job_index` will never run (no allocator answer even on an idle machine); it leaves
+  /// the queue at `now`.
+  virtual void on_drop(int /*job_index*/, double /*now*/) {}
+  /// Job `job_index` arrived at `now` (its submit time) and joined the queue (event order step
+  /// 3 of sim/simulation.hpp; before the scheduling pass that may start it at once).
+  virtual void on_submit(int /*job_index*/, const Job& /*job*/, double /*now*/) {}
 };
 
 }  // namespace allocsim

@@ -75,6 +75,14 @@ class RuntimeModel {
   /// The job's running time alone on a compact allocation, the denominator of its record's
   /// comm_slowdown; asked when the job ends. Default: the trace runtime.
   virtual double alone_runtime(int /*job_index*/, const Job& job) const { return job.runtime; }
+  /// The job's alone runtime: its running time under this model alone on its own allocation,
+  /// its own traffic only (no other job), the denominator of its record's interference; asked
+  /// when the job ends. `work`: what runtime() gave at its start. Default: `work`, the actual
+  /// runtime of every model that never changes a rate (fixed, dispersal, distance). A
+  /// negative value: not measured (the record's runtime_alone and interference are then 0).
+  virtual double own_alone_runtime(int /*job_index*/, const Job& /*job*/, double work) const {
+    return work;
+  }
   /// Size guard, asked once before the run starts with the machine and the jobs that will run:
   /// throws InputError with an estimate of the memory or work when the model's parameters
   /// would take more than its limit (network models; see check_wormhole_size). Default: none.

@@ -11,6 +11,10 @@
 //   3. arrivals at t join the queue (by job id);
 //   4. one scheduling pass; every start inside it commits the allocation, tells the observers
 //      and asks the runtime model again (re-rating at each start).
+// A scheduler with time limits (Scheduler::time_limit: Slurm's) ends a job still running at
+// start + limit there (in step 1, as a completion; counted in the diagnostics as killed). A
+// scheduler may ask for passes at later times (SchedulerContext::request_pass: Slurm's
+// backfill interval), which join the allocator's wake-ups.
 // A time-dependent allocator (Allocator::wake_up: Slurm's --switches wait) adds event times at
 // which nothing but a scheduling pass happens: a waiting job it refused may be accepted then.
 // A running job holds its remaining work and its rate; its end is now + remaining / rate when
@@ -18,6 +22,7 @@
 // exactly start + runtime. End events are a heap with lazy invalidation: each job's event
 // carries a version number, and re-rating bumps it.
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <queue>
@@ -36,6 +41,7 @@ class Scheduler;
 class DecisionRecorder;
 class JobRecorder;
 class JobMappingObserver;
+class TimelineRecorder;
 
 /// One simulation. Schedulers see it as a SchedulerContext, runtime models as a RateContext.
 class Simulation final : public SchedulerContext, public RateContext {
@@ -69,6 +75,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   /// Commits `allocation`, starts the job now (removes it from the waiting list), tells the
   /// observers and lets the runtime model re-rate.
   void start(int job_index, Allocation allocation) override;
+  /// Adds `time` to the wake-up heap (a pass then), when it is after now and finite.
+  void request_pass(double time) override;
   /// Throws TimeoutError once config.timeout_seconds of wall time have passed since run().
   void check_time_limit() const override;
 
@@ -103,6 +111,8 @@ class Simulation final : public SchedulerContext, public RateContext {
     double rate = 1;
     double since = 0;  ///< when `remaining` was last brought up to date
     double end = 0;    ///< the end event's time
+    /// Start + the scheduler's time_limit: the job ends here if still running (killed).
+    double limit_end = INFINITY;
     std::uint32_t version = 0;
     bool running = false;
   };
@@ -139,7 +149,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
   std::vector<int> ended_;  // scratch: jobs that ended at now_
   /// Times of extra scheduling passes: the allocator's wake_up() of each arrived job (a
-  /// time-dependent allocator may accept a waiting job then although nothing else changed).
+  /// time-dependent allocator may accept a waiting job then although nothing else changed),
+  /// and the times a scheduler asked for (request_pass).
   std::priority_queue<double, std::vector<double>, std::greater<>> wake_ups_;
   std::vector<char> fragmentation_seen_;
   std::int64_t external_fragmentation_ = 0;
@@ -150,6 +161,8 @@ class Simulation final : public SchedulerContext, public RateContext {
   std::unique_ptr<JobMappingObserver> job_mapping_;
   /// The situation/decision experiment's recorder, when RunConfig::decisions is set.
   std::unique_ptr<DecisionRecorder> decision_recorder_;
+  /// The machine's state over time, when RunConfig::keep_timeline is set.
+  std::unique_ptr<TimelineRecorder> timeline_recorder_;
   std::chrono::steady_clock::time_point started_;
 };
 

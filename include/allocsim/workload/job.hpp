@@ -7,6 +7,12 @@
 
 namespace allocsim {
 
+/// Communication class of a job (the `comm_classes` transform): unset in traces.
+enum class CommClass : std::uint8_t { none = 0, light = 1, heavy = 2 };
+/// The pattern a job's communication follows under the `flow` model, when a transform set one:
+/// `none` leaves the model's own (all-to-all, or the run's mapped pattern).
+enum class CommPattern : std::uint8_t { none = 0, alltoall = 1, stencil = 2 };
+
 /// One job. Times are in seconds (or the synthetic workload's time unit).
 struct Job {
   std::int64_t id = 0;  ///< trace job number (SWF field 1), or 0-based line for 4-column
@@ -20,6 +26,12 @@ struct Job {
   /// Line of the trace file the job was read from (0 = not from a file): diagnostics of jobs
   /// dropped later (too large for the machine) list it among their first_lines.
   std::int64_t line = 0;
+  /// The job's own communication share (fraction of its trace runtime spent communicating
+  /// alone on a compact allocation), overriding the `flow` model's `comm` when ≥ 0; −1: unset
+  /// (traces carry no communication data; the `comm_classes` transform sets it).
+  double comm_share = -1;
+  CommPattern comm_pattern = CommPattern::none;  ///< overrides the flow model's all-to-all
+  CommClass comm_class = CommClass::none;        ///< written to the job's record (comm_class)
 };
 
 /// Counts of what a reader or transform dropped, sorted or changed, with example line numbers.

@@ -42,18 +42,51 @@ struct Resolved {
   std::vector<std::string> problems;
 };
 
-Resolved resolve(const Experiment& e, const Settings& settings) {
+/// The text {replicate} stands for: the replicate number, or itself when `replicate` < 0 (the
+/// value as written, shown in /configs so that the replicates of a config group together).
+std::string replicate_text(int replicate) {
+  return replicate < 0 ? "{" + std::string(kReplicatePlaceholder) + "}" : std::to_string(replicate);
+}
+
+/// True when one of `texts` holds {replicate}.
+bool uses_replicate_text(const std::vector<std::string>& texts) {
+  for (const auto& text : texts) {
+    const auto names = placeholders(text);
+    if (std::find(names.begin(), names.end(), kReplicatePlaceholder) != names.end()) return true;
+  }
+  return false;
+}
+
+/// True when some value of `settings` uses {replicate}.
+bool uses_replicate(const Settings& settings) {
+  return std::any_of(settings.begin(), settings.end(), [](const auto& setting) {
+    return uses_replicate_text({setting.second.text}) || uses_replicate_text(setting.second.items);
+  });
+}
+
+Resolved resolve(const Experiment& e, const Settings& settings, int replicate) {
   Resolved r;
   r.config.keep_jobs = e.keep_jobs;
+  r.config.keep_timeline = e.keep_timeline;
   r.config.timeout_seconds = e.timeout_seconds;
+  // Free variables keep their text as written (the /configs column); a variable's own
+  // {replicate} is substituted where a field uses the variable.
+  std::map<std::string, std::string> substituted;
+  const std::string replicate_value = replicate_text(replicate);
+  auto only_replicate = [&](const std::string& name) -> const std::string* {
+    return name == kReplicatePlaceholder ? &replicate_value : nullptr;
+  };
   for (const auto& [key, value] : settings)
     if (find_field(key) == nullptr && value.kind != Value::Kind::list) {
       r.variables[key] = value.text;
+      std::vector<std::string> unused;
+      substituted[key] = substitute(value.text, only_replicate, unused);
       r.texts[key] = {value.text};
     }
   auto lookup = [&](const std::string& name) -> const std::string* {
-    auto it = r.variables.find(name);
-    return it == r.variables.end() ? nullptr : &it->second;
+    if (name == kReplicatePlaceholder) return &replicate_value;
+    auto it = substituted.find(name);
+    return it == substituted.end() ? nullptr : &it->second;
   };
   for (const auto& [key, value] : settings) {
     const ConfigField* field = find_field(key);
@@ -147,6 +180,24 @@ void expand_each(const Experiment& e, Expansion& out,
   for (const auto& axis : e.axes)
     for (const auto& value : axis.values) note_variables(value);
   for (const auto& include : e.includes) note_variables(include);
+  // Their units and descriptions, and integer columns: every value a TOML integer.
+  out.variable_integer.assign(out.variable_names.size(), true);
+  for (std::size_t v = 0; v < out.variable_names.size(); ++v) {
+    const std::string& name = out.variable_names[v];
+    VariableInfo info{name, "", "", ""};
+    for (const auto& given : e.variables)
+      if (given.name == name) info = given;
+    out.variable_info.push_back(std::move(info));
+    auto check = [&](const Settings& settings) {
+      for (const auto& [key, value] : settings)
+        if (key == name && !(value.kind == Value::Kind::number && value.integer))
+          out.variable_integer[v] = false;
+    };
+    check(e.base);
+    for (const auto& axis : e.axes)
+      for (const auto& value : axis.values) check(value);
+    for (const auto& include : e.includes) check(include);
+  }
 
   ConfigProblems problems;
   std::unordered_set<std::uint64_t> seen;
@@ -154,13 +205,27 @@ void expand_each(const Experiment& e, Expansion& out,
   std::int64_t next_index = 0;
   // One draft (product member or include) into its replicates.
   auto emit = [&](const Draft& draft, bool product) {
-    Resolved r = resolve(e, draft.settings);
-    if (product && excluded(e, r)) {
+    // A draft using {replicate} is resolved once per replicate; the fields it changes are shown
+    // in /configs as written, {replicate} kept (entry.as_written).
+    const bool per_replicate = uses_replicate(draft.settings);
+    Resolved r = resolve(e, draft.settings, per_replicate ? 0 : -1);
+    std::vector<std::pair<std::string, std::string>> as_written;
+    Resolved written;
+    if (per_replicate) {
+      written = resolve(e, draft.settings, -1);
+      for (const auto& [key, texts] : written.texts)
+        if (find_field(key) != nullptr && uses_replicate_text(texts))
+          as_written.emplace_back(key, join_list(texts));
+    }
+    // [[exclude]] patterns see the values as /configs shows them ({replicate} kept).
+    if (product && excluded(e, per_replicate ? written : r)) {
       out.excluded += e.replicates;
       return;
     }
     for (int replicate = 0; replicate < e.replicates; ++replicate) {
+      if (per_replicate && replicate > 0) r = resolve(e, draft.settings, replicate);
       ConfigEntry entry;
+      entry.as_written = as_written;
       entry.index = next_index;
       entry.replicate = replicate;
       entry.config = r.config;

@@ -133,6 +133,7 @@ class TomlReader {
     } else if (auto i = node.value_exact<std::int64_t>()) {
       v.kind = Value::Kind::number;
       v.text = std::to_string(*i);
+      v.integer = true;
     } else if (auto d = node.value_exact<double>()) {
       v.kind = Value::Kind::number;
       v.text = format_number(*d);
@@ -242,9 +243,14 @@ void read_experiment_table(const toml::table& table, TomlReader& reader, Experim
         e.keep_jobs = *b;
       else
         reader.problem(node->source(), "keep_jobs must be true or false");
+    } else if (k == "keep_timeline") {
+      if (auto b = node->value_exact<bool>())
+        e.keep_timeline = *b;
+      else
+        reader.problem(node->source(), "keep_timeline must be true or false");
     } else {
-      const std::string near =
-          closest_match(k, {"name", "description", "seed", "replicates", "timeout", "keep_jobs"});
+      const std::string near = closest_match(k, {"name", "description", "seed", "replicates",
+                                                 "timeout", "keep_jobs", "keep_timeline"});
       reader.problem(key->source(), "unknown key '" + k + "' in [experiment]" +
                                         (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
@@ -275,8 +281,10 @@ void read_sweep_table(const toml::table& table, TomlReader& reader, Experiment& 
       }
     } else if (const auto* range = node->as_table()) {
       std::optional<double> from, to, step;
+      bool integers = true;  // from, to and step all TOML integers: an integer range
       for (const auto& [rkey, rnode] : TomlReader::ordered(*range)) {
         const auto number = rnode->value<double>();
+        integers = integers && rnode->is_integer();
         if (!rnode->is_number() || !number) {
           reader.problem(rnode->source(),
                          "range '" + std::string(rkey->str()) + "' must be a number");
@@ -298,7 +306,7 @@ void read_sweep_table(const toml::table& table, TomlReader& reader, Experiment& 
       } else {
         try {
           for (auto& text : range_values(*from, *to, *step)) {
-            Value v{Value::Kind::number, text, {}, reader.where(node->source())};
+            Value v{Value::Kind::number, text, {}, reader.where(node->source()), integers};
             axis.labels.push_back(text);
             axis.values.push_back(Settings{{axis.name, std::move(v)}});
           }
@@ -347,6 +355,34 @@ void read_exclude(const toml::table& table, TomlReader& reader, Experiment& e) {
   e.excludes.push_back(std::move(pattern));
 }
 
+/// [variables.NAME] tables: unit and description of the experiment's own variables.
+void read_variables(const toml::table& table, TomlReader& reader, Experiment& e) {
+  for (const auto& [key, node] : TomlReader::ordered(table)) {
+    VariableInfo info{std::string(key->str()), "", "", reader.where(key->source())};
+    const auto* entries = node->as_table();
+    if (entries == nullptr) {
+      reader.problem(node->source(), "[variables." + info.name +
+                                         "] must be a table: unit = \"...\", description = "
+                                         "\"...\"");
+      continue;
+    }
+    for (const auto& [field, value] : TomlReader::ordered(*entries)) {
+      const std::string f = std::string(field->str());
+      const auto text = value->value_exact<std::string>();
+      if ((f == "unit" || f == "description") && !text)
+        reader.problem(value->source(), "[variables." + info.name + "] " + f + " must be a string");
+      else if (f == "unit")
+        info.unit = *text;
+      else if (f == "description")
+        info.description = *text;
+      else
+        reader.problem(field->source(), "unknown key '" + f + "' in [variables." + info.name +
+                                            "] (expected unit, description)");
+    }
+    e.variables.push_back(std::move(info));
+  }
+}
+
 void read_table_array(const toml::node& node, const std::string& name, TomlReader& reader,
                       const std::function<void(const toml::table&)>& each) {
   const auto* array = node.as_array();
@@ -384,6 +420,8 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
       e.base = reader.settings(*node->as_table());
     } else if (k == "sweep" && node->is_table()) {
       read_sweep_table(*node->as_table(), reader, e);
+    } else if (k == "variables" && node->is_table()) {
+      read_variables(*node->as_table(), reader, e);
     } else if (k == "include") {
       read_table_array(*node, k, reader,
                        [&](const toml::table& t) { e.includes.push_back(reader.settings(t)); });
@@ -391,10 +429,10 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
       read_table_array(*node, k, reader, [&](const toml::table& t) { read_exclude(t, reader, e); });
     } else {
       const std::string near =
-          closest_match(k, {"experiment", "base", "sweep", "include", "exclude"});
+          closest_match(k, {"experiment", "base", "sweep", "include", "exclude", "variables"});
       reader.problem(key->source(), "unknown section '" + k +
                                         "' (expected [experiment], [base], [sweep], " +
-                                        "[[include]], [[exclude]])" +
+                                        "[[include]], [[exclude]], [variables.NAME])" +
                                         (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }
   }

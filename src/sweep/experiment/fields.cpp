@@ -97,14 +97,31 @@ void check_variables(const Experiment& e, std::vector<Problem>& problems) {
   for (const auto& field : config_fields())
     if (find_field(field.name)) field_names.push_back(field.name);
   for (const auto& [name, where] : defined) {
+    if (name == kReplicatePlaceholder) {
+      problems.push_back({where, "'" + name +
+                                     "' is reserved: {replicate} stands for the replicate "
+                                     "number, so no variable may take the name"});
+      continue;
+    }
     if (used.count(name)) continue;
     const std::string near = closest_match(name, field_names);
     problems.push_back({where, "'" + name + "' is not a config field and no value uses {" + name +
                                    "}" + (near.empty() ? "" : " (did you mean '" + near + "'?)")});
   }
+  for (const auto& info : e.variables) {
+    const bool known =
+        find_field(info.name) == nullptr &&
+        std::any_of(defined.begin(), defined.end(), [&](auto& d) { return d.first == info.name; });
+    if (!known)
+      problems.push_back({info.where, "[variables." + info.name + "]: '" + info.name +
+                                          "' is not a variable of the experiment (a key of "
+                                          "[base], [sweep] or [[include]] that is no config "
+                                          "field)"});
+  }
   std::set<std::string> reported;
   for (const auto& [name, where] : uses) {
     const bool known =
+        name == kReplicatePlaceholder ||
         std::any_of(defined.begin(), defined.end(), [&](auto& d) { return d.first == name; });
     if (!known && reported.insert(name).second)
       problems.push_back({where, "{" + name + "} names no variable of the experiment"});

@@ -80,12 +80,25 @@ std::int64_t synthetic_jobs(const std::string& trace) {
   return params.has("jobs") ? params.integer("jobs") : 0;
 }
 
-/// Jobs left after the transforms that change the count (truncate, replicate).
-std::int64_t jobs_after_transforms(std::int64_t jobs, const std::vector<std::string>& transforms) {
+/// Jobs left after the transforms that change the count (truncate, replicate, window); a window
+/// past the end of the job lines counted is a problem in `problem` (the count is of job lines,
+/// an upper bound of the jobs read, so a window that fits here may still fail at run time).
+std::int64_t jobs_after_transforms(std::int64_t jobs, const std::vector<std::string>& transforms,
+                                   std::string& problem) {
   for (const auto& spec : transforms) {
     try {
       const auto [entry, params] = transform_registry().resolve(spec);
-      if (entry->name == "truncate" && params.has("max_jobs"))
+      if ((entry->name == "window" || entry->name == "random_window") && params.has("jobs")) {
+        const std::int64_t size = params.integer("jobs");
+        const std::int64_t first =
+            entry->name == "window" ? params.integer("skip") + params.integer("index") * size : 0;
+        if (jobs > 0 && first + size > jobs && problem.empty())
+          problem = "transform '" + spec + "' needs " + std::to_string(first + size) +
+                    " jobs but the trace has at most " + std::to_string(jobs) +
+                    " job lines (at most " + std::to_string(jobs / size) +
+                    " disjoint windows of this size)";
+        jobs = std::min(jobs, size);
+      } else if (entry->name == "truncate" && params.has("max_jobs"))
         jobs = std::clamp<std::int64_t>(jobs - (params.has("skip") ? params.integer("skip") : 0), 0,
                                         params.integer("max_jobs"));
       else if (entry->name == "replicate" && params.has("copies"))
@@ -193,7 +206,9 @@ void ConfigValidator::check(const ConfigEntry& entry) {
     wit = st.workloads.emplace(workload_key, info).first;
   }
   if (!wit->second.second.empty()) report(wit->second.second);
-  const std::int64_t jobs = jobs_after_transforms(wit->second.first, c.transforms);
+  std::string window_problem;
+  const std::int64_t jobs = jobs_after_transforms(wit->second.first, c.transforms, window_problem);
+  if (!window_problem.empty() && wit->second.second.empty()) report(window_problem);
   st.v.jobs.push_back(jobs);
   st.v.costs.push_back(estimate_cost(c, jobs, topology ? topology->node_count() : 1));
   if (!field_problem && !entry.problem.empty()) st.problems.add(config_where(entry), entry.problem);

@@ -15,6 +15,7 @@
 #include "allocsim/sweep/report/statistics.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/spec.hpp"
+#include "report_columns.hpp"
 
 namespace allocsim::sweep {
 
@@ -37,6 +38,8 @@ const std::set<std::string>& bookkeeping_columns() {
   return names;
 }
 
+}  // namespace
+
 std::vector<std::string> default_metrics(const Table& summary) {
   std::vector<std::string> metrics;
   for (const char* name :
@@ -58,13 +61,38 @@ std::size_t column_of(const Table& table, const std::string& name, const std::st
   throw InputError(message.str());
 }
 
-}  // namespace
-
 std::vector<std::string> descriptive_columns(const Table& configs) {
   std::vector<std::string> names;
   for (const auto& c : configs.columns())
     if (!bookkeeping_columns().count(c.name)) names.push_back(c.name);
   return names;
+}
+
+std::vector<std::string> unique_names(const std::vector<std::string>& names) {
+  std::vector<std::string> unique;
+  for (const auto& name : names)
+    if (std::find(unique.begin(), unique.end(), name) == unique.end()) unique.push_back(name);
+  return unique;
+}
+
+std::vector<std::string> varying_columns(const Table& configs) {
+  std::vector<std::string> varying;
+  for (const auto& name : descriptive_columns(configs)) {
+    const auto c = static_cast<std::size_t>(configs.find(name));
+    std::set<std::string> values;
+    for (std::size_t r = 0; r < configs.rows() && values.size() < 2; ++r)
+      values.insert(configs.display(r, c));
+    if (values.size() > 1) varying.push_back(name);
+  }
+  return varying;
+}
+
+std::vector<std::string> report_metrics(const Table& summary,
+                                        const std::vector<std::string>& requested) {
+  std::vector<std::string> metrics = requested.empty() ? default_metrics(summary) : requested;
+  for (auto& m : metrics)  // short names used in the papers' tables
+    if (m == "mean_bsd" || m == "bsd") m = "mean_bounded_slowdown";
+  return unique_names(metrics);
 }
 
 namespace {
@@ -80,6 +108,7 @@ std::string name_list(const std::vector<std::string>& names) {
 }  // namespace
 
 Report build_report(const ResultTables& tables, const ReportOptions& options) {
+  if (!options.baseline.empty()) return build_paired_report(tables, options);
   const Table& configs = tables.configs;
   const Table& summary = tables.summary;
   std::vector<std::string> config_names, summary_names;
@@ -87,29 +116,12 @@ Report build_report(const ResultTables& tables, const ReportOptions& options) {
   for (const auto& c : summary.columns()) summary_names.push_back(c.name);
 
   const std::vector<std::string> descriptive = descriptive_columns(configs);
-  std::vector<std::string> group_by = options.group_by;
-  if (group_by.empty()) {  // the descriptive columns that take more than one value
-    for (const auto& name : descriptive) {
-      const auto c = static_cast<std::size_t>(configs.find(name));
-      std::set<std::string> values;
-      for (std::size_t r = 0; r < configs.rows() && values.size() < 2; ++r)
-        values.insert(configs.display(r, c));
-      if (values.size() > 1) group_by.push_back(name);
-    }
-  }
+  std::vector<std::string> group_by =
+      options.group_by.empty() ? varying_columns(configs) : unique_names(options.group_by);
   std::vector<std::size_t> group_columns;
   for (const auto& name : group_by)
     group_columns.push_back(column_of(configs, name, "group-by column", config_names));
-  std::vector<std::string> metrics =
-      options.metrics.empty() ? default_metrics(summary) : options.metrics;
-  for (auto& m : metrics)  // short names used in the papers' tables
-    if (m == "mean_bsd" || m == "bsd") m = "mean_bounded_slowdown";
-  for (auto* names : {&metrics, &group_by}) {  // a name given twice is one column
-    std::vector<std::string> unique;
-    for (const auto& name : *names)
-      if (std::find(unique.begin(), unique.end(), name) == unique.end()) unique.push_back(name);
-    *names = std::move(unique);
-  }
+  const std::vector<std::string> metrics = report_metrics(summary, options.metrics);
   std::vector<std::size_t> metric_columns;
   for (const auto& name : metrics)
     metric_columns.push_back(column_of(summary, name, "metric", summary_names));
@@ -176,7 +188,7 @@ Report build_report(const ResultTables& tables, const ReportOptions& options) {
                                          : Spread::pooled;
   std::vector<ColumnDef> columns;
   for (std::size_t i = 0; i < group_by.size(); ++i)
-    columns.push_back({group_by[i], configs.columns()[group_columns[i]].type});
+    columns.push_back(configs.columns()[group_columns[i]]);  // with its unit and description
   columns.push_back({"configs", ColumnType::i64});
   columns.push_back({"failed", ColumnType::i64});
   if (report.spread == Spread::replicates) columns.push_back({"replicates", ColumnType::text});

@@ -80,6 +80,12 @@ const std::vector<Study>& studies() {
        "SDSC logs on the JLab torus (within 5 percentage points)",
        "mao-jlab.toml", "quick/mao-jlab.toml",
        [](const StudyContext& c) { return measure::mao(c, "jlab"); }},
+      {"dragonfly-placement",
+       "Placement on dragonflies (Kaplan et al.'s shapes and a balanced one) and an "
+       "oversubscribed fat tree, NASA log, flow model: placement x routing x arrangement "
+       "against the trends of Bhatele, Jain, Zhang, Kaplan and Pollard et al.",
+       "dragonfly-placement.toml", "quick/dragonfly-placement.toml",
+       [](const StudyContext& c) { return measure::dragonfly_placement(c); }},
   };
   return table;
 }

@@ -78,6 +78,7 @@ Measurements bender_mm_tight(const StudyContext& context);
 Measurements gabl(const StudyContext& context);
 Measurements cplant_curves(const StudyContext& context);
 Measurements mao(const StudyContext& context, const std::string& machine);
+Measurements dragonfly_placement(const StudyContext& context);
 Measurements gabl_wormhole(const StudyContext& context);
 Measurements agarwal_network(const StudyContext& context);
 Measurements agarwal_mapping(const StudyContext& context);

@@ -169,6 +169,8 @@ void copy_config_tables(const h5::File& from, h5::File& to, std::uint64_t config
         to.copy_from(from, "/job_nodes/" + hex, "/job_nodes/" + hex);
     }
   }
+  if (from.exists("/timeline/" + hex))  // numbers only: copied as it is
+    to.copy_from(from, "/timeline/" + hex, "/timeline/" + hex);
   const std::string decisions = "/decisions/" + hex;
   if (!from.exists(decisions)) return;
   if (from.has_string_members(decisions)) {

@@ -125,7 +125,7 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
   std::uint64_t needed = std::uint64_t{1} << 20;
   for (const auto& [id, choice] : order) {
     const std::string hex = id_hex(id);
-    for (const std::string group : {"/jobs/", "/job_nodes/", "/decisions/"})
+    for (const std::string group : {"/jobs/", "/job_nodes/", "/decisions/", "/timeline/"})
       needed += files[choice.file]->storage_bytes(group + hex);
   }
   for (std::size_t f = 0; f < files.size(); ++f)

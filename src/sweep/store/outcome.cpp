@@ -145,6 +145,17 @@ std::string encode_outcome(const ConfigOutcome& outcome) {
   }
   put_u64(out, result.diagnostics.notes.size());
   for (const auto& note : result.diagnostics.notes) put_text(out, note);
+  // The timeline last, and only when kept: outcomes journaled before it existed still decode.
+  if (!result.timeline.empty()) {
+    put_u64(out, result.timeline.size());
+    for (const TimelineRow& row : result.timeline) {
+      put_u64(out, std::bit_cast<std::uint64_t>(row.time));
+      put_u64(out, static_cast<std::uint64_t>(row.busy_nodes));
+      put_u64(out, std::bit_cast<std::uint64_t>(row.utilization));
+      put_u64(out, static_cast<std::uint64_t>(row.queued_jobs));
+      put_u64(out, static_cast<std::uint64_t>(row.running_jobs));
+    }
+  }
   return out;
 }
 
@@ -246,6 +257,16 @@ ConfigOutcome decode_outcome(const std::string& bytes) {
   }
   result.diagnostics.notes.resize(count(8));
   for (auto& note : result.diagnostics.notes) note = in.text();
+  if (in.at != bytes.size()) {  // a timeline (absent from outcomes without one)
+    result.timeline.resize(count(40));
+    for (TimelineRow& row : result.timeline) {
+      row.time = real();
+      row.busy_nodes = static_cast<std::int64_t>(in.u64());
+      row.utilization = real();
+      row.queued_jobs = static_cast<std::int64_t>(in.u64());
+      row.running_jobs = static_cast<std::int64_t>(in.u64());
+    }
+  }
   if (in.at != bytes.size()) throw InputError("bad outcome encoding: trailing bytes");
   return outcome;
 }

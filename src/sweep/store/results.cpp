@@ -89,15 +89,26 @@ std::string variable_column(const std::string& name) {
   return name;
 }
 
-std::vector<bool> numeric_variables(const Expansion& expansion) {
-  std::vector<bool> numeric(expansion.variable_names.size(), true);
+/// The /configs column type of each free variable: i64 when every value is a TOML integer
+/// (an integer stays an integer), f64 when every value reads as a number, else text.
+std::vector<ColumnType> variable_types(const Expansion& expansion) {
+  const std::size_t count = expansion.variable_names.size();
+  std::vector<bool> numeric(count, true), integer(count, true);
+  for (std::size_t v = 0; v < count; ++v)
+    integer[v] = v < expansion.variable_integer.size() && expansion.variable_integer[v];
   for (const auto& entry : expansion.configs)
-    for (std::size_t v = 0; v < entry.variables.size() && v < numeric.size(); ++v) {
+    for (std::size_t v = 0; v < entry.variables.size() && v < count; ++v) {
+      const std::string& text = entry.variables[v].second;
       double value = 0;
-      if (!entry.variables[v].second.empty() && !parses_as_number(entry.variables[v].second, value))
-        numeric[v] = false;
+      if (text.empty()) integer[v] = false;  // a config without it: NaN in a real column
+      if (!text.empty() && !parses_as_number(text, value)) numeric[v] = false;
     }
-  return numeric;
+  std::vector<ColumnType> types;
+  for (std::size_t v = 0; v < count; ++v)
+    types.push_back(!numeric[v]  ? ColumnType::text
+                    : integer[v] ? ColumnType::i64
+                                 : ColumnType::f64);
+  return types;
 }
 
 template <class T>
@@ -215,12 +226,16 @@ FileInfo read_info(const h5::File& file) {
 
 std::vector<ColumnDef> config_columns(const Expansion& expansion) {
   std::vector<ColumnDef> columns = leading_config_columns();
-  const auto numeric = numeric_variables(expansion);
-  for (std::size_t v = 0; v < expansion.variable_names.size(); ++v)
-    columns.push_back(
-        {variable_column(expansion.variable_names[v]),
-         numeric[v] ? ColumnType::f64 : ColumnType::text, "",
-         "value of the experiment's free variable '" + expansion.variable_names[v] + "'"});
+  const auto types = variable_types(expansion);
+  for (std::size_t v = 0; v < expansion.variable_names.size(); ++v) {
+    const VariableInfo* info =
+        v < expansion.variable_info.size() ? &expansion.variable_info[v] : nullptr;
+    const std::string& name = expansion.variable_names[v];
+    columns.push_back({variable_column(name), types[v], info ? info->unit : "",
+                       info && !info->description.empty()
+                           ? info->description
+                           : "value of the experiment's free variable '" + name + "'"});
+  }
   for (const auto& c : trailing_config_columns()) columns.push_back(c);
   return columns;
 }
@@ -255,7 +270,7 @@ ResultWriter::ResultWriter(const std::string& path, const FileInfo& info,
                            const Expansion& expansion, const std::vector<std::int64_t>& rows)
     : file_(path, h5::File::Mode::create),
       expansion_(&expansion),
-      numeric_variable_(numeric_variables(expansion)),
+      variable_types_(variable_types(expansion)),
       config_columns_(config_columns(expansion)),
       summary_(summary_table_columns()) {
   std::vector<ColumnDef> outcome_columns;
@@ -293,10 +308,23 @@ std::vector<Table::Cell> ResultWriter::config_row(const ConfigEntry& entry) cons
       0.0,              // wall_seconds
       std::int64_t{0},  // rank
   };
-  for (const auto& field : config_fields()) row.push_back(visit_field(c, field, CellOf{}));
-  for (std::size_t v = 0; v < numeric_variable_.size(); ++v) {
+  for (const auto& field : config_fields()) {
+    // A text field set with {replicate} shows the value as written, so the replicates of a
+    // config group together (its resolved value is in the canonical column).
+    const auto written = std::find_if(entry.as_written.begin(), entry.as_written.end(),
+                                      [&](const auto& w) { return w.first == field.name; });
+    if (written != entry.as_written.end() && field_column_type(field.type()) == ColumnType::text)
+      row.emplace_back(written->second);
+    else
+      row.push_back(visit_field(c, field, CellOf{}));
+  }
+  for (std::size_t v = 0; v < variable_types_.size(); ++v) {
     const std::string text = v < entry.variables.size() ? entry.variables[v].second : "";
-    if (numeric_variable_[v]) {
+    if (variable_types_[v] == ColumnType::i64) {
+      std::int64_t value = 0;
+      std::from_chars(text.data(), text.data() + text.size(), value);
+      row.emplace_back(value);
+    } else if (variable_types_[v] == ColumnType::f64) {
       double value = std::nan("");
       parses_as_number(text, value);
       row.emplace_back(value);
@@ -337,8 +365,12 @@ void ResultWriter::add(const ConfigEntry& entry, const ConfigOutcome& outcome) {
     summary_.column_data(column++).f.push_back(outcome.result.summary.*c.member);
   summary_.set_rows(summary_.rows() + 1);
 
-  if (outcome.result.jobs.empty() && outcome.result.decisions.empty()) return;
+  if (outcome.result.jobs.empty() && outcome.result.decisions.empty() &&
+      outcome.result.timeline.empty())
+    return;
   const std::string hex = id_hex(entry.id);
+  if (!outcome.result.timeline.empty() && !file_.exists("/timeline/" + hex))
+    write_timeline_table(file_, hex, outcome.result.timeline);
   if (!outcome.result.jobs.empty() && !file_.exists("/jobs/" + hex))
     write_job_tables(file_, hex, outcome.result.jobs);
   if (!outcome.result.decisions.empty() && !file_.exists("/decisions/" + hex)) {
@@ -446,6 +478,7 @@ std::vector<ConfigOutcome> read_outcomes(const std::string& path) {
       }
       const std::string hex = id_hex(o.config_id);
       if (file.exists("/jobs/" + hex)) o.result.jobs = read_job_tables(file, hex);
+      if (file.exists("/timeline/" + hex)) o.result.timeline = read_timeline_table(file, hex);
       if (file.exists("/decisions/" + hex)) {
         const Table d = file.read_table("/decisions/" + hex);
         for (std::size_t j = 0; j < d.rows(); ++j)

@@ -7,6 +7,7 @@
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
+#include <boost/serialization/version.hpp>
 
 #include "allocsim/metrics/records.hpp"
 #include "allocsim/sim/config_fields.hpp"
@@ -51,8 +52,13 @@ void serialize(Archive& ar, allocsim::Diagnostics& d, const unsigned /*version*/
 }
 
 template <class Archive>
-void serialize(Archive& ar, allocsim::RunResult& r, const unsigned /*version*/) {
+void serialize(Archive& ar, allocsim::TimelineRow& t, const unsigned /*version*/) {
+  ar & t.time & t.busy_nodes & t.utilization & t.queued_jobs & t.running_jobs;
+}
+template <class Archive>
+void serialize(Archive& ar, allocsim::RunResult& r, const unsigned version) {
   ar & r.summary & r.jobs & r.decisions & r.diagnostics;
+  if (version >= 1) ar & r.timeline;  // version 0: archives written before timelines
 }
 
 template <class Archive>
@@ -63,3 +69,5 @@ void serialize(Archive& ar, allocsim::sweep::ConfigOutcome& o, const unsigned /*
 // clang-format on
 
 }  // namespace boost::serialization
+
+BOOST_CLASS_VERSION(allocsim::RunResult, 1)

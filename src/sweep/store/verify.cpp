@@ -38,7 +38,7 @@ void read_everything(const std::string& path) {
   h5::File file(path, h5::File::Mode::read);
   const FileInfo info = read_info(file);
   std::vector<std::string> tables = {"/configs", "/summary"};
-  for (const std::string group : {"/jobs", "/job_nodes", "/decisions"})
+  for (const std::string group : {"/jobs", "/job_nodes", "/decisions", "/timeline"})
     for (const auto& name : file.list(group)) tables.push_back(group + "/" + name);
   for (const auto& table : tables) check_table_shape(file, table);
   for (const auto& table : tables) check_labels(file, table);
@@ -55,6 +55,7 @@ void read_everything(const std::string& path) {
         require_column(path, group + "/" + name, table, "mean_pairwise_sum", ColumnType::f64);
       }
     }
+  for (const auto& name : file.list("/timeline")) read_timeline_table(file, name);
 }
 
 /// Child: read, report an error message on `fd`, exit 0 (fine) or 1 (error).

@@ -46,6 +46,27 @@ alloc = ["flat", "mbs"]
   EXPECT_NE(summary.find("700 simulated jobs"), std::string::npos) << summary;
 }
 
+// Windows (issue 29): each replicate's window counts its jobs, and a window past the trace's job
+// lines (quickstart-a.swf: 300) is reported before anything runs, with the windows it holds.
+TEST(Validate, WindowsCountTheirJobsAndAWindowPastTheEndIsAProblem) {
+  const Validation v = check(R"(
+[experiment]
+replicates = 4
+[base]
+machine = "mesh:8x8"
+trace = "quickstart-a.swf"
+transforms = ["window:jobs=100,index={replicate}"]
+)");
+  EXPECT_EQ(v.jobs, (std::vector<std::int64_t>{100, 100, 100, 100}));
+  ASSERT_EQ(v.problems.size(), 1u) << all(v);
+  EXPECT_NE(v.problems[0].where.find("rep=3"), std::string::npos) << all(v);
+  EXPECT_NE(v.problems[0].message.find("transform 'window:jobs=100,index=3' needs 400 jobs but "
+                                       "the trace has at most 300 job lines (at most 3 disjoint "
+                                       "windows of this size)"),
+            std::string::npos)
+      << all(v);
+}
+
 TEST(Validate, EstimateFollowsTransformsThatChangeTheJobCount) {
   const Validation v = check(R"(
 [base]

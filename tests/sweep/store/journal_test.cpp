@@ -93,6 +93,27 @@ TEST(Outcome, EncodingKeepsEveryBitAndRejectsDamagedBytes) {
   expect_same(decode_outcome_boost(encode_outcome_boost(o)), o);
 }
 
+TEST(Outcome, TimelineTravelsLastAndOnlyWhenKept) {
+  ConfigOutcome o = sample(44, ConfigStatus::done, 1);
+  const std::string without = encode_outcome(o);
+  o.result.timeline = {{0, 4, 1, 0, 2}, {1.5, 2, 0.5, 3, 1}, {17, 0, 0, 0, 0}};
+  const std::string with = encode_outcome(o);
+  // Outcomes without a timeline encode as before it existed (older journals still decode);
+  // the rows follow: a count and 5 words per row.
+  EXPECT_EQ(with.substr(0, without.size()), without);
+  EXPECT_EQ(with.size(), without.size() + 8 + 3 * 40);
+  const ConfigOutcome back = decode_outcome(with);
+  expect_same(back, o);
+  EXPECT_EQ(back.result.timeline, o.result.timeline);
+  EXPECT_TRUE(decode_outcome(without).result.timeline.empty());
+  // A cut inside the rows is refused (a cut right before them reads as an outcome without a
+  // timeline: the journal frame's hash refuses that damage).
+  for (std::size_t cut = without.size() + 1; cut < with.size(); cut += 5)
+    EXPECT_THROW(decode_outcome(with.substr(0, cut)), InputError) << cut;
+  expect_same(decode_outcome_boost(encode_outcome_boost(o)), o);
+  EXPECT_EQ(decode_outcome_boost(encode_outcome_boost(o)).result.timeline, o.result.timeline);
+}
+
 TEST(Journal, FramesOfEarlierVersionsAreRead) {
   // Type 2 frames hold the Boost archive (journals written before type 3).
   const TempDir temp_path("allocsim_journal_test");

@@ -38,6 +38,7 @@ struct Value {
   std::string text;                ///< scalar text; numbers in shortest round-trip form
   std::vector<std::string> items;  ///< list items
   std::string where;               ///< file:line:column of the value
+  bool integer = false;            ///< a TOML integer (or a range of integers): kept an integer
 };
 
 /// Keys (config fields or free variables) with their values, in file order.
@@ -57,6 +58,15 @@ struct ExcludePattern {
   std::string where;
 };
 
+/// What a [variables.NAME] table says about a free variable: its unit and description, shown
+/// with its /configs column by report and plot tools.
+struct VariableInfo {
+  std::string name;
+  std::string unit;
+  std::string description;
+  std::string where;
+};
+
 /// A parsed experiment file (not yet expanded).
 struct Experiment {
   std::string name;
@@ -64,6 +74,7 @@ struct Experiment {
   int replicates = 1;
   double timeout_seconds = 0;  ///< per-config wall-clock budget, 0 = none
   bool keep_jobs = false;      ///< store /jobs/<id> per-job tables
+  bool keep_timeline = false;  ///< store /timeline/<id> tables (the machine's state over time)
   std::string text;            ///< the file's full text (stored in result files)
   std::string source;          ///< file name used in messages
   std::string base_dir;        ///< folder of the file: relative trace paths start here
@@ -71,6 +82,7 @@ struct Experiment {
   std::vector<Axis> axes;
   std::vector<Settings> includes;
   std::vector<ExcludePattern> excludes;
+  std::vector<VariableInfo> variables;  ///< [variables.NAME] tables, in file order
 };
 
 /// Parses experiment text. Collects every problem of the file and throws ExperimentError
@@ -96,7 +108,10 @@ struct ConfigEntry {
   RunConfig config;       ///< trace as written; seed = mix_seed(experiment seed, id),
                           ///< workload_seed = workload_seed(experiment seed, replicate)
   std::vector<std::pair<std::string, std::string>> variables;  ///< free variables' values
-  std::string label;    ///< "alloc=flat sched=easy load=0.5 rep=1"
+  std::string label;  ///< "alloc=flat sched=easy load=0.5 rep=1"
+  /// Config fields whose value uses {replicate}: name and value as written ({replicate} kept),
+  /// what /configs shows so that the replicates of a config group together in reports.
+  std::vector<std::pair<std::string, std::string>> as_written;
   std::string problem;  ///< why canonical() failed (validation reports it), else empty
 };
 
@@ -104,9 +119,13 @@ struct ConfigEntry {
 struct Expansion {
   std::vector<ConfigEntry> configs;
   std::vector<std::string> variable_names;  ///< every free variable, in first-use order
-  std::vector<Problem> problems;            ///< specs that do not resolve, bad placeholders
-  std::int64_t excluded = 0;                ///< configs dropped by [[exclude]]
-  std::int64_t duplicates = 0;              ///< configs with an id already produced
+  /// Per variable (same order): its unit and description ([variables.NAME]), and whether every
+  /// value is a TOML integer (the /configs column is then an integer column).
+  std::vector<VariableInfo> variable_info;
+  std::vector<bool> variable_integer;
+  std::vector<Problem> problems;  ///< specs that do not resolve, bad placeholders
+  std::int64_t excluded = 0;      ///< configs dropped by [[exclude]]
+  std::int64_t duplicates = 0;    ///< configs with an id already produced
   /// Hash of the sorted ids of all configs: "same experiment" for merge and resume.
   std::uint64_t fingerprint = 0;
 };
@@ -131,6 +150,12 @@ constexpr std::int64_t kMaxConfigsWithoutOverride = 1000000;
 /// Throws ExperimentError naming the count and the axes when planned_configs() exceeds
 /// kMaxConfigsWithoutOverride and `allow_large` is false.
 void check_experiment_size(const Experiment& experiment, bool allow_large);
+
+/// The placeholder every experiment value may use: {replicate} is replaced by the config's
+/// replicate number (0-based) when the experiment is expanded, e.g.
+/// `transforms = ["window:jobs=500,index={replicate}"]` gives each replicate its own window.
+/// No free variable may take this name.
+inline constexpr const char* kReplicatePlaceholder = "replicate";
 
 /// The workload seed shared by every config of replicate `replicate` (synthetic generator and
 /// random transforms), so allocators are compared on identical job streams.

@@ -14,6 +14,10 @@ struct ReportOptions {
   std::vector<std::string> group_by;  ///< /configs columns; empty = those that vary
   std::vector<std::string> metrics;   ///< /summary columns; empty = a default set
   std::string format = "table";       ///< table | csv | json
+  /// Paired comparison: "KEY=VALUE" (e.g. "alloc=sortedfreelist"), empty = none; see
+  /// build_paired_report.
+  std::string baseline;
+  std::string paired = "ratio";  ///< with a baseline: ratio (value / baseline) | difference
 };
 
 /// What the spread column next to each metric's mean is.
@@ -43,7 +47,24 @@ struct Report {
 ///   several loads), `<metric>_pooled_sd` is the standard deviation across all its configs, and
 ///   a note names the pooled columns: it is not a confidence interval.
 /// Throws InputError naming an unknown column and the closest valid one.
+/// With options.baseline set, build_paired_report instead.
 Report build_report(const ResultTables& tables, const ReportOptions& options);
+
+/// `report --baseline KEY=VALUE --paired ratio|difference`: each group (grouped as
+/// build_report, KEY always among the group columns) is compared with the group that differs
+/// from it only in KEY = VALUE, replicate by replicate (same `replicate`, hence same workload
+/// seed). Per replicate, a group's configs are first averaged (one config per replicate with the
+/// default grouping), then `<metric>_ratio` = value / baseline value, or `<metric>_difference`
+/// = value − baseline value; the row gives the mean over the replicates present and
+/// `<metric>_<mode>_ci95`, the paired 95 % Student-t half-width of those per-replicate ratios or
+/// differences (NaN for one pair, 0 when all are equal). These are the definitions of
+/// tools/plot_sweep.py's `--baseline KEY=VALUE --paired ratio|difference` (function paired()),
+/// so a report and a figure agree. The baseline's own rows give ratio 1 (difference 0).
+/// A ratio whose baseline value is 0 is not finite: that mean and interval are NaN.
+/// Throws InputError for a malformed baseline, an unknown KEY (naming the valid columns), a
+/// VALUE no done config has (naming those present) and a replicate without its baseline run
+/// (naming the group and replicate).
+Report build_paired_report(const ResultTables& tables, const ReportOptions& options);
 
 /// build_report's table alone.
 h5::Table report_table(const ResultTables& tables, const ReportOptions& options);

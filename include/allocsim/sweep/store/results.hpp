@@ -83,8 +83,14 @@ void write_job_tables(h5::File& file, const std::string& hex, const std::vector<
 /// `machine_nodes` >= 0) not below machine_nodes.
 std::vector<JobRecord> read_job_tables(const h5::File& file, const std::string& hex,
                                        std::int64_t machine_nodes = -1);
-/// Copies a config's /jobs, /job_nodes and /decisions tables into `to`, rewriting format 1
-/// tables in the current format.
+/// Writes /timeline/<hex>: one config's timeline (columns timeline_columns(): time and
+/// utilization float64, the counts int64).
+void write_timeline_table(h5::File& file, const std::string& hex,
+                          const std::vector<TimelineRow>& rows);
+/// Reads /timeline/<hex> back.
+std::vector<TimelineRow> read_timeline_table(const h5::File& file, const std::string& hex);
+/// Copies a config's /jobs, /job_nodes, /decisions and /timeline tables into `to`, rewriting format
+/// 1 tables in the current format.
 void copy_config_tables(const h5::File& from, h5::File& to, std::uint64_t config_id);
 /// Writes a result file: create (with every /configs row), add outcomes row after row, flush,
 /// close. The config's own /configs columns (fields, variables, label, canonical text) are
@@ -121,7 +127,7 @@ class ResultWriter {
 
   h5::File file_;
   const Expansion* expansion_;
-  std::vector<bool> numeric_variable_;
+  std::vector<h5::ColumnType> variable_types_;  ///< of the free variables' columns
   std::vector<h5::ColumnDef> config_columns_;
   std::vector<std::uint64_t> row_ids_;  ///< config id of each /configs row
   std::size_t written_rows_ = 0;        ///< rows whose outcome columns are written

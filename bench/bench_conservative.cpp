@@ -1,0 +1,122 @@
+// Conservative backfilling with compression against EASY and against the re-planning scheduler
+// (conservative:replan=full), whole-trace runs in one process (needs $ALLOCSIM_TRACE_DIR;
+// skipped without it). The trace is read once per case; parsing is not timed.
+// - SDSC-BLUE on mesh:36x32, flat allocator (target, issue 28: conservative <= 2 x EASY);
+// - the same with arrival_scale:factor=0.8 (target: conservative <= 3 x EASY).
+// The last lines print each scheduler's median CPU time and its ratio to EASY's.
+// Run: ALLOCSIM_TRACE_DIR=/work/shared/traces build/bench/bench_conservative
+//      --benchmark_repetitions=3
+//
+// Measured (2026-11-29, shared 2-core machine under load, Release, medians of 3 runs, CPU s):
+//   SDSC-BLUE:       easy 0.54, conservative 1.70 (3.15 x), conservative:replan=full 1.23 (2.27 x)
+//   SDSC-BLUE x0.8:  easy 0.85, conservative 17.79 (20.93 x), replan=full 24.59 (28.92 x)
+// The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8): 205k compressions
+// walk 414 reservations on average; the searches bounded by the windows that moved jobs left
+// visit about 5 G breakpoints (StepProfile::earliest dominates). See sched/compressing.hpp for
+// the bounds used.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "allocsim/sim/simulation.hpp"
+#include "allocsim/util/heap.hpp"
+
+using namespace allocsim;
+
+namespace {
+
+const std::vector<std::string> kSchedulers{"easy", "conservative", "conservative:replan=full"};
+const std::vector<std::string> kCases{"SDSC-BLUE", "SDSC-BLUE x0.8"};
+
+std::string trace_dir() {
+  const char* dir = std::getenv("ALLOCSIM_TRACE_DIR");
+  return dir ? dir : "";
+}
+
+RunConfig case_config(std::size_t which) {
+  RunConfig config;
+  config.alloc = "flat";
+  config.machine = "mesh:36x32";
+  config.trace = "SDSC-BLUE-2000-4.2-cln";
+  if (which == 1) config.transforms = {"arrival_scale:factor=0.8"};
+  return config;
+}
+
+const Workload& base_workload(std::size_t which) {
+  static std::map<std::size_t, Workload> loaded;  // one parse per case and process
+  auto found = loaded.find(which);
+  if (found == loaded.end())
+    found = loaded.emplace(which, load_workload(case_config(which), trace_dir())).first;
+  return found->second;
+}
+
+void Run(benchmark::State& state, std::size_t which, const std::string& sched) {
+  if (trace_dir().empty()) return state.SkipWithError("ALLOCSIM_TRACE_DIR not set");
+  RunConfig config = case_config(which);
+  config.sched = sched;
+  const Workload& base = base_workload(which);
+  double jobs = 0, wait = 0;
+  for (auto _ : state) {
+    const RunResult result = simulate(config, base);
+    jobs = result.summary.jobs;
+    wait = result.summary.mean_wait;
+  }
+  state.counters["jobs"] = jobs;
+  state.counters["mean_wait"] = wait;
+}
+
+/// Keeps every run's CPU time; at the end prints medians and ratios to EASY per case.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs)
+      if (run.run_type == Run::RT_Iteration && run.iterations > 0 && !run.error_occurred)
+        seconds_[run.run_name.function_name].push_back(run.GetAdjustedCPUTime() / 1e3);
+    ConsoleReporter::ReportRuns(runs);
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    auto median = [&](const std::string& name) {
+      std::vector<double> v = seconds_[name];
+      if (v.empty()) return 0.0;
+      std::sort(v.begin(), v.end());
+      return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    };
+    for (const std::string& name : kCases) {
+      const double easy = median(name + "/easy");
+      if (easy <= 0) continue;
+      std::printf("\n%s: median CPU seconds (runs) and ratio to easy\n", name.c_str());
+      for (const std::string& sched : kSchedulers) {
+        const std::string key = name + "/" + sched;
+        std::printf("  %-26s %8.2f s (%zu)  %6.2f x\n", sched.c_str(), median(key),
+                    seconds_[key].size(), median(key) / easy);
+      }
+    }
+  }
+
+ private:
+  std::map<std::string, std::vector<double>> seconds_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  keep_freed_memory_for_reuse();
+  for (std::size_t which = 0; which < kCases.size(); ++which)
+    for (const std::string& sched : kSchedulers)
+      benchmark::RegisterBenchmark((kCases[which] + "/" + sched).c_str(),
+                                   [which, sched](benchmark::State& s) { Run(s, which, sched); })
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(1);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

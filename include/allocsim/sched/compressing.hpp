@@ -1,0 +1,200 @@
+#pragma once
+// Conservative backfilling with compression: the `conservative` scheduler (its default,
+// `replan=compress`). `conservative:replan=full` is the earlier scheduler that plans the whole
+// queue again at every pass (sched/conservative.hpp).
+//
+// Mu'alem & Feitelson, "Utilization, predictability, workloads, and user runtime estimates in
+// scheduling the IBM SP2 with backfilling", IEEE TPDS 12(6), 2001, Sec. 2 (wording as recalled
+// from the paper, not checked against a copy here): in conservative backfilling "every job is
+// given a reservation when it enters the system", and "backfilling moves jobs forward only if
+// they do not delay any previously queued job"; when a job "terminates before its estimated
+// time", the schedule is "compressed": reservations may move earlier, never later.
+//
+// The rules implemented (the reference in tests/sim/conservative_compress_test.cpp follows them
+// literally, with a profile rebuilt from scratch for every search):
+// - Profile. P(t), t >= now, is the machine's node count minus every running job's nodes until
+//   its release (estimated end, clamped to now; a NaN estimate ends now) minus every waiting
+//   job's reservation: `need` (the allocator's nodes_needed) over [start, start + duration),
+//   duration = max(estimate, 0) (0 for NaN). A job fits at t when P >= need on [t, t + d) (at t
+//   itself when d = 0). Only node counts are planned, whatever the allocator.
+// - Arrival. A job without a reservation gets the earliest t >= now where it fits in P. Jobs
+//   that arrive at one pass are reserved in queue order (`order`, ties by arrival).
+// - Each pass walks the reservations once, in the order of revisiting: reservation start at
+//   the beginning of the pass, ties in queue order. A job reserved at or before now is offered
+//   to the allocator and starts if placed. When capacity came back since the last pass (a
+//   running job ended before its estimated end, or a waiting job left the queue without
+//   starting: the simulation drops a job no empty machine can hold), the walk also compresses:
+//   each job reserved after now is taken out of P and put back at min(its start, its earliest
+//   fit in P without it); a job that moves to now is offered at once. So a compression never
+//   moves a reservation later. Each job is revisited once (the paper's sweep, not a fixed
+//   point). Then the pass's arrivals are reserved; one reserved at now is offered at once.
+// - A missed reservation: the allocator refuses a job at its reserved time (a shape
+//   constraint such as a contiguous submesh, or a running job past its estimate still holding
+//   nodes the profile counts as free). The job is re-reserved at the earliest time after now
+//   where P without it changes value, or at which a time-dependent allocator may answer
+//   otherwise (Allocator::wake_up: Slurm's --switches wait), and P admits it (it keeps no claim
+//   on now). A job that
+//   compression moved to now and that is refused there goes to such a time before its old
+//   start, else keeps its old start: it never moves later. A job whose reservation had come
+//   (start <= now) goes to the earliest such time, without bound (else stays at now, offered
+//   again at the next pass): the one case where a reservation moves later.
+// - Passes. The scheduler asks for a pass (SchedulerContext::request_pass) at every new
+//   reservation start after now, so a job starts at its reservation even when no job arrives or
+//   ends then (e.g. after a missed reservation, or behind a job that outran its estimate).
+//
+// Speed: P is a sorted array of breakpoints. The allocator is asked only at a job's start. A
+// compression skips or bounds each job's search, with the same answers as a full search:
+// - The walk keeps the largest free count seen before the current start: P before a job's
+//   start holds only running jobs and already revisited reservations (their moves only lower P
+//   there, and raise it from their old start on, which the walk has not passed yet), so a job
+//   whose need exceeds that maximum cannot move.
+// - Settled jobs: a job placed at its earliest fit (at arrival or at its last revisit) had no
+//   fit before its start. Since then P went up only on logged intervals [a, b) (early ends,
+//   drops, refusals, windows left by moved jobs); everywhere else it went down or stayed. A
+//   window [t, t + d) that meets no such interval did not fit then and does not fit now, so an
+//   earlier fit starts in [a - d, b) for some logged interval: the search runs over the hull of
+//   the intervals logged between walks, then of those left by moves, and not at all when none
+//   was logged. (Time passing keeps this: a fit at a new now slides back to the breakpoint
+//   before it.) A job refused where P admitted it is unsettled: full search.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allocsim/sched/scheduler.hpp"
+
+namespace allocsim {
+
+/// A window whose nodes count as free in a StepProfile search (a job searched as if taken out
+/// of the profile): `from` and `to` must be breakpoints.
+struct OwnWindow {
+  double from = 0;
+  double to = 0;
+  int nodes = 0;
+};
+
+/// Free-node step function over [now, inf) with arbitrary breakpoints; redundant breakpoints
+/// (same count as the one before) change no search answer.
+class StepProfile {
+ public:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Point {
+    double time;
+    int free;
+  };
+  /// `free` nodes from `now` on.
+  void reset(double now, int free);
+  /// Adds `delta` over [max(from, now), to); nothing when that is empty.
+  void add(double from, double to, int delta);
+  /// Drops the breakpoints before `now` (keeping the step that holds at now).
+  void advance(double now);
+  /// True when redundant breakpoints may have piled up since the last compaction.
+  bool wants_compaction() const;
+  /// Drops redundant breakpoints (same count as the one before) but those at `keep` (sorted).
+  void compact(const std::vector<double>& keep);
+  /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
+  /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
+  /// whose windows hold b too, so the search resumes after b.
+  using Own = OwnWindow;
+  std::size_t earliest(int need, double duration, double limit, std::size_t from = 0,
+                       const OwnWindow& own = OwnWindow()) const;
+  /// Earliest breakpoint after now and before `limit` where the count changes and `need`
+  /// fits; kNone if none.
+  std::size_t earliest_change_after_now(int need, double duration, double limit) const;
+  /// Whether `need` fits over [time, time + duration) (time need not be a breakpoint).
+  bool fits_at(double time, int need, double duration) const;
+  double time(std::size_t i) const { return points_[i].time; }
+  int free(std::size_t i) const { return points_[i].free; }
+  std::size_t size() const { return points_.size(); }
+  /// Index of the first breakpoint at or after `time`.
+  std::size_t lower(double time) const;
+  /// Index of the breakpoint at `time` (> the first), inserted (same count) when missing.
+  std::size_t ensure(double time);
+
+ private:
+  bool fits(std::size_t candidate, int need, double duration) const;
+  std::vector<Point> points_;
+  std::size_t compacted_size_ = 0;
+};
+
+/// Where capacity came back, for the bounds of the compression's searches: an append-only log
+/// of intervals [a, b) (entry i logged as number i), kept as the suffix minima of a and suffix
+/// maxima of b, so the hull of the entries from any number on is a binary search away.
+class GainLog {
+ public:
+  /// Number the next entry gets.
+  std::uint64_t next() const { return next_; }
+  void push(double a, double b);
+  /// Smallest a and largest b over the entries numbered `since` or more; false if none.
+  bool hull(std::uint64_t since, double& lo, double& hi) const;
+  /// Forgets the entries numbered below `since`.
+  void prune(std::uint64_t since);
+
+ private:
+  std::vector<std::pair<std::uint64_t, double>> min_a_, max_b_;
+  std::uint64_t next_ = 0;
+};
+
+/// Conservative backfilling with compression (rules above).
+class CompressingConservative final : public Scheduler {
+ public:
+  explicit CompressingConservative(std::string order);
+  void schedule(SchedulerContext& context) override;
+  /// (job index, reservation start) of every waiting job holding a reservation, in revisit
+  /// order (start, then queue order). For tests.
+  std::vector<std::pair<int, double>> reservations() const;
+
+ private:
+  struct Reserved {
+    double start = 0;
+    double duration = 0;
+    double key = 0;  // queue order key (0 for fifo)
+    int need = 0;
+    bool active = false;
+    /// Refused at a time the profile admitted it: P may admit it before its start, so its
+    /// searches are not bounded by the gains.
+    bool unsettled = false;
+    std::uint64_t seen = 0;
+    std::uint64_t since_pass = 0;  // pass_gains_ entries it has not seen
+    std::uint64_t since_move = 0;  // move_gains_ entries it has not seen
+  };
+  struct Held {
+    double release_end = 0;  // estimated end as given (NaN: none)
+    int nodes = 0;
+    std::uint64_t seen = 0;
+    bool active = false;
+  };
+  bool before(int a, int b) const;
+  void reset(SchedulerContext& context);
+  bool sync(SchedulerContext& context);  // true when capacity came back
+  /// Offers the due jobs and, after a gain, compresses: one walk in revisit order.
+  void walk(SchedulerContext& context, bool gained);
+  void reserve_arrivals(SchedulerContext& context);
+  /// Starts `job` now if the allocator places it (its reservation is out of P already):
+  /// the nodes it got, -1 when refused.
+  int try_start(SchedulerContext& context, int job);
+  /// Where a refused job goes (its reservation out of P): the earliest time after now and
+  /// before `limit` where P changes, or the allocator's wake-up for it, and P admits it;
+  /// `otherwise` when there is none.
+  double retry_time(const SchedulerContext& context, int job, double limit, double otherwise) const;
+  void insert_ordered(int job);
+  double key_of(const Job& job) const;
+
+  std::string order_;
+  const SchedulerContext* context_ = nullptr;
+  std::size_t job_count_ = 0;
+  double now_ = 0;
+  StepProfile profile_;
+  std::vector<Reserved> reserved_;  // by job index
+  std::vector<int> order_list_;     // reserved jobs by (start, key, index)
+  std::vector<Held> held_;          // by job index
+  std::vector<int> held_list_;      // running jobs as the profile holds them
+  std::vector<int> scratch_;
+  std::vector<int> walked_;
+  std::vector<double> keep_;
+  std::uint64_t stamp_ = 0;
+  GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
+  GainLog move_gains_;  // windows left by reservations that moved in a walk
+};
+
+}  // namespace allocsim

@@ -1,0 +1,483 @@
+// Conservative backfilling with compression; the rules are in sched/compressing.hpp.
+#include "allocsim/sched/compressing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace allocsim {
+
+// ---- StepProfile ----
+
+void StepProfile::reset(double now, int free) {
+  points_.assign(1, Point{now, free});
+  compacted_size_ = 1;
+}
+
+std::size_t StepProfile::lower(double time) const {
+  return static_cast<std::size_t>(
+      std::lower_bound(points_.begin(), points_.end(), time,
+                       [](const Point& point, double t) { return point.time < t; }) -
+      points_.begin());
+}
+
+std::size_t StepProfile::ensure(double time) {
+  const std::size_t at = lower(time);
+  if (at < points_.size() && points_[at].time == time) return at;
+  const int value = points_[at - 1].free;  // time > the first breakpoint (now)
+  points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(at), Point{time, value});
+  return at;
+}
+
+void StepProfile::add(double from, double to, int delta) {
+  from = std::max(from, points_.front().time);
+  if (!(from < to) || delta == 0) return;
+  const std::size_t first = ensure(from);
+  const std::size_t stop = std::isinf(to) ? points_.size() : ensure(to);
+  for (std::size_t i = first; i < stop; ++i) points_[i].free += delta;
+}
+
+void StepProfile::advance(double now) {
+  auto after = std::upper_bound(points_.begin(), points_.end(), now,
+                                [](double time, const Point& point) { return time < point.time; });
+  points_.erase(points_.begin(), std::prev(after));
+  points_.front().time = now;
+}
+
+bool StepProfile::wants_compaction() const {
+  return points_.size() > 2 * compacted_size_ + 64;
+}
+
+void StepProfile::compact(const std::vector<double>& keep) {
+  std::size_t kept = 1;
+  for (std::size_t i = 1; i < points_.size(); ++i)
+    if (points_[i].free != points_[kept - 1].free ||
+        std::binary_search(keep.begin(), keep.end(), points_[i].time))
+      points_[kept++] = points_[i];
+  points_.resize(kept);
+  compacted_size_ = kept;
+}
+
+bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
+  if (points_[candidate].free < need) return false;
+  const double end = points_[candidate].time + duration;
+  for (std::size_t next = candidate + 1; next < points_.size() && points_[next].time < end; ++next)
+    if (points_[next].free < need) return false;
+  return true;
+}
+
+std::size_t StepProfile::earliest(int need, double duration, double limit, std::size_t from,
+                                  const Own& own) const {
+  const std::size_t count = points_.size();
+  // The free count of breakpoint i with the own window's nodes given back (own.to and
+  // own.from are breakpoints, so a step is wholly inside or outside the window).
+  auto value = [&](std::size_t i) {
+    const double t = points_[i].time;
+    return points_[i].free + (own.from <= t && t < own.to ? own.nodes : 0);
+  };
+  std::size_t candidate = from;
+  while (candidate < count && points_[candidate].time < limit) {
+    if (value(candidate) < need) {
+      ++candidate;
+      continue;
+    }
+    const double end = points_[candidate].time + duration;
+    std::size_t next = candidate + 1;
+    while (next < count && points_[next].time < end && value(next) >= need) ++next;
+    if (next == count || !(points_[next].time < end)) return candidate;
+    candidate = next + 1;  // every candidate up to `next` has `next` in its window
+  }
+  return kNone;
+}
+
+bool StepProfile::fits_at(double time, int need, double duration) const {
+  auto after = std::upper_bound(points_.begin(), points_.end(), time,
+                                [](double t, const Point& point) { return t < point.time; });
+  if (std::prev(after)->free < need) return false;
+  for (; after != points_.end() && after->time < time + duration; ++after)
+    if (after->free < need) return false;
+  return true;
+}
+
+std::size_t StepProfile::earliest_change_after_now(int need, double duration, double limit) const {
+  for (std::size_t c = 1; c < points_.size() && points_[c].time < limit; ++c)
+    if (points_[c].free != points_[c - 1].free && fits(c, need, duration)) return c;
+  return kNone;
+}
+
+// ---- GainLog ----
+
+void GainLog::push(double a, double b) {
+  const std::uint64_t number = next_++;
+  while (!min_a_.empty() && min_a_.back().second >= a) min_a_.pop_back();
+  min_a_.emplace_back(number, a);
+  while (!max_b_.empty() && max_b_.back().second <= b) max_b_.pop_back();
+  max_b_.emplace_back(number, b);
+}
+
+bool GainLog::hull(std::uint64_t since, double& lo, double& hi) const {
+  if (since >= next_) return false;
+  auto first = [since](const std::vector<std::pair<std::uint64_t, double>>& stack) {
+    return std::lower_bound(stack.begin(), stack.end(), since,
+                            [](const auto& entry, std::uint64_t n) { return entry.first < n; })
+        ->second;
+  };
+  lo = first(min_a_);  // both stacks end with the last entry, numbered >= since
+  hi = first(max_b_);
+  return true;
+}
+
+void GainLog::prune(std::uint64_t since) {
+  auto drop = [since](std::vector<std::pair<std::uint64_t, double>>& stack) {
+    auto keep =
+        std::lower_bound(stack.begin(), stack.end(), since,
+                         [](const auto& entry, std::uint64_t n) { return entry.first < n; });
+    stack.erase(stack.begin(), keep);
+  };
+  drop(min_a_);
+  drop(max_b_);
+}
+
+// ---- CompressingConservative ----
+
+namespace {
+
+/// Jobs looked at between two polls of the time limit.
+constexpr std::size_t kPollEvery = 64;
+
+double release_time(double estimated_end, double now) {
+  return std::isnan(estimated_end) ? now : std::max(estimated_end, now);
+}
+
+double duration_of(const Job& job) {
+  return std::isnan(job.estimate) ? 0.0 : std::max(job.estimate, 0.0);
+}
+
+}  // namespace
+
+CompressingConservative::CompressingConservative(std::string order) : order_(std::move(order)) {}
+
+double CompressingConservative::key_of(const Job& job) const {
+  // The keys of ordered_queue(); a NaN estimate sorts as 0.
+  const double estimate = std::isnan(job.estimate) ? 0.0 : job.estimate;
+  if (order_ == "smallfirst") return job.procs;
+  if (order_ == "largefirst") return -static_cast<double>(job.procs);
+  if (order_ == "shortfirst") return estimate;
+  if (order_ == "longfirst") return -estimate;
+  return 0;
+}
+
+bool CompressingConservative::before(int a, int b) const {
+  const Reserved& x = reserved_[a];
+  const Reserved& y = reserved_[b];
+  if (x.start != y.start) return x.start < y.start;
+  if (x.key != y.key) return x.key < y.key;
+  return a < b;
+}
+
+std::vector<std::pair<int, double>> CompressingConservative::reservations() const {
+  std::vector<std::pair<int, double>> out;
+  out.reserve(order_list_.size());
+  for (int job : order_list_) out.emplace_back(job, reserved_[job].start);
+  return out;
+}
+
+void CompressingConservative::reset(SchedulerContext& context) {
+  context_ = &context;
+  job_count_ = context.jobs().size();
+  reserved_.assign(job_count_, Reserved{});
+  held_.assign(job_count_, Held{});
+  order_list_.clear();
+  held_list_.clear();
+  profile_.reset(context.now(), context.topology().node_count());
+}
+
+void CompressingConservative::schedule(SchedulerContext& context) {
+  if (&context != context_ || context.jobs().size() != job_count_) reset(context);
+  now_ = context.now();
+  profile_.advance(now_);
+  if (profile_.wants_compaction()) {
+    // Redundant breakpoints (left by moved reservations) change no answer, but every
+    // reservation's start and end stay breakpoints (the searches' own windows need them).
+    keep_.clear();
+    for (int job : order_list_) {
+      keep_.push_back(reserved_[job].start);
+      keep_.push_back(reserved_[job].start + reserved_[job].duration);
+    }
+    std::sort(keep_.begin(), keep_.end());
+    profile_.compact(keep_);
+  }
+  walk(context, sync(context));
+  reserve_arrivals(context);
+}
+
+bool CompressingConservative::sync(SchedulerContext& context) {
+  ++stamp_;
+  bool gained = false;
+  for (const RunningJob& r : context.running()) {
+    Held& held = held_[r.job];
+    if (!held.active) {  // not started by this scheduler (not expected): hold it from now
+      held = {r.estimated_end, static_cast<int>(r.allocation.nodes.size()), 0, true};
+      held_list_.push_back(r.job);
+      profile_.add(now_, release_time(r.estimated_end, now_), -held.nodes);
+    }
+    held.seen = stamp_;
+  }
+  for (std::size_t i = 0; i < held_list_.size();) {
+    Held& held = held_[held_list_[i]];
+    if (held.seen == stamp_) {
+      ++i;
+      continue;
+    }
+    const double release = release_time(held.release_end, now_);
+    if (release > now_) {  // ended before its estimated end: its nodes come back now
+      profile_.add(now_, release, held.nodes);
+      pass_gains_.push(now_, release);
+      gained = true;
+    }
+    held.active = false;
+    held_list_[i] = held_list_.back();
+    held_list_.pop_back();
+  }
+  // Jobs dropped from the queue: the waiting list is the reserved jobs plus new arrivals.
+  const std::vector<int>& waiting = context.waiting();
+  std::size_t arrivals = 0;
+  for (auto it = waiting.rbegin(); it != waiting.rend() && !reserved_[*it].active; ++it) ++arrivals;
+  if (waiting.size() - arrivals != order_list_.size()) {
+    for (int job : waiting) reserved_[job].seen = stamp_;
+    std::size_t kept = 0;
+    for (int job : order_list_) {
+      Reserved& r = reserved_[job];
+      if (r.seen == stamp_) {
+        order_list_[kept++] = job;
+        continue;
+      }
+      profile_.add(r.start, r.start + r.duration, r.need);
+      pass_gains_.push(std::max(r.start, now_), r.start + r.duration);
+      r.active = false;
+      gained = true;
+    }
+    order_list_.resize(kept);
+  }
+  return gained;
+}
+
+void CompressingConservative::walk(SchedulerContext& context, bool gained) {
+  std::size_t stop = 0;
+  if (gained)
+    stop = order_list_.size();
+  else
+    while (stop < order_list_.size() && !(reserved_[order_list_[stop]].start > now_)) ++stop;
+  if (stop == 0) return;
+  walked_.assign(order_list_.begin(), order_list_.begin() + static_cast<std::ptrdiff_t>(stop));
+  // The walk's prefix: largest free count over [now, frontier), an upper bound as long as P
+  // before the frontier only went down (else the prefix is read again).
+  int prefix_max = std::numeric_limits<int>::min();
+  double frontier = now_;
+  bool reorder = false;
+  const std::uint64_t pass_from = pass_gains_.next(), move_from = move_gains_.next();
+  auto settle = [&](Reserved& r) {
+    r.unsettled = false;
+    r.since_pass = pass_gains_.next();
+    r.since_move = move_gains_.next();
+  };
+  auto reread_prefix = [&] {
+    prefix_max = std::numeric_limits<int>::min();
+    frontier = now_;
+  };
+  for (std::size_t pos = 0; pos < walked_.size(); ++pos) {
+    if (pos % kPollEvery == 0) context.check_time_limit();
+    const int job = walked_[pos];
+    Reserved& r = reserved_[job];
+    if (!(r.start > now_)) {  // due: offered; a refusal re-reserves it after now
+      profile_.add(r.start, r.start + r.duration, r.need);
+      const int used = try_start(context, job);
+      if (used < r.need && now_ < r.start + r.duration)  // refused (-1), or fewer nodes
+        pass_gains_.push(now_, r.start + r.duration);
+      if (used < 0) {
+        r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
+        profile_.add(r.start, r.start + r.duration, -r.need);
+        r.unsettled = true;
+        if (r.start > now_) context.request_pass(r.start);
+      }
+      reorder = true;
+      reread_prefix();
+      continue;
+    }
+    if (!gained) break;
+    if (r.start > frontier) {
+      for (std::size_t i = profile_.lower(frontier);
+           i < profile_.size() && profile_.time(i) < r.start; ++i)
+        prefix_max = std::max(prefix_max, profile_.free(i));
+      frontier = r.start;
+    }
+    if (prefix_max < r.need) {  // P < need everywhere before its start: no fit there
+      settle(r);
+      continue;
+    }
+    // Search bounds: candidates in [lo, hi) of each kind of logged gain (header).
+    double pass_lo = 0, pass_hi = 0, move_lo = 0, move_hi = 0;
+    bool pass_bound = false, move_bound = false;
+    if (!r.unsettled) {
+      auto bound = [&](const GainLog& log, std::uint64_t since, double& lo, double& hi) {
+        if (!log.hull(since, lo, hi)) return false;
+        // a - d, widened a little against rounding (t + d > a is what is meant).
+        lo = std::max(now_, lo - r.duration - 1e-9 * (std::abs(lo) + r.duration + 1));
+        hi = std::min(hi, r.start);
+        return lo < hi;
+      };
+      pass_bound = bound(pass_gains_, r.since_pass, pass_lo, pass_hi);
+      move_bound = bound(move_gains_, r.since_move, move_lo, move_hi);
+      if (!pass_bound && !move_bound) {
+        settle(r);
+        continue;
+      }
+    }
+    const double old_start = r.start;
+    // Searched as P without the job: its own window's nodes count as free.
+    // (Its start and end are breakpoints: added with it, kept by compaction.)
+    const StepProfile::Own own{r.start, r.start + r.duration, r.need};
+    std::size_t found = StepProfile::kNone;
+    if (r.unsettled) {
+      found = profile_.earliest(r.need, r.duration, r.start, 0, own);
+    } else {
+      if (pass_bound)
+        found = profile_.earliest(r.need, r.duration, pass_hi, profile_.lower(pass_lo), own);
+      if (move_bound) {
+        const double limit =
+            found == StepProfile::kNone ? move_hi : std::min(move_hi, profile_.time(found));
+        const std::size_t other =
+            profile_.earliest(r.need, r.duration, limit, profile_.lower(move_lo), own);
+        if (other != StepProfile::kNone) found = other;
+      }
+    }
+    if (found == StepProfile::kNone) {
+      settle(r);
+      continue;
+    }
+    const double found_time = profile_.time(found);
+    profile_.add(r.start, r.start + r.duration, r.need);
+    found = profile_.lower(found_time);  // the removal may have added breakpoints
+    reorder = true;
+    if (profile_.time(found) == now_) {
+      const int used = try_start(context, job);
+      if (used >= 0) {
+        move_gains_.push(used < r.need ? now_ : old_start, old_start + r.duration);
+        if (used != r.need) reread_prefix();
+        continue;
+      }
+      // Refused at now: the earliest later change before its old start, else the old start.
+      r.start = retry_time(context, job, old_start, old_start);
+      profile_.add(r.start, r.start + r.duration, -r.need);
+      if (r.start != old_start) {
+        move_gains_.push(old_start, old_start + r.duration);
+        context.request_pass(r.start);
+      }
+      r.unsettled = true;
+      continue;
+    }
+    r.start = profile_.time(found);
+    profile_.add(r.start, r.start + r.duration, -r.need);
+    move_gains_.push(old_start, old_start + r.duration);
+    context.request_pass(r.start);
+    settle(r);
+  }
+  if (gained) {  // every job still reserved saw the entries logged before this walk
+    pass_gains_.prune(pass_from);
+    move_gains_.prune(move_from);
+  }
+  if (!reorder) return;
+  std::size_t kept = 0;
+  for (int job : order_list_)
+    if (reserved_[job].active) order_list_[kept++] = job;
+  order_list_.resize(kept);
+  // Insertion sort: few jobs changed place.
+  for (std::size_t i = 1; i < order_list_.size(); ++i) {
+    const int job = order_list_[i];
+    std::size_t j = i;
+    while (j > 0 && before(job, order_list_[j - 1])) {
+      order_list_[j] = order_list_[j - 1];
+      --j;
+    }
+    order_list_[j] = job;
+  }
+}
+
+void CompressingConservative::insert_ordered(int job) {
+  auto at = std::upper_bound(order_list_.begin(), order_list_.end(), job,
+                             [&](int a, int b) { return before(a, b); });
+  order_list_.insert(at, job);
+}
+
+double CompressingConservative::retry_time(const SchedulerContext& context, int job, double limit,
+                                           double otherwise) const {
+  const Reserved& r = reserved_[job];
+  const std::size_t later = profile_.earliest_change_after_now(r.need, r.duration, limit);
+  double best =
+      later == StepProfile::kNone ? std::numeric_limits<double>::infinity() : profile_.time(later);
+  // A time-dependent allocator may accept the job at its wake-up on an unchanged machine.
+  const std::optional<double> wake = context.allocator().wake_up(context.jobs()[job]);
+  if (wake && *wake > now_ && *wake < limit && *wake < best &&
+      profile_.fits_at(*wake, r.need, r.duration))
+    best = *wake;
+  return std::isinf(best) ? otherwise : best;
+}
+
+int CompressingConservative::try_start(SchedulerContext& context, int job) {
+  auto allocation = context.try_allocate(job);
+  if (!allocation) return -1;
+  reserved_[job].active = false;
+  const int used = static_cast<int>(allocation->nodes.size());
+  const double estimated_end = now_ + context.jobs()[job].estimate;
+  context.start(job, std::move(*allocation));
+  held_[job] = {estimated_end, used, stamp_, true};
+  held_list_.push_back(job);
+  profile_.add(now_, release_time(estimated_end, now_), -used);
+  return used;
+}
+
+void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
+  const std::vector<int>& waiting = context.waiting();
+  scratch_.clear();
+  for (auto it = waiting.rbegin(); it != waiting.rend() && !reserved_[*it].active; ++it)
+    scratch_.push_back(*it);
+  if (scratch_.empty()) return;
+  const auto& jobs = context.jobs();
+  for (int job : scratch_) reserved_[job].key = key_of(jobs[job]);
+  std::sort(scratch_.begin(), scratch_.end(), [&](int a, int b) {
+    const double ka = reserved_[a].key, kb = reserved_[b].key;
+    return ka != kb ? ka < kb : a < b;
+  });
+  for (std::size_t i = 0; i < scratch_.size(); ++i) {
+    if (i % kPollEvery == 0) context.check_time_limit();
+    const int job = scratch_[i];
+    Reserved& r = reserved_[job];
+    r.need = context.nodes_needed(job);
+    r.duration = duration_of(jobs[job]);
+    r.active = true;
+    const std::size_t found =
+        profile_.earliest(r.need, r.duration, std::numeric_limits<double>::infinity());
+    // Not kNone: the last breakpoint frees the whole machine (larger jobs are dropped before).
+    r.start = profile_.time(found == StepProfile::kNone ? profile_.size() - 1 : found);
+    profile_.add(r.start, r.start + r.duration, -r.need);
+    r.unsettled = false;
+    r.since_pass = pass_gains_.next();
+    r.since_move = move_gains_.next();
+    if (r.start > now_) {
+      context.request_pass(r.start);
+      insert_ordered(job);
+      continue;
+    }
+    profile_.add(r.start, r.start + r.duration, r.need);
+    // (Others never saw this reservation: nothing to log.)
+    if (try_start(context, job) >= 0) continue;
+    r.unsettled = true;
+    // Refused at now: the earliest later change of P that admits it (else now again).
+    r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
+    profile_.add(r.start, r.start + r.duration, -r.need);
+    if (r.start > now_) context.request_pass(r.start);
+    insert_ordered(job);
+  }
+}
+
+}  // namespace allocsim
