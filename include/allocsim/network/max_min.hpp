@@ -47,7 +47,9 @@ class FlowSet {
 /// saturation level among the links still in use (or the next cap) and freezes the flows
 /// there (in flow order). Cost O(U + F log F + rounds · L) for L links, F flows and U link uses in
 /// total, with rounds ≤ F (one per distinct freeze level): cheap for the tens of jobs a machine
-/// runs.
+/// runs. The links' levels are kept in one contiguous array, so a round's search is a plain
+/// scan of doubles (a heap of levels, eager or lazily refreshed, did more work: levels cluster
+/// and every freeze touches hundreds of links on graph machines).
 class MaxMinSolver {
  public:
   /// The max-min fair rates of `flows` on links with the given capacities (≥ 0). A flow
