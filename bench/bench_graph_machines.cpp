@@ -26,6 +26,21 @@
 // solver was tried: same rates, 5 x slower on the fat tree (every flow crosses most core
 // links, so its O(U log U) updates exceed the scan's O(rounds x links)). Random placement's
 // `fixed` cost is the per-job locality (router-pair distance sums, O(routers used^2)).
+// After the solver's dense level scan, the connected search's budget (past 8 link users per
+// job every job is re-solved: same rates), and link use summed again only on links whose users
+// or rates changed (2026-11-29; CPU-time medians of 3, old = main before these changes, old and
+// new alternated twice in one session on a machine loaded 4-5 x; round 1 / round 2):
+//   dragonfly, flat:   fixed 0.19-0.21 s; flow old 45.4 / 38.7 s (~200 x), new 30.3 / 22.7 s
+//                      (~110-150 x)
+//   fat tree,  flat:   fixed 0.08 s; flow old 24.2 / 18.5 s, new 21.9 / 19.5 s (~250 x: no gain)
+// (mean response unchanged: 28,623 and 18,184 s.) The 20 x target is still NOT met. What is
+// left, per event (every start and end re-solves nearly every running job, ~140 on the
+// dragonfly, ~40 on the fat tree): the solver's O(U + rounds x L) with U ~ 50k link uses,
+// L ~ 13-17k links, 27-85 rounds; building its input (solve_queued_flows, ~14 %); recomputing
+// shared/private positions (refresh_sharing, ~8 %). On the fat tree the all-to-all routing of
+// each new node list (FatTree::for_each_path, ~10 % = ~2 s) alone is over 20 x fixed. Only
+// ~6 % (dragonfly) / ~22 % (fat tree) of re-solved jobs change rate per event: an exact
+// incremental max-min that skips unaffected jobs would be the next step.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 namespace allocsim {
 
@@ -207,6 +208,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     const auto slots = static_cast<std::size_t>(compact_of_link_.size());
     jobs_on_link_.resize(slots);
     use_of_link_.assign(slots, 0);
+    link_dirty_.assign(slots, 0);
     owner_of_link_.assign(slots, nullptr);
     link_searched_.assign(slots, 0);
   }
@@ -224,16 +226,22 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
-    on_link.push_back(&stored);
-    if (on_link.size() == 2) on_link.front()->sharing_stale = true;  // private → shared
+    on_link.push_back({&stored, key, stored.loads[i].second});
+    if (on_link.size() == 2) {  // private → shared
+      on_link.front().job->sharing_stale = true;
+      count_shared(*on_link.front().job, +1);
+    }
+    if (on_link.size() >= 2) count_shared(stored, +1);
     RunningJob*& owner = owner_of_link_[link];
     if (owner && owner->key < key) continue;
     if (owner) {
       const int position = position_of(*owner, link);
       owner->owned.erase(std::lower_bound(owner->owned.begin(), owner->owned.end(), position));
+      owner->owned_dirty = true;
     }
     owner = &stored;
     stored.owned.push_back(static_cast<int>(i));
+    stored.owned_dirty = true;
   }
   changed_.push_back(key);
   links_changed_ = true;
@@ -258,12 +266,17 @@ void FlowNetwork::remove_job(JobKey key) {
   // Its link sharers' rates may rise: re-solve them (and whatever they are connected to).
   for (const auto& [link, load] : job->loads) {
     auto& on_link = jobs_on_link_[link];
-    on_link.erase(std::find(on_link.begin(), on_link.end(), job));
-    if (on_link.size() == 1) on_link.front()->sharing_stale = true;  // shared → private
+    on_link.erase(std::find_if(on_link.begin(), on_link.end(),
+                               [&](const LinkUser& user) { return user.job == job; }));
+    if (on_link.size() == 1) {  // shared → private
+      on_link.front().job->sharing_stale = true;
+      count_shared(*on_link.front().job, -1);
+    }
     // One sharer per link suffices: all of them share the link, so are connected.
-    if (!on_link.empty() && !on_link.front()->seeded) {
-      on_link.front()->seeded = true;
-      changed_.push_back(on_link.front()->key);
+    mark_dirty(link);  // its use loses this job's share
+    if (!on_link.empty() && !on_link.front().job->seeded) {
+      on_link.front().job->seeded = true;
+      changed_.push_back(on_link.front().job->key);
     }
   }
   // Its links pass to their next users of least key.
@@ -271,15 +284,23 @@ void FlowNetwork::remove_job(JobKey key) {
     const LinkId link = job->loads[position].first;
     const auto& on_link = jobs_on_link_[link];
     RunningJob* next = nullptr;
-    for (RunningJob* other : on_link)
-      if (!next || other->key < next->key) next = other;
+    for (const LinkUser& other : on_link)
+      if (!next || other.job->key < next->key) next = other.job;
     owner_of_link_[link] = next;
     if (next) {
       const int at = position_of(*next, link);
       next->owned.insert(std::lower_bound(next->owned.begin(), next->owned.end(), at), at);
+      next->owned_dirty = true;
     }
   }
+  if (job->shared_count > 0) --sharing_jobs_;
   jobs_.erase(found);
+}
+
+void FlowNetwork::count_shared(RunningJob& job, int change) {
+  const bool was_sharing = job.shared_count > 0;
+  job.shared_count += change;
+  sharing_jobs_ += static_cast<int>(job.shared_count > 0) - static_cast<int>(was_sharing);
 }
 
 void FlowNetwork::refresh_sharing(RunningJob& job) const {
@@ -299,31 +320,38 @@ void FlowNetwork::refresh_sharing(RunningJob& job) const {
   }
 }
 
-void FlowNetwork::queue_connected(RunningJob& first) {
-  if (first.queued) return;
+bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
+  if (first.queued) return true;
   first.queued = true;
   std::size_t next = queued_.size();
   queued_.push_back(&first);
+  if (first.shared_count > 0) ++queued_sharing_;
   // Each link's users are looked at once (links stamped with this search's number).
   if (++link_search_ == 0) {
     std::fill(link_searched_.begin(), link_searched_.end(), 0);
     link_search_ = 1;
   }
-  // Only shared links lead to other jobs: a private link's one user is the job itself.
-  for (; next < queued_.size(); ++next) {
+  // Only shared links lead to other jobs: a private link's one user is the job itself. Once
+  // every job with a shared link is queued, nothing more can be reached: stop there.
+  for (; next < queued_.size() && queued_sharing_ < sharing_jobs_; ++next) {
     RunningJob& job = *queued_[next];
     refresh_sharing(job);
     for (const int position : job.shared) {
       const LinkId link = job.loads[position].first;
       if (link_searched_[link] == link_search_) continue;
       link_searched_[link] = link_search_;
-      for (RunningJob* other : jobs_on_link_[link])
-        if (!other->queued) {
+      const auto& users = jobs_on_link_[link];
+      if (users.size() > budget) return false;
+      budget -= users.size();
+      for (const LinkUser& user : users)
+        if (RunningJob* other = user.job; !other->queued) {
           other->queued = true;
           queued_.push_back(other);
+          ++queued_sharing_;  // (reached through a shared link)
         }
     }
   }
+  return true;
 }
 
 bool FlowNetwork::solve() {
@@ -331,13 +359,27 @@ bool FlowNetwork::solve() {
   if (adaptive_) reroute_adaptive();
   links_changed_ = false;
   queued_.clear();
+  queued_sharing_ = 0;
+  // The search may look at a few link users per running job; past that, re-solving every job
+  // costs less than finding how many are connected (on graph machines nearly all are), and
+  // gives the same rates (see the class comment).
+  std::size_t budget = kSearchBudgetPerJob * jobs_.size();
+  bool searched = true;
   for (JobKey key : changed_) {
     const auto found = jobs_.find(key);
     if (found == jobs_.end()) continue;
     found->second.seeded = false;
-    queue_connected(found->second);
+    searched = searched && queue_connected(found->second, budget);
   }
   changed_.clear();
+  if (!searched) {
+    for (RunningJob* job : queued_) job->queued = false;
+    queued_.clear();
+    for (auto& [key, job] : jobs_) {
+      job.seeded = false;
+      if (!job.loads.empty()) queued_.push_back(&job);
+    }
+  }
   // Key order, as a solve over all jobs would see them (see the class comment).
   std::sort(queued_.begin(), queued_.end(),
             [](const RunningJob* a, const RunningJob* b) { return a->key < b->key; });
@@ -354,7 +396,8 @@ void FlowNetwork::solve_queued_flows() {
   // earlier, and freeze nobody else), so the solver gets that one and the shared links. The
   // rates are the same bit for bit (the solver freezes in flow order, see max_min.hpp).
   flows_.clear();
-  for (const RunningJob* job : queued_) {
+  for (RunningJob* job : queued_) {
+    refresh_sharing(*job);  // (queue_connected may have stopped before looking at it)
     uses_.clear();
     const auto use = [&](LinkId link, double load) {
       int& index = compact_of_link_[link];
@@ -364,8 +407,7 @@ void FlowNetwork::solve_queued_flows() {
       }
       uses_.push_back({index, load});
     };
-    // The shared links in load order, then the heaviest private one (refresh_sharing: kept
-    // up to date by queue_connected, which every queued job went through).
+    // The shared links in load order, then the heaviest private one.
     for (const int position : job->shared)
       use(job->loads[position].first, job->loads[position].second);
     if (job->heaviest_private >= 0)
@@ -400,19 +442,72 @@ void FlowNetwork::solve_queued() {
   }
   std::size_t flow = 0;
   for (RunningJob* job : queued_) {
-    job->message_rate = rates_[flow++];
-    job->rate = rate_at(*job, job->message_rate);
-  }
-  // Link use, each job counted during the share of its time it spends communicating; the
-  // re-solved jobs are the only users of their links, summed in key order.
-  for (const RunningJob* job : queued_)
-    for (const auto& [link, load] : job->loads) use_of_link_[link] = 0;
-  for (const RunningJob* job : queued_) {
-    const double s = job->rate.comm_slowdown;
+    const double rate = rates_[flow++];
+    const JobRate at = rate_at(*job, rate);
+    // The share of its time it spends communicating.
+    const double s = at.comm_slowdown;
     const double communicating = job->comm * s / ((1 - job->comm) + job->comm * s);
-    for (const auto& [link, load] : job->loads)
-      use_of_link_[link] += job->message_rate * load * communicating;
+    // Its links' use changes only if its rate or share does (or it is new): then they are
+    // summed again.
+    if (!job->solved || !(rate == job->message_rate) || !(communicating == job->communicating))
+      for (const auto& [link, load] : job->loads) mark_dirty(link);
+    job->solved = true;
+    job->message_rate = rate;
+    job->rate = at;
+    job->communicating = communicating;
   }
+}
+
+void FlowNetwork::mark_dirty(LinkId link) {
+  if (!topology_->graph() || link_dirty_[link]) return;  // grids: always the one pass
+  link_dirty_[link] = 1;
+  dirty_links_.push_back(link);
+}
+
+void FlowNetwork::sum_dirty_links() {
+  // Link use, each job counted during the share of its time it spends communicating: the sum
+  // over the link's users in key order (a job's entries on it in load order), as a pass over
+  // all jobs in key order would add them. Only links a changed rate, a new job or an ended
+  // one touched are summed again; the others' users and terms are as they were. When those
+  // links have more users in all than the re-solved jobs have loads (a fat tree's core links
+  // carry nearly every job), every link of the re-solved jobs is summed again instead, in one
+  // pass over them in key order (they are their links' only users: the same sums). On grids,
+  // where jobs in separate boxes are separate components, the one pass is always taken (the
+  // bookkeeping cost NASA on mesh:16x8 5-10 %).
+  std::size_t dirty_users = 0, queued_loads = 0;
+  for (const LinkId link : dirty_links_) dirty_users += jobs_on_link_[link].size();
+  for (const RunningJob* job : queued_) queued_loads += job->loads.size();
+  if (!topology_->graph() || 2 * dirty_users > queued_loads) {
+    for (const LinkId link : dirty_links_) {
+      link_dirty_[link] = 0;
+      use_of_link_[link] = 0;  // (those no job uses any more keep 0)
+    }
+    dirty_links_.clear();
+    for (RunningJob* job : queued_) {
+      job->owned_dirty = true;
+      for (const auto& [link, load] : job->loads) use_of_link_[link] = 0;
+    }
+    for (const RunningJob* job : queued_)
+      for (const auto& [link, load] : job->loads)
+        use_of_link_[link] += job->message_rate * load * job->communicating;
+    return;
+  }
+  for (const LinkId link : dirty_links_) {
+    link_dirty_[link] = 0;
+    std::span<const LinkUser> users = jobs_on_link_[link];
+    const auto by_key = [](const LinkUser& a, const LinkUser& b) { return a.key < b.key; };
+    if (!std::is_sorted(users.begin(), users.end(), by_key)) {
+      users_.assign(users.begin(), users.end());
+      std::stable_sort(users_.begin(), users_.end(), by_key);  // (a job's entries stay in order)
+      users = users_;
+    }
+    double use = 0;
+    for (const LinkUser& user : users)
+      use += user.job->message_rate * user.load * user.job->communicating;
+    use_of_link_[link] = use;
+    if (RunningJob* owner = owner_of_link_[link]) owner->owned_dirty = true;
+  }
+  dirty_links_.clear();
 }
 
 void FlowNetwork::update_utilization() {
@@ -420,7 +515,10 @@ void FlowNetwork::update_utilization() {
   // over their owned links are recomputed (no other job's owned links or their use changed:
   // every user of a re-solved job's link was re-solved, and links change owner only between
   // users), then summed over all jobs in key order.
+  sum_dirty_links();
   for (RunningJob* job : queued_) {
+    if (!job->owned_dirty) continue;  // its owned links, their users and uses as they were
+    job->owned_dirty = false;
     job->owned_use = 0;
     job->owned_peak = 0;
     for (const int position : job->owned) {

@@ -2,6 +2,7 @@
 #include "allocsim/network/max_min.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace allocsim {
 
@@ -61,13 +62,20 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     for (; j > 0 && flows.cap(flow) < flows.cap(by_cap_[j - 1]); --j) by_cap_[j] = by_cap_[j - 1];
     by_cap_[j] = flow;
   }
-  active_links_.clear();
-  saturation_level_.resize(links);
+  // The links in use, densely: their ids and saturation levels side by side (a link's slot
+  // in slot_of_link_), so that a round's search for the lowest level is a plain scan of
+  // contiguous doubles. A link leaving use gets level +infinity until the arrays are compacted
+  // (when half their slots are such).
+  slot_link_.clear();
+  slot_level_.clear();
+  slot_of_link_.resize(links);
   for (std::size_t l = 0; l < links; ++l)
     if (active_count_[l] > 0) {
-      active_links_.push_back(static_cast<int>(l));
-      saturation_level_[l] = (capacities[l] - frozen_load_[l]) / active_weight_[l];
+      slot_of_link_[l] = static_cast<int>(slot_link_.size());
+      slot_link_.push_back(static_cast<int>(l));
+      slot_level_.push_back((capacities[l] - frozen_load_[l]) / active_weight_[l]);
     }
+  std::size_t unused_slots = 0;
 
   double level = 0;
   const auto freeze = [&](int f) {
@@ -79,9 +87,11 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
       frozen_load_[l] += level * use.weight;
       if (--active_count_[l] == 0) {
         active_weight_[l] = 0;
+        slot_level_[slot_of_link_[l]] = FlowSet::kNoCap;
+        ++unused_slots;
       } else {
         active_weight_[l] -= use.weight;
-        saturation_level_[l] = (capacities[l] - frozen_load_[l]) / active_weight_[l];
+        slot_level_[slot_of_link_[l]] = (capacities[l] - frozen_load_[l]) / active_weight_[l];
       }
     }
   };
@@ -91,39 +101,57 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
   // cap; freeze the flows it concerns, repeat.
   std::size_t next_cap = 0;
   while (unfrozen > 0) {
-    if (poll) poll->add(static_cast<std::int64_t>(active_links_.size()) + 1);
-    // Saturated links: those at the lowest level (as of before this round's freezes), in
-    // active link order.
-    double lowest = FlowSet::kNoCap;
-    saturated_.clear();
-    std::size_t kept = 0;
-    for (int l : active_links_) {
-      if (active_count_[l] == 0) continue;
-      active_links_[kept++] = l;
-      const double saturation = saturation_level_[l];
-      if (saturation < lowest) {
-        lowest = saturation;
-        saturated_.clear();
+    if (2 * unused_slots > slot_link_.size()) {
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < slot_link_.size(); ++i) {
+        const int l = slot_link_[i];
+        if (active_count_[l] == 0) continue;
+        slot_of_link_[l] = static_cast<int>(kept);
+        slot_link_[kept] = l;
+        slot_level_[kept++] = slot_level_[i];
       }
-      if (saturation == lowest) saturated_.push_back(l);
+      slot_link_.resize(kept);
+      slot_level_.resize(kept);
+      unused_slots = 0;
     }
-    active_links_.resize(kept);
+    if (poll) poll->add(static_cast<std::int64_t>(slot_link_.size()) + 1);
+    // The lowest level, in four independent running minima (a minimum is exact, so the
+    // order of the comparisons does not matter; unused slots hold +infinity).
+    const std::size_t count = slot_level_.size();
+    const double* levels = slot_level_.data();
+    double m0 = FlowSet::kNoCap, m1 = m0, m2 = m0, m3 = m0;
+    std::size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+      m0 = levels[i] < m0 ? levels[i] : m0;
+      m1 = levels[i + 1] < m1 ? levels[i + 1] : m1;
+      m2 = levels[i + 2] < m2 ? levels[i + 2] : m2;
+      m3 = levels[i + 3] < m3 ? levels[i + 3] : m3;
+    }
+    for (; i < count; ++i) m0 = levels[i] < m0 ? levels[i] : m0;
+    m0 = m1 < m0 ? m1 : m0;
+    m2 = m3 < m2 ? m3 : m2;
+    const double lowest = m2 < m0 ? m2 : m0;
     while (next_cap < by_cap_.size() && frozen_[by_cap_[next_cap]]) ++next_cap;
     if (next_cap < by_cap_.size() && flows.cap(by_cap_[next_cap]) <= lowest) {
       level = std::max(level, flows.cap(by_cap_[next_cap]));
       freeze(by_cap_[next_cap]);
       continue;
     }
+    // Saturated links: those in use at the lowest level (as of before this round's freezes).
+    // (Should every level be +infinity, unused slots come too: their flows are all frozen.)
+    saturated_.clear();
+    for (i = 0; i < count; ++i)
+      if (levels[i] == lowest) saturated_.push_back(slot_link_[i]);
     level = std::max(level, lowest);
     // The flows crossing a saturated link freeze in flow order, whatever the order of the
     // links: the frozen loads then do not depend on which of several equally saturated links
     // (or on how many links of one flow alone) the round found.
     freezing_.clear();
     for (int l : saturated_)
-      for (std::size_t i = link_offsets_[l]; i < link_offsets_[l + 1]; ++i)
-        if (!frozen_[link_flows_[i]]) {
-          frozen_[link_flows_[i]] = 1;
-          freezing_.push_back(link_flows_[i]);
+      for (std::size_t j = link_offsets_[l]; j < link_offsets_[l + 1]; ++j)
+        if (!frozen_[link_flows_[j]]) {
+          frozen_[link_flows_[j]] = 1;
+          freezing_.push_back(link_flows_[j]);
         }
     std::sort(freezing_.begin(), freezing_.end());
     for (int f : freezing_) freeze(f);

@@ -104,7 +104,10 @@ double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad fo
 /// solve(). Max-min fair rates of jobs that share no link with the rest are independent of it,
 /// and progressive filling run on such a connected part alone performs, in the same order, the
 /// same floating-point operations on its links as when run on all jobs, so the rates are the
-/// same bit for bit. Cost: progressive filling on the changed part plus one O(U) pass for link
+/// same bit for bit. (So is re-solving a superset of it: when the search for the connected
+/// jobs looks at more than kSearchBudgetPerJob link users per running job, as on graph machines
+/// where global and core links connect nearly every job, every job is re-solved instead.)
+/// Cost: progressive filling on the changed part plus one O(U) pass for link
 /// utilization, U = Σ over running jobs of their loaded links; add_job costs one
 /// all_to_all_link_loads (plus, once per job size, the reference allocation's).
 class FlowNetwork {
@@ -184,6 +187,7 @@ class FlowNetwork {
     double alone_message_rate = -1;  ///< its messages' rate alone (−1: not yet computed)
     bool capped = true;       ///< at bandwidth × reference_rate: the trace runtime is a floor at 1
     double message_rate = 0;  ///< its messages' max-min fair rate
+    double communicating = 0;  ///< the share of its time spent communicating (utilization)
     JobRate rate;
     JobKey key = 0;
     bool queued = false;          ///< scratch of solve(): already among the jobs to re-solve
@@ -196,14 +200,25 @@ class FlowNetwork {
     std::vector<int> shared;
     int heaviest_private = -1;
     bool sharing_stale = true;
-    std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
-    double owned_use = 0;    ///< Σ use / bandwidth over its owned links (update_utilization)
-    double owned_peak = 0;   ///< max use / bandwidth over its owned links
+    int shared_count = 0;     ///< entries of loads on shared links (kept up to date eagerly)
+    std::vector<int> owned;   ///< positions in loads of the links it owns (owner_of_link_), sorted
+    double owned_use = 0;     ///< Σ use / bandwidth over its owned links (update_utilization)
+    double owned_peak = 0;    ///< max use / bandwidth over its owned links
+    bool owned_dirty = true;  ///< owned_use and owned_peak to recompute (an owned link changed)
+    bool solved = false;      ///< has had a rate from solve_queued()
+  };
+  /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
+  struct LinkUser {
+    RunningJob* job = nullptr;
+    JobKey key = 0;  ///< job->key, at hand for sorting
+    double load = 0;
   };
   struct NodeListHash {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;
   };
   static constexpr std::size_t kMaxMemoizedLoads = 4096;
+  /// Link users the connected search of one solve() may look at, per running job.
+  static constexpr std::size_t kSearchBudgetPerJob = 8;
 
   /// Divides each load by its link's capacity (graph machines; grids: nothing to do).
   void normalise(std::vector<std::pair<LinkId, double>>& loads) const;
@@ -228,13 +243,20 @@ class FlowNetwork {
   static int position_of(const RunningJob& job, LinkId link);
   /// Recomputes `job`'s shared positions and heaviest private link if stale.
   void refresh_sharing(RunningJob& job) const;
-  /// Queues `job` and every job sharing a link with it, transitively, for re-solving.
-  void queue_connected(RunningJob& job);
+  /// Adds `change` to `job`'s shared_count, keeping sharing_jobs_ up to date.
+  void count_shared(RunningJob& job, int change);
+  /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
+  /// at no more than `budget` link users (less what it looks at): false if it would.
+  bool queue_connected(RunningJob& job, std::size_t& budget);
   /// Progressive filling on the queued jobs (in key order) alone.
   void solve_queued();
   /// solve_queued() by progressive filling on the queued jobs' flows.
   void solve_queued_flows();
   void update_utilization();
+  /// Queues `link`'s use to be summed again (its users or their rates changed).
+  void mark_dirty(LinkId link);
+  /// Sums the use of the links marked dirty again and marks their owners' sums dirty.
+  void sum_dirty_links();
 
   const Topology* topology_;
   double comm_, bandwidth_;
@@ -246,11 +268,16 @@ class FlowNetwork {
   /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
-  std::vector<std::vector<RunningJob*>> jobs_on_link_;  ///< per LinkId, the jobs loading it
-  std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs
+  std::vector<std::vector<LinkUser>> jobs_on_link_;  ///< per LinkId, its users in start order
+  std::vector<JobKey> changed_;                      ///< jobs to re-solve with their connected jobs
   bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
   std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
+  int sharing_jobs_ = 0;             ///< running jobs with shared_count > 0
+  int queued_sharing_ = 0;           ///< of them, those in queued_ (scratch of solve())
   std::vector<double> use_of_link_;  ///< per LinkId, bandwidth in use (see Utilization)
+  std::vector<char> link_dirty_;     ///< per LinkId, in dirty_links_
+  std::vector<LinkId> dirty_links_;  ///< links whose use is to be summed again
+  std::vector<LinkUser> users_;      ///< scratch of sum_dirty_links()
   /// Per LinkId, its user of least key (the first to use it in key order), or null.
   std::vector<RunningJob*> owner_of_link_;
   std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search

@@ -47,7 +47,9 @@ class FlowSet {
 /// saturation level among the links still in use (or the next cap) and freezes the flows
 /// there (in flow order). Cost O(U + F log F + rounds · L) for L links, F flows and U link uses in
 /// total, with rounds ≤ F (one per distinct freeze level): cheap for the tens of jobs a machine
-/// runs.
+/// runs. The links' levels are kept in one contiguous array, so a round's search is a plain
+/// scan of doubles (a heap of levels, eager or lazily refreshed, did more work: levels cluster
+/// and every freeze touches hundreds of links on graph machines).
 class MaxMinSolver {
  public:
   /// The max-min fair rates of `flows` on links with the given capacities (≥ 0). A flow
@@ -58,12 +60,14 @@ class MaxMinSolver {
              TimeLimitPoll* poll = nullptr);
 
  private:
-  std::vector<double> frozen_load_, active_weight_, saturation_level_;
+  std::vector<double> frozen_load_, active_weight_;
+  std::vector<int> slot_of_link_, slot_link_;  ///< the links in use, densely (see solve)
+  std::vector<double> slot_level_;             ///< their saturation levels (+inf: unused slot)
   std::vector<int> active_count_;
   std::vector<std::size_t> link_offsets_, next_slot_;
   std::vector<int> link_flows_;
   std::vector<char> frozen_;
-  std::vector<int> by_cap_, active_links_, saturated_, freezing_;
+  std::vector<int> by_cap_, saturated_, freezing_;
 };
 
 /// Convenience wrapper around MaxMinSolver.
