@@ -174,8 +174,9 @@ def main():
     y_label = f"{metric_text}\n[{metric}]"  # readable name, unit and column name
     if baseline:
         bound = (None, None)
-        metric_text = (f"{metric_text.split(' (')[0]} / that of {baseline}" if args.paired ==
-                       "ratio" else f"{metric_text} minus that of {baseline}")
+        # Three lines (the measure; against what; the column) so that the label fits the axis.
+        metric_text = (f"{metric_text.split(' (')[0]}\n/ that of {baseline}" if args.paired ==
+                       "ratio" else f"{metric_text}\nminus that of {baseline}")
         y_label = f"{metric_text}\n[{metric}]"
     for r, row_value in enumerate(rows):
         for c, col_value in enumerate(cols):
