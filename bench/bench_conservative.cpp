@@ -4,7 +4,7 @@
 // - SDSC-BLUE on mesh:36x32, flat allocator (target, issue 28: conservative <= 2 x EASY);
 // - the same with arrival_scale:factor=0.8 (target: conservative <= 3 x EASY).
 // The last lines print each scheduler's median CPU time and its ratio to EASY's.
-// Run: ALLOCSIM_TRACE_DIR=/work/shared/traces build/bench/bench_conservative
+// Run: ALLOCSIM_TRACE_DIR=../shared/traces build/bench/bench_conservative
 //      --benchmark_repetitions=3
 //
 // Measured (2026-11-29, shared 2-core machine under load, Release, medians of 3 runs, CPU s):
