@@ -26,6 +26,7 @@ FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth
       bandwidth_(bandwidth),
       load_(load),
       adaptive_(topology.graph() && topology.graph()->adaptive()),
+      prune_uncontended_(topology.graph() != nullptr),
       pool_link_(load == FlowLoad::mean ? topology.link_slot_count() : -1),
       compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {}
 
@@ -203,6 +204,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   if (job.alone_message_rate < 0)
     job.alone_message_rate =
         alone_message_rate(job, alone_loads && load_ == FlowLoad::max ? *alone_loads : job.loads);
+  if (prune_uncontended_) job.upper_rate = alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
   if (jobs_on_link_.empty()) {
     const auto slots = static_cast<std::size_t>(compact_of_link_.size());
@@ -211,6 +213,8 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     link_dirty_.assign(slots, 0);
     owner_of_link_.assign(slots, nullptr);
     link_searched_.assign(slots, 0);
+    demand_of_link_.assign(slots, 0);
+    link_contended_.assign(slots, 0);
   }
   if (stored.loads.empty()) {
     // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
@@ -223,25 +227,32 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
                                              [](const auto& a, const auto& b) {
                                                return a.first >= b.first;
                                              }) == stored.loads.end();
+  mark_owned_dirty(stored);
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
     on_link.push_back({&stored, key, stored.loads[i].second});
-    if (on_link.size() == 2) {  // private → shared
-      on_link.front().job->sharing_stale = true;
-      count_shared(*on_link.front().job, +1);
+    if (on_link.size() == 2) on_link.front().job->sharing_stale = true;  // private → shared
+    demand_of_link_[link] += stored.upper_rate * stored.loads[i].second;
+    const bool was_contended = link_contended_[link];
+    link_contended_[link] = contended(link);
+    if (!was_contended && link_contended_[link]) {
+      for (const LinkUser& user : on_link) {  // (this job's entry too)
+        user.job->sharing_stale = true;
+        count_shared(*user.job, +1);
+      }
+    } else if (link_contended_[link]) {
+      count_shared(stored, +1);
     }
-    if (on_link.size() >= 2) count_shared(stored, +1);
     RunningJob*& owner = owner_of_link_[link];
     if (owner && owner->key < key) continue;
     if (owner) {
       const int position = position_of(*owner, link);
       owner->owned.erase(std::lower_bound(owner->owned.begin(), owner->owned.end(), position));
-      owner->owned_dirty = true;
+      mark_owned_dirty(*owner);
     }
     owner = &stored;
     stored.owned.push_back(static_cast<int>(i));
-    stored.owned_dirty = true;
   }
   changed_.push_back(key);
   links_changed_ = true;
@@ -263,20 +274,35 @@ void FlowNetwork::remove_job(JobKey key) {
   if (found == jobs_.end()) return;
   RunningJob* job = &found->second;
   if (!job->loads.empty()) links_changed_ = true;
-  // Its link sharers' rates may rise: re-solve them (and whatever they are connected to).
+  // Its sharers on contended links may rise: re-solve them (and whatever they are connected
+  // to). An uncontended link never bounded their rates.
+  const auto seed = [&](RunningJob& other) {
+    if (other.seeded) return;
+    other.seeded = true;
+    changed_.push_back(other.key);
+  };
   for (const auto& [link, load] : job->loads) {
     auto& on_link = jobs_on_link_[link];
     on_link.erase(std::find_if(on_link.begin(), on_link.end(),
                                [&](const LinkUser& user) { return user.job == job; }));
-    if (on_link.size() == 1) {  // shared → private
-      on_link.front().job->sharing_stale = true;
-      count_shared(*on_link.front().job, -1);
-    }
-    // One sharer per link suffices: all of them share the link, so are connected.
+    if (on_link.size() == 1) on_link.front().job->sharing_stale = true;  // shared → private
+    // Sums of what remains, not differences, once one user or none is left: exact.
+    demand_of_link_[link] = on_link.empty() ? 0.0
+                            : on_link.size() == 1
+                                ? on_link.front().job->upper_rate * on_link.front().load
+                                : demand_of_link_[link] - job->upper_rate * load;
+    const bool was_contended = link_contended_[link];
+    link_contended_[link] = contended(link);
     mark_dirty(link);  // its use loses this job's share
-    if (!on_link.empty() && !on_link.front().job->seeded) {
-      on_link.front().job->seeded = true;
-      changed_.push_back(on_link.front().job->key);
+    if (was_contended && !link_contended_[link]) {
+      // The link no longer joins them: each may now be in a part of its own.
+      for (const LinkUser& user : on_link) {
+        user.job->sharing_stale = true;
+        count_shared(*user.job, -1);
+        seed(*user.job);
+      }
+    } else if (was_contended) {
+      seed(*on_link.front().job);  // one suffices: the link still joins them all
     }
   }
   // Its links pass to their next users of least key.
@@ -290,7 +316,7 @@ void FlowNetwork::remove_job(JobKey key) {
     if (next) {
       const int at = position_of(*next, link);
       next->owned.insert(std::lower_bound(next->owned.begin(), next->owned.end(), at), at);
-      next->owned_dirty = true;
+      mark_owned_dirty(*next);
     }
   }
   if (job->shared_count > 0) --sharing_jobs_;
@@ -303,6 +329,17 @@ void FlowNetwork::count_shared(RunningJob& job, int change) {
   sharing_jobs_ += static_cast<int>(job.shared_count > 0) - static_cast<int>(was_sharing);
 }
 
+bool FlowNetwork::contended(LinkId link) const {
+  if (jobs_on_link_[link].size() < 2) return false;
+  return !prune_uncontended_ || demand_of_link_[link] > bandwidth_ * (1 - kContentionMargin);
+}
+
+void FlowNetwork::mark_owned_dirty(RunningJob& job) {
+  if (job.owned_dirty) return;
+  job.owned_dirty = true;
+  owned_dirty_jobs_.push_back(job.key);
+}
+
 void FlowNetwork::refresh_sharing(RunningJob& job) const {
   if (!job.sharing_stale) return;
   job.sharing_stale = false;
@@ -311,9 +348,9 @@ void FlowNetwork::refresh_sharing(RunningJob& job) const {
   double heaviest_load = 0;
   for (std::size_t i = 0; i < job.loads.size(); ++i) {
     const auto& [link, load] = job.loads[i];
-    if (jobs_on_link_[link].size() > 1) {
+    if (link_contended_[link]) {
       job.shared.push_back(static_cast<int>(i));
-    } else if (load > heaviest_load) {
+    } else if (jobs_on_link_[link].size() == 1 && load > heaviest_load) {
       job.heaviest_private = static_cast<int>(i);
       heaviest_load = load;
     }
@@ -467,24 +504,16 @@ void FlowNetwork::mark_dirty(LinkId link) {
 void FlowNetwork::sum_dirty_links() {
   // Link use, each job counted during the share of its time it spends communicating: the sum
   // over the link's users in key order (a job's entries on it in load order), as a pass over
-  // all jobs in key order would add them. Only links a changed rate, a new job or an ended
-  // one touched are summed again; the others' users and terms are as they were. When those
-  // links have more users in all than the re-solved jobs have loads (a fat tree's core links
-  // carry nearly every job), every link of the re-solved jobs is summed again instead, in one
-  // pass over them in key order (they are their links' only users: the same sums). On grids,
-  // where jobs in separate boxes are separate components, the one pass is always taken (the
-  // bookkeeping cost NASA on mesh:16x8 5-10 %).
-  std::size_t dirty_users = 0, queued_loads = 0;
-  for (const LinkId link : dirty_links_) dirty_users += jobs_on_link_[link].size();
-  for (const RunningJob* job : queued_) queued_loads += job->loads.size();
-  if (!topology_->graph() || 2 * dirty_users > queued_loads) {
-    for (const LinkId link : dirty_links_) {
-      link_dirty_[link] = 0;
-      use_of_link_[link] = 0;  // (those no job uses any more keep 0)
-    }
-    dirty_links_.clear();
+  // all jobs in key order would add them. On graph machines only links a changed rate, a new
+  // job or an ended one touched are summed again; the others' users and terms are as they
+  // were. On grids, where every user of a re-solved job's link is re-solved (every shared link
+  // is contended) and jobs in separate boxes are separate components, every link of the
+  // re-solved jobs is summed again in one pass over them in key order (they are their links'
+  // only users: the same sums; the bookkeeping cost NASA on mesh:16x8 5-10 %).
+  if (!topology_->graph()) {
+    dirty_links_.clear();  // (grids mark none)
     for (RunningJob* job : queued_) {
-      job->owned_dirty = true;
+      mark_owned_dirty(*job);
       for (const auto& [link, load] : job->loads) use_of_link_[link] = 0;
     }
     for (const RunningJob* job : queued_)
@@ -505,19 +534,20 @@ void FlowNetwork::sum_dirty_links() {
     for (const LinkUser& user : users)
       use += user.job->message_rate * user.load * user.job->communicating;
     use_of_link_[link] = use;
-    if (RunningJob* owner = owner_of_link_[link]) owner->owned_dirty = true;
+    if (RunningJob* owner = owner_of_link_[link]) mark_owned_dirty(*owner);
   }
   dirty_links_.clear();
 }
 
 void FlowNetwork::update_utilization() {
-  // Each link counted once, by its owner (its user of least key): the re-solved jobs' sums
-  // over their owned links are recomputed (no other job's owned links or their use changed:
-  // every user of a re-solved job's link was re-solved, and links change owner only between
-  // users), then summed over all jobs in key order.
+  // Each link counted once, by its owner (its user of least key): the sums over their owned
+  // links of the jobs whose owned links or their use changed are recomputed, then summed over
+  // all jobs in key order.
   sum_dirty_links();
-  for (RunningJob* job : queued_) {
-    if (!job->owned_dirty) continue;  // its owned links, their users and uses as they were
+  for (const JobKey key : owned_dirty_jobs_) {
+    const auto found = jobs_.find(key);
+    if (found == jobs_.end() || !found->second.owned_dirty) continue;  // ended since
+    RunningJob* job = &found->second;
     job->owned_dirty = false;
     job->owned_use = 0;
     job->owned_peak = 0;
@@ -527,6 +557,7 @@ void FlowNetwork::update_utilization() {
       job->owned_peak = std::max(job->owned_peak, use);
     }
   }
+  owned_dirty_jobs_.clear();
   utilization_ = {};
   double total = 0;
   for (const auto& [key, job] : jobs_) {

@@ -100,16 +100,27 @@ double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad fo
 
 /// The flow model's view of the running jobs, re-solved after every start and end.
 /// solve() re-runs progressive filling only on the jobs whose rates can have changed: those
-/// connected (through shared links, transitively) to a job added or removed since the last
-/// solve(). Max-min fair rates of jobs that share no link with the rest are independent of it,
-/// and progressive filling run on such a connected part alone performs, in the same order, the
-/// same floating-point operations on its links as when run on all jobs, so the rates are the
-/// same bit for bit. (So is re-solving a superset of it: when the search for the connected
-/// jobs looks at more than kSearchBudgetPerJob link users per running job, as on graph machines
-/// where global and core links connect nearly every job, every job is re-solved instead.)
-/// Cost: progressive filling on the changed part plus one O(U) pass for link
-/// utilization, U = Σ over running jobs of their loaded links; add_job costs one
-/// all_to_all_link_loads (plus, once per job size, the reference allocation's).
+/// connected (through contended links, transitively) to a job added or removed since the last
+/// solve(). Max-min fair rates of jobs that share no contended link with the rest are
+/// independent of it, and progressive filling run on such a connected part alone performs, in
+/// the same order, the same floating-point operations on its links as when run on all jobs, so
+/// the rates are the same bit for bit. (So is re-solving a superset of it: when the search for
+/// the connected jobs looks at more than kSearchBudgetPerJob link users per running job, every
+/// job is re-solved instead.)
+///
+/// Contended links. On grids every link with two users or more. On graph machines (where global
+/// and core links join nearly every pair of jobs) only the shared links that can saturate: a
+/// job's rate never exceeds its upper rate u = min(cap, bandwidth / its largest load), so a
+/// link whose users' demand Σ u·w stays below bandwidth (by a relative margin of
+/// kContentionMargin, far above the sum's rounding) is below capacity whatever the rates: in
+/// progressive filling its level stays above every level at which its users freeze, so it
+/// never freezes a flow and leaving it out changes no floating-point operation on the other
+/// links (the rates are the same bit for bit; FlowModel tests compare with the full solve). A
+/// job whose largest load is on a shared link has u = bandwidth / that load unless its cap is
+/// lower, so that link's demand reaches bandwidth: it is contended.
+/// Cost: progressive filling on the changed part plus the use of the links whose users or
+/// rates changed, summed again; add_job costs one all_to_all_link_loads (plus, once per job
+/// size, the reference allocation's).
 class FlowNetwork {
  public:
   using JobKey = std::int64_t;
@@ -193,19 +204,20 @@ class FlowNetwork {
     bool queued = false;          ///< scratch of solve(): already among the jobs to re-solve
     bool seeded = false;          ///< already in changed_
     bool distinct_links = false;  ///< its loads are sorted by link, no link twice
-    /// Positions in loads of its shared links (another entry on the link: jobs_on_link_ size
-    /// > 1), ascending, and of its heaviest private link (first of largest load; −1 if none):
-    /// what connects it to other jobs and what the solver needs of it. Recomputed from loads
-    /// when a link of it changes between private and shared (sharing_stale).
+    double upper_rate = 0;        ///< u = min(cap, bandwidth / its largest per-link load)
+    /// Positions in loads of its contended links (see the class comment), ascending, and of its
+    /// heaviest private link (one user; first of largest load; −1 if none): what connects it
+    /// to other jobs and what the solver needs of it. Recomputed from loads when a link of it
+    /// changes between private and shared or between contended and not (sharing_stale).
     std::vector<int> shared;
     int heaviest_private = -1;
     bool sharing_stale = true;
-    int shared_count = 0;     ///< entries of loads on shared links (kept up to date eagerly)
-    std::vector<int> owned;   ///< positions in loads of the links it owns (owner_of_link_), sorted
-    double owned_use = 0;     ///< Σ use / bandwidth over its owned links (update_utilization)
-    double owned_peak = 0;    ///< max use / bandwidth over its owned links
-    bool owned_dirty = true;  ///< owned_use and owned_peak to recompute (an owned link changed)
-    bool solved = false;      ///< has had a rate from solve_queued()
+    int shared_count = 0;      ///< entries of loads on contended links (kept up to date eagerly)
+    std::vector<int> owned;    ///< positions in loads of the links it owns (owner_of_link_), sorted
+    double owned_use = 0;      ///< Σ use / bandwidth over its owned links (update_utilization)
+    double owned_peak = 0;     ///< max use / bandwidth over its owned links
+    bool owned_dirty = false;  ///< owned_use and owned_peak to recompute (in owned_dirty_jobs_)
+    bool solved = false;       ///< has had a rate from solve_queued()
   };
   /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
   struct LinkUser {
@@ -219,6 +231,9 @@ class FlowNetwork {
   static constexpr std::size_t kMaxMemoizedLoads = 4096;
   /// Link users the connected search of one solve() may look at, per running job.
   static constexpr std::size_t kSearchBudgetPerJob = 8;
+  /// A shared link on a graph machine is contended when its demand exceeds
+  /// bandwidth · (1 − kContentionMargin) (see the class comment).
+  static constexpr double kContentionMargin = 1e-9;
 
   /// Divides each load by its link's capacity (graph machines; grids: nothing to do).
   void normalise(std::vector<std::pair<LinkId, double>>& loads) const;
@@ -245,6 +260,10 @@ class FlowNetwork {
   void refresh_sharing(RunningJob& job) const;
   /// Adds `change` to `job`'s shared_count, keeping sharing_jobs_ up to date.
   void count_shared(RunningJob& job, int change);
+  /// Whether `link`, with its users and demand as they stand, is contended.
+  bool contended(LinkId link) const;
+  /// Queues `job`'s owned-link sums to be recomputed (update_utilization).
+  void mark_owned_dirty(RunningJob& job);
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
   /// at no more than `budget` link users (less what it looks at): false if it would.
   bool queue_connected(RunningJob& job, std::size_t& budget);
@@ -261,7 +280,9 @@ class FlowNetwork {
   const Topology* topology_;
   double comm_, bandwidth_;
   FlowLoad load_;
-  bool adaptive_ = false;          ///< the machine's routes depend on loads (UGAL)
+  bool adaptive_ = false;  ///< the machine's routes depend on loads (UGAL)
+  /// Graph machines: only links that can saturate join jobs (see the class comment).
+  bool prune_uncontended_ = false;
   LinkLoadScratch scratch_;        ///< for all_to_all_link_loads
   std::vector<double> link_view_;  ///< link_load_view's result
   /// Link slots the solver knows: the topology's, plus under FlowLoad::mean one more, the pool
@@ -269,7 +290,10 @@ class FlowNetwork {
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
   std::vector<std::vector<LinkUser>> jobs_on_link_;  ///< per LinkId, its users in start order
-  std::vector<JobKey> changed_;                      ///< jobs to re-solve with their connected jobs
+  std::vector<double> demand_of_link_;    ///< per LinkId, Σ over its users of upper_rate · load
+  std::vector<char> link_contended_;      ///< per LinkId, contended as of the last change
+  std::vector<JobKey> owned_dirty_jobs_;  ///< jobs whose owned_dirty was set (may have ended)
+  std::vector<JobKey> changed_;           ///< jobs to re-solve with their connected jobs
   bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
   std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
   int sharing_jobs_ = 0;             ///< running jobs with shared_count > 0
