@@ -211,7 +211,6 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     jobs_on_link_.resize(slots);
     use_of_link_.assign(slots, 0);
     link_dirty_.assign(slots, 0);
-    owner_of_link_.assign(slots, nullptr);
     link_searched_.assign(slots, 0);
     demand_of_link_.assign(slots, 0);
     link_contended_.assign(slots, 0);
@@ -227,8 +226,8 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
                                              [](const auto& a, const auto& b) {
                                                return a.first >= b.first;
                                              }) == stored.loads.end();
-  mark_owned_dirty(stored);
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
+    stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
     on_link.push_back({&stored, key, stored.loads[i].second});
@@ -244,29 +243,9 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     } else if (link_contended_[link]) {
       count_shared(stored, +1);
     }
-    RunningJob*& owner = owner_of_link_[link];
-    if (owner && owner->key < key) continue;
-    if (owner) {
-      const int position = position_of(*owner, link);
-      owner->owned.erase(std::lower_bound(owner->owned.begin(), owner->owned.end(), position));
-      mark_owned_dirty(*owner);
-    }
-    owner = &stored;
-    stored.owned.push_back(static_cast<int>(i));
   }
   changed_.push_back(key);
   links_changed_ = true;
-}
-
-int FlowNetwork::position_of(const RunningJob& job, LinkId link) {
-  const auto& loads = job.loads;
-  const auto is_link = [&](const std::pair<LinkId, double>& load) { return load.first == link; };
-  auto found = std::lower_bound(
-      loads.begin(), loads.end(), link,
-      [](const std::pair<LinkId, double>& load, LinkId value) { return load.first < value; });
-  if (found == loads.end() || !is_link(*found))  // loads not sorted by link
-    found = std::find_if(loads.begin(), loads.end(), is_link);
-  return static_cast<int>(found - loads.begin());
 }
 
 void FlowNetwork::remove_job(JobKey key) {
@@ -305,20 +284,6 @@ void FlowNetwork::remove_job(JobKey key) {
       seed(*on_link.front().job);  // one suffices: the link still joins them all
     }
   }
-  // Its links pass to their next users of least key.
-  for (const int position : job->owned) {
-    const LinkId link = job->loads[position].first;
-    const auto& on_link = jobs_on_link_[link];
-    RunningJob* next = nullptr;
-    for (const LinkUser& other : on_link)
-      if (!next || other.job->key < next->key) next = other.job;
-    owner_of_link_[link] = next;
-    if (next) {
-      const int at = position_of(*next, link);
-      next->owned.insert(std::lower_bound(next->owned.begin(), next->owned.end(), at), at);
-      mark_owned_dirty(*next);
-    }
-  }
   if (job->shared_count > 0) --sharing_jobs_;
   jobs_.erase(found);
 }
@@ -332,12 +297,6 @@ void FlowNetwork::count_shared(RunningJob& job, int change) {
 bool FlowNetwork::contended(LinkId link) const {
   if (jobs_on_link_[link].size() < 2) return false;
   return !prune_uncontended_ || demand_of_link_[link] > bandwidth_ * (1 - kContentionMargin);
-}
-
-void FlowNetwork::mark_owned_dirty(RunningJob& job) {
-  if (job.owned_dirty) return;
-  job.owned_dirty = true;
-  owned_dirty_jobs_.push_back(job.key);
 }
 
 void FlowNetwork::refresh_sharing(RunningJob& job) const {
@@ -512,13 +471,14 @@ void FlowNetwork::sum_dirty_links() {
   // only users: the same sums; the bookkeeping cost NASA on mesh:16x8 5-10 %).
   if (!topology_->graph()) {
     dirty_links_.clear();  // (grids mark none)
-    for (RunningJob* job : queued_) {
-      mark_owned_dirty(*job);
+    for (RunningJob* job : queued_)
       for (const auto& [link, load] : job->loads) use_of_link_[link] = 0;
-    }
     for (const RunningJob* job : queued_)
       for (const auto& [link, load] : job->loads)
         use_of_link_[link] += job->message_rate * load * job->communicating;
+    for (const RunningJob* job : queued_)
+      for (const auto& [link, load] : job->loads)
+        utilization_.max = std::max(utilization_.max, use_of_link_[link] / bandwidth_);
     return;
   }
   for (const LinkId link : dirty_links_) {
@@ -534,36 +494,19 @@ void FlowNetwork::sum_dirty_links() {
     for (const LinkUser& user : users)
       use += user.job->message_rate * user.load * user.job->communicating;
     use_of_link_[link] = use;
-    if (RunningJob* owner = owner_of_link_[link]) mark_owned_dirty(*owner);
+    utilization_.max = std::max(utilization_.max, use / bandwidth_);
   }
   dirty_links_.clear();
 }
 
 void FlowNetwork::update_utilization() {
-  // Each link counted once, by its owner (its user of least key): the sums over their owned
-  // links of the jobs whose owned links or their use changed are recomputed, then summed over
-  // all jobs in key order.
+  // The peak: the links whose use changed are summed again (a link whose users and rates are
+  // as they were has the use it had, at most the peak). The mean: Σ over links of Σ over their
+  // users is Σ over jobs of their rate times the sum of their loads, summed in key order.
   sum_dirty_links();
-  for (const JobKey key : owned_dirty_jobs_) {
-    const auto found = jobs_.find(key);
-    if (found == jobs_.end() || !found->second.owned_dirty) continue;  // ended since
-    RunningJob* job = &found->second;
-    job->owned_dirty = false;
-    job->owned_use = 0;
-    job->owned_peak = 0;
-    for (const int position : job->owned) {
-      const double use = use_of_link_[job->loads[position].first] / bandwidth_;
-      job->owned_use += use;
-      job->owned_peak = std::max(job->owned_peak, use);
-    }
-  }
-  owned_dirty_jobs_.clear();
-  utilization_ = {};
   double total = 0;
-  for (const auto& [key, job] : jobs_) {
-    total += job.owned_use;
-    utilization_.max = std::max(utilization_.max, job.owned_peak);
-  }
+  for (const auto& [key, job] : jobs_)
+    total += job.message_rate * job.communicating * job.load_sum / bandwidth_;
   const auto links = topology_->link_count();
   if (load_ == FlowLoad::mean)  // the pool's use is that of every link
     utilization_.mean = total;

@@ -133,7 +133,11 @@ class FlowNetwork {
   /// Link use after solve(): per real link, the bandwidth fraction in use, counting each job
   /// only during the share of its time it spends communicating, comm·s / ((1 − comm) + comm·s).
   struct Utilization {
-    double mean = 0;  ///< over all real links of the machine
+    /// Over all real links of the machine, now: Σ over jobs (key order) of rate · its share
+    /// communicating · Σ of its loads, over bandwidth and the link count.
+    double mean = 0;
+    /// The largest any link has had since the network was made (every solve()'s links whose
+    /// users or rates changed): the run's peak link utilization.
     double max = 0;
   };
 
@@ -212,12 +216,9 @@ class FlowNetwork {
     std::vector<int> shared;
     int heaviest_private = -1;
     bool sharing_stale = true;
-    int shared_count = 0;      ///< entries of loads on contended links (kept up to date eagerly)
-    std::vector<int> owned;    ///< positions in loads of the links it owns (owner_of_link_), sorted
-    double owned_use = 0;      ///< Σ use / bandwidth over its owned links (update_utilization)
-    double owned_peak = 0;     ///< max use / bandwidth over its owned links
-    bool owned_dirty = false;  ///< owned_use and owned_peak to recompute (in owned_dirty_jobs_)
-    bool solved = false;       ///< has had a rate from solve_queued()
+    int shared_count = 0;  ///< entries of loads on contended links (kept up to date eagerly)
+    double load_sum = 0;   ///< Σ of its loads, in load order (the mean utilization's share)
+    bool solved = false;   ///< has had a rate from solve_queued()
   };
   /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
   struct LinkUser {
@@ -254,16 +255,12 @@ class FlowNetwork {
                             std::vector<std::pair<LinkId, double>> loads) const;
   /// Slowdown and progress of `job` when its messages progress at `message_rate`.
   JobRate rate_at(const RunningJob& job, double message_rate) const;
-  /// Position of `link` in `job`'s loads (which use it).
-  static int position_of(const RunningJob& job, LinkId link);
   /// Recomputes `job`'s shared positions and heaviest private link if stale.
   void refresh_sharing(RunningJob& job) const;
   /// Adds `change` to `job`'s shared_count, keeping sharing_jobs_ up to date.
   void count_shared(RunningJob& job, int change);
   /// Whether `link`, with its users and demand as they stand, is contended.
   bool contended(LinkId link) const;
-  /// Queues `job`'s owned-link sums to be recomputed (update_utilization).
-  void mark_owned_dirty(RunningJob& job);
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
   /// at no more than `budget` link users (less what it looks at): false if it would.
   bool queue_connected(RunningJob& job, std::size_t& budget);
@@ -274,7 +271,7 @@ class FlowNetwork {
   void update_utilization();
   /// Queues `link`'s use to be summed again (its users or their rates changed).
   void mark_dirty(LinkId link);
-  /// Sums the use of the links marked dirty again and marks their owners' sums dirty.
+  /// Sums the use of the links marked dirty again; the peak utilization takes the new values.
   void sum_dirty_links();
 
   const Topology* topology_;
@@ -290,20 +287,17 @@ class FlowNetwork {
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
   std::vector<std::vector<LinkUser>> jobs_on_link_;  ///< per LinkId, its users in start order
-  std::vector<double> demand_of_link_;    ///< per LinkId, Σ over its users of upper_rate · load
-  std::vector<char> link_contended_;      ///< per LinkId, contended as of the last change
-  std::vector<JobKey> owned_dirty_jobs_;  ///< jobs whose owned_dirty was set (may have ended)
-  std::vector<JobKey> changed_;           ///< jobs to re-solve with their connected jobs
-  bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
-  std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
-  int sharing_jobs_ = 0;             ///< running jobs with shared_count > 0
-  int queued_sharing_ = 0;           ///< of them, those in queued_ (scratch of solve())
-  std::vector<double> use_of_link_;  ///< per LinkId, bandwidth in use (see Utilization)
-  std::vector<char> link_dirty_;     ///< per LinkId, in dirty_links_
-  std::vector<LinkId> dirty_links_;  ///< links whose use is to be summed again
-  std::vector<LinkUser> users_;      ///< scratch of sum_dirty_links()
-  /// Per LinkId, its user of least key (the first to use it in key order), or null.
-  std::vector<RunningJob*> owner_of_link_;
+  std::vector<double> demand_of_link_;  ///< per LinkId, Σ over its users of upper_rate · load
+  std::vector<char> link_contended_;    ///< per LinkId, contended as of the last change
+  std::vector<JobKey> changed_;         ///< jobs to re-solve with their connected jobs
+  bool links_changed_ = false;          ///< a job with messages came or went since the last solve()
+  std::vector<RunningJob*> queued_;     ///< jobs to re-solve (scratch of solve())
+  int sharing_jobs_ = 0;                ///< running jobs with shared_count > 0
+  int queued_sharing_ = 0;              ///< of them, those in queued_ (scratch of solve())
+  std::vector<double> use_of_link_;     ///< per LinkId, bandwidth in use (see Utilization)
+  std::vector<char> link_dirty_;        ///< per LinkId, in dirty_links_
+  std::vector<LinkId> dirty_links_;     ///< links whose use is to be summed again
+  std::vector<LinkUser> users_;         ///< scratch of sum_dirty_links()
   std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
   std::uint32_t link_search_ = 0;
   std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
