@@ -2,6 +2,7 @@
 #include "allocsim/network/flow_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <span>
 
@@ -210,7 +211,6 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     const auto slots = static_cast<std::size_t>(compact_of_link_.size());
     jobs_on_link_.resize(slots);
     use_of_link_.assign(slots, 0);
-    link_dirty_.assign(slots, 0);
     link_searched_.assign(slots, 0);
     demand_of_link_.assign(slots, 0);
     link_contended_.assign(slots, 0);
@@ -252,6 +252,7 @@ void FlowNetwork::remove_job(JobKey key) {
   const auto found = jobs_.find(key);
   if (found == jobs_.end()) return;
   RunningJob* job = &found->second;
+  set_use(*job, 0);
   if (!job->loads.empty()) links_changed_ = true;
   // Its sharers on contended links may rise: re-solve them (and whatever they are connected
   // to). An uncontended link never bounded their rates.
@@ -272,7 +273,6 @@ void FlowNetwork::remove_job(JobKey key) {
                                 : demand_of_link_[link] - job->upper_rate * load;
     const bool was_contended = link_contended_[link];
     link_contended_[link] = contended(link);
-    mark_dirty(link);  // its use loses this job's share
     if (was_contended && !link_contended_[link]) {
       // The link no longer joins them: each may now be in a part of its own.
       for (const LinkUser& user : on_link) {
@@ -443,67 +443,39 @@ void FlowNetwork::solve_queued() {
     // The share of its time it spends communicating.
     const double s = at.comm_slowdown;
     const double communicating = job->comm * s / ((1 - job->comm) + job->comm * s);
-    // Its links' use changes only if its rate or share does (or it is new): then they are
-    // summed again.
-    if (!job->solved || !(rate == job->message_rate) || !(communicating == job->communicating))
-      for (const auto& [link, load] : job->loads) mark_dirty(link);
-    job->solved = true;
     job->message_rate = rate;
     job->rate = at;
     job->communicating = communicating;
+    set_use(*job, rate * communicating / bandwidth_);
   }
+  raise_peak();
 }
 
-void FlowNetwork::mark_dirty(LinkId link) {
-  if (!topology_->graph() || link_dirty_[link]) return;  // grids: always the one pass
-  link_dirty_[link] = 1;
-  dirty_links_.push_back(link);
+void FlowNetwork::set_use(RunningJob& job, double use_factor) {
+  // A term r · w · (share communicating) / bandwidth, rounded to a multiple of 2^-52: integer
+  // sums do not depend on the order of the terms, so a link's use is what summing its users
+  // afresh gives (the utilization test compares with fresh networks bit for bit).
+  if (use_factor == job.use_factor) return;
+  for (const auto& [link, load] : job.loads) {
+    const std::int64_t change = std::llround(use_factor * load * kUseScale) -
+                                std::llround(job.use_factor * load * kUseScale);
+    std::int64_t& use = use_of_link_[link];
+    use += change;
+    if (change > 0) raised_links_.push_back(link);
+  }
+  job.use_factor = use_factor;
 }
 
-void FlowNetwork::sum_dirty_links() {
-  // Link use, each job counted during the share of its time it spends communicating: the sum
-  // over the link's users in key order (a job's entries on it in load order), as a pass over
-  // all jobs in key order would add them. On graph machines only links a changed rate, a new
-  // job or an ended one touched are summed again; the others' users and terms are as they
-  // were. On grids, where every user of a re-solved job's link is re-solved (every shared link
-  // is contended) and jobs in separate boxes are separate components, every link of the
-  // re-solved jobs is summed again in one pass over them in key order (they are their links'
-  // only users: the same sums; the bookkeeping cost NASA on mesh:16x8 5-10 %).
-  if (!topology_->graph()) {
-    dirty_links_.clear();  // (grids mark none)
-    for (RunningJob* job : queued_)
-      for (const auto& [link, load] : job->loads) use_of_link_[link] = 0;
-    for (const RunningJob* job : queued_)
-      for (const auto& [link, load] : job->loads)
-        use_of_link_[link] += job->message_rate * load * job->communicating;
-    for (const RunningJob* job : queued_)
-      for (const auto& [link, load] : job->loads)
-        utilization_.max = std::max(utilization_.max, use_of_link_[link] / bandwidth_);
-    return;
-  }
-  for (const LinkId link : dirty_links_) {
-    link_dirty_[link] = 0;
-    std::span<const LinkUser> users = jobs_on_link_[link];
-    const auto by_key = [](const LinkUser& a, const LinkUser& b) { return a.key < b.key; };
-    if (!std::is_sorted(users.begin(), users.end(), by_key)) {
-      users_.assign(users.begin(), users.end());
-      std::stable_sort(users_.begin(), users_.end(), by_key);  // (a job's entries stay in order)
-      users = users_;
-    }
-    double use = 0;
-    for (const LinkUser& user : users)
-      use += user.job->message_rate * user.load * user.job->communicating;
-    use_of_link_[link] = use;
-    utilization_.max = std::max(utilization_.max, use / bandwidth_);
-  }
-  dirty_links_.clear();
+void FlowNetwork::raise_peak() {
+  // After every re-solved job's terms changed: a link's use in between may exceed any real one.
+  for (const LinkId link : raised_links_) peak_use_ = std::max(peak_use_, use_of_link_[link]);
+  raised_links_.clear();
+  utilization_.max = static_cast<double>(peak_use_) / kUseScale;
 }
 
 void FlowNetwork::update_utilization() {
-  // The peak: the links whose use changed are summed again (a link whose users and rates are
-  // as they were has the use it had, at most the peak). The mean: Σ over links of Σ over their
-  // users is Σ over jobs of their rate times the sum of their loads, summed in key order.
-  sum_dirty_links();
+  // The peak is kept by set_use. The mean: Σ over links of Σ over their users is Σ over jobs
+  // of their rate times the sum of their loads, summed in key order.
   double total = 0;
   for (const auto& [key, job] : jobs_)
     total += job.message_rate * job.communicating * job.load_sum / bandwidth_;

@@ -136,8 +136,10 @@ class FlowNetwork {
     /// Over all real links of the machine, now: Σ over jobs (key order) of rate · its share
     /// communicating · Σ of its loads, over bandwidth and the link count.
     double mean = 0;
-    /// The largest any link has had since the network was made (every solve()'s links whose
-    /// users or rates changed): the run's peak link utilization.
+    /// The largest any link has had since the network was made: the run's peak link
+    /// utilization. Each link's use is kept as a sum of its users' terms, each rounded to a
+    /// multiple of 2^-52 (kUseScale), so that adding and taking away terms in any order gives
+    /// the same sum, as if summed afresh (rounding: at most 2^-53 per user).
     double max = 0;
   };
 
@@ -216,9 +218,9 @@ class FlowNetwork {
     std::vector<int> shared;
     int heaviest_private = -1;
     bool sharing_stale = true;
-    int shared_count = 0;  ///< entries of loads on contended links (kept up to date eagerly)
-    double load_sum = 0;   ///< Σ of its loads, in load order (the mean utilization's share)
-    bool solved = false;   ///< has had a rate from solve_queued()
+    int shared_count = 0;   ///< entries of loads on contended links (kept up to date eagerly)
+    double load_sum = 0;    ///< Σ of its loads, in load order (the mean utilization's share)
+    double use_factor = 0;  ///< message_rate · communicating / bandwidth in its links' use
   };
   /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
   struct LinkUser {
@@ -269,10 +271,10 @@ class FlowNetwork {
   /// solve_queued() by progressive filling on the queued jobs' flows.
   void solve_queued_flows();
   void update_utilization();
-  /// Queues `link`'s use to be summed again (its users or their rates changed).
-  void mark_dirty(LinkId link);
-  /// Sums the use of the links marked dirty again; the peak utilization takes the new values.
-  void sum_dirty_links();
+  /// Puts `job`'s terms in its links' use at `use_factor` (0: takes them out).
+  void set_use(RunningJob& job, double use_factor);
+  /// The peak utilization over the links whose use rose since the last call.
+  void raise_peak();
 
   const Topology* topology_;
   double comm_, bandwidth_;
@@ -294,11 +296,12 @@ class FlowNetwork {
   std::vector<RunningJob*> queued_;     ///< jobs to re-solve (scratch of solve())
   int sharing_jobs_ = 0;                ///< running jobs with shared_count > 0
   int queued_sharing_ = 0;              ///< of them, those in queued_ (scratch of solve())
-  std::vector<double> use_of_link_;     ///< per LinkId, bandwidth in use (see Utilization)
-  std::vector<char> link_dirty_;        ///< per LinkId, in dirty_links_
-  std::vector<LinkId> dirty_links_;     ///< links whose use is to be summed again
-  std::vector<LinkUser> users_;         ///< scratch of sum_dirty_links()
-  std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
+  /// Per LinkId, its use over bandwidth in units of 2^-52 (see Utilization::max).
+  std::vector<std::int64_t> use_of_link_;
+  std::int64_t peak_use_ = 0;                  ///< the largest of use_of_link_ so far
+  std::vector<LinkId> raised_links_;           ///< links whose use rose since the last raise_peak()
+  static constexpr double kUseScale = 0x1p52;  ///< use_of_link_'s units per unit of use
+  std::vector<std::uint32_t> link_searched_;   ///< per LinkId, last queue_connected() search
   std::uint32_t link_search_ = 0;
   std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
   /// All-to-all loads per node list (see add_job).
