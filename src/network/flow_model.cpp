@@ -2,7 +2,6 @@
 #include "allocsim/network/flow_model.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <span>
 
@@ -226,22 +225,25 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
                                              [](const auto& a, const auto& b) {
                                                return a.first >= b.first;
                                              }) == stored.loads.end();
+  stored.shared_slot.assign(stored.loads.size(), -1);
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
-    on_link.push_back({&stored, key, stored.loads[i].second});
-    if (on_link.size() == 2) on_link.front().job->sharing_stale = true;  // private → shared
+    on_link.push_back({&stored, key, stored.loads[i].second, static_cast<int>(i)});
+    if (on_link.size() == 1) {
+      became_private(on_link.front());
+    } else if (on_link.size() == 2) {  // private → shared
+      RunningJob& other = *on_link.front().job;
+      if (other.heaviest_private == on_link.front().position) other.private_stale = true;
+    }
     demand_of_link_[link] += stored.upper_rate * stored.loads[i].second;
     const bool was_contended = link_contended_[link];
     link_contended_[link] = contended(link);
     if (!was_contended && link_contended_[link]) {
-      for (const LinkUser& user : on_link) {  // (this job's entry too)
-        user.job->sharing_stale = true;
-        count_shared(*user.job, +1);
-      }
+      for (const LinkUser& user : on_link) add_shared(user);  // (this job's entry too)
     } else if (link_contended_[link]) {
-      count_shared(stored, +1);
+      add_shared(on_link.back());
     }
   }
   changed_.push_back(key);
@@ -265,7 +267,7 @@ void FlowNetwork::remove_job(JobKey key) {
     auto& on_link = jobs_on_link_[link];
     on_link.erase(std::find_if(on_link.begin(), on_link.end(),
                                [&](const LinkUser& user) { return user.job == job; }));
-    if (on_link.size() == 1) on_link.front().job->sharing_stale = true;  // shared → private
+    if (on_link.size() == 1) became_private(on_link.front());  // shared → private
     // Sums of what remains, not differences, once one user or none is left: exact.
     demand_of_link_[link] = on_link.empty() ? 0.0
                             : on_link.size() == 1
@@ -276,22 +278,43 @@ void FlowNetwork::remove_job(JobKey key) {
     if (was_contended && !link_contended_[link]) {
       // The link no longer joins them: each may now be in a part of its own.
       for (const LinkUser& user : on_link) {
-        user.job->sharing_stale = true;
-        count_shared(*user.job, -1);
+        drop_shared(user);
         seed(*user.job);
       }
     } else if (was_contended) {
       seed(*on_link.front().job);  // one suffices: the link still joins them all
     }
   }
-  if (job->shared_count > 0) --sharing_jobs_;
+  if (!job->shared.empty()) --sharing_jobs_;
   jobs_.erase(found);
 }
 
-void FlowNetwork::count_shared(RunningJob& job, int change) {
-  const bool was_sharing = job.shared_count > 0;
-  job.shared_count += change;
-  sharing_jobs_ += static_cast<int>(job.shared_count > 0) - static_cast<int>(was_sharing);
+void FlowNetwork::add_shared(const LinkUser& user) {
+  RunningJob& job = *user.job;
+  if (job.shared.empty()) ++sharing_jobs_;
+  job.shared_slot[user.position] = static_cast<int>(job.shared.size());
+  job.shared.push_back(user.position);
+}
+
+void FlowNetwork::drop_shared(const LinkUser& user) {
+  RunningJob& job = *user.job;
+  const int slot = job.shared_slot[user.position];
+  const int last = job.shared.back();
+  job.shared[slot] = last;
+  job.shared_slot[last] = slot;
+  job.shared.pop_back();
+  job.shared_slot[user.position] = -1;
+  if (job.shared.empty()) --sharing_jobs_;
+}
+
+void FlowNetwork::became_private(const LinkUser& user) {
+  RunningJob& job = *user.job;
+  if (job.private_stale) return;  // to be found again anyway
+  const int best = job.heaviest_private;
+  const double load = job.loads[user.position].second;
+  if (best < 0 || load > job.loads[best].second ||
+      (load == job.loads[best].second && user.position < best))
+    job.heaviest_private = user.position;
 }
 
 bool FlowNetwork::contended(LinkId link) const {
@@ -299,17 +322,14 @@ bool FlowNetwork::contended(LinkId link) const {
   return !prune_uncontended_ || demand_of_link_[link] > bandwidth_ * (1 - kContentionMargin);
 }
 
-void FlowNetwork::refresh_sharing(RunningJob& job) const {
-  if (!job.sharing_stale) return;
-  job.sharing_stale = false;
-  job.shared.clear();
+void FlowNetwork::refresh_private(RunningJob& job) const {
+  if (!job.private_stale) return;
+  job.private_stale = false;
   job.heaviest_private = -1;
   double heaviest_load = 0;
   for (std::size_t i = 0; i < job.loads.size(); ++i) {
     const auto& [link, load] = job.loads[i];
-    if (link_contended_[link]) {
-      job.shared.push_back(static_cast<int>(i));
-    } else if (jobs_on_link_[link].size() == 1 && load > heaviest_load) {
+    if (jobs_on_link_[link].size() == 1 && load > heaviest_load) {
       job.heaviest_private = static_cast<int>(i);
       heaviest_load = load;
     }
@@ -321,7 +341,7 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
   first.queued = true;
   std::size_t next = queued_.size();
   queued_.push_back(&first);
-  if (first.shared_count > 0) ++queued_sharing_;
+  if (!first.shared.empty()) ++queued_sharing_;
   // Each link's users are looked at once (links stamped with this search's number).
   if (++link_search_ == 0) {
     std::fill(link_searched_.begin(), link_searched_.end(), 0);
@@ -331,7 +351,6 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
   // every job with a shared link is queued, nothing more can be reached: stop there.
   for (; next < queued_.size() && queued_sharing_ < sharing_jobs_; ++next) {
     RunningJob& job = *queued_[next];
-    refresh_sharing(job);
     for (const int position : job.shared) {
       const LinkId link = job.loads[position].first;
       if (link_searched_[link] == link_search_) continue;
@@ -393,7 +412,7 @@ void FlowNetwork::solve_queued_flows() {
   // rates are the same bit for bit (the solver freezes in flow order, see max_min.hpp).
   flows_.clear();
   for (RunningJob* job : queued_) {
-    refresh_sharing(*job);  // (queue_connected may have stopped before looking at it)
+    refresh_private(*job);
     uses_.clear();
     const auto use = [&](LinkId link, double load) {
       int& index = compact_of_link_[link];
@@ -403,9 +422,16 @@ void FlowNetwork::solve_queued_flows() {
       }
       uses_.push_back({index, load});
     };
-    // The shared links in load order, then the heaviest private one.
-    for (const int position : job->shared)
-      use(job->loads[position].first, job->loads[position].second);
+    // The contended links, then the heaviest private one. Their order changes no operation of
+    // the solver on a link, but where a link repeats in a job's loads (the order in which its
+    // weights add up): then in load order.
+    std::span<const int> shared = job->shared;
+    if (!job->distinct_links) {
+      positions_.assign(shared.begin(), shared.end());
+      std::sort(positions_.begin(), positions_.end());
+      shared = positions_;
+    }
+    for (const int position : shared) use(job->loads[position].first, job->loads[position].second);
     if (job->heaviest_private >= 0)
       use(job->loads[job->heaviest_private].first, job->loads[job->heaviest_private].second);
     // A job of fewer than two nodes has no messages: cap 0 keeps it out of the way.
@@ -451,14 +477,26 @@ void FlowNetwork::solve_queued() {
   raise_peak();
 }
 
+namespace {
+
+constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::use_of_link_ per unit of use
+
+/// A link-use term in units of 2^-52, rounded down (terms are ≥ 0; the clamp, far above any
+/// real use, keeps a sum of many of them in range).
+std::int64_t quantized_use(double use) {
+  return static_cast<std::int64_t>(std::min(use * kUseScale, kUseScale * 0x1p8));
+}
+
+}  // namespace
+
 void FlowNetwork::set_use(RunningJob& job, double use_factor) {
   // A term r · w · (share communicating) / bandwidth, rounded to a multiple of 2^-52: integer
   // sums do not depend on the order of the terms, so a link's use is what summing its users
   // afresh gives (the utilization test compares with fresh networks bit for bit).
   if (use_factor == job.use_factor) return;
   for (const auto& [link, load] : job.loads) {
-    const std::int64_t change = std::llround(use_factor * load * kUseScale) -
-                                std::llround(job.use_factor * load * kUseScale);
+    const std::int64_t change =
+        quantized_use(use_factor * load) - quantized_use(job.use_factor * load);
     std::int64_t& use = use_of_link_[link];
     use += change;
     if (change > 0) raised_links_.push_back(link);

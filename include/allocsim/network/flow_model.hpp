@@ -138,8 +138,8 @@ class FlowNetwork {
     double mean = 0;
     /// The largest any link has had since the network was made: the run's peak link
     /// utilization. Each link's use is kept as a sum of its users' terms, each rounded to a
-    /// multiple of 2^-52 (kUseScale), so that adding and taking away terms in any order gives
-    /// the same sum, as if summed afresh (rounding: at most 2^-53 per user).
+    /// multiple of 2^-52 (rounded down), so that adding and taking away terms in any order gives
+    /// the same sum, as if summed afresh (rounding: less than 2^-52 per user).
     double max = 0;
   };
 
@@ -211,14 +211,15 @@ class FlowNetwork {
     bool seeded = false;          ///< already in changed_
     bool distinct_links = false;  ///< its loads are sorted by link, no link twice
     double upper_rate = 0;        ///< u = min(cap, bandwidth / its largest per-link load)
-    /// Positions in loads of its contended links (see the class comment), ascending, and of its
-    /// heaviest private link (one user; first of largest load; −1 if none): what connects it
-    /// to other jobs and what the solver needs of it. Recomputed from loads when a link of it
-    /// changes between private and shared or between contended and not (sharing_stale).
-    std::vector<int> shared;
+    /// Positions in loads of its contended links (see the class comment), in no set order
+    /// (shared_slot: each position's index there, −1 if none), and of its heaviest private
+    /// link (one user; first of largest load; −1 if none): what connects it to other jobs and
+    /// what the solver needs of it. `shared` is kept as links change between contended and
+    /// not; the heaviest private link as links become private, and found again
+    /// (private_stale) only when it becomes shared.
+    std::vector<int> shared, shared_slot;
     int heaviest_private = -1;
-    bool sharing_stale = true;
-    int shared_count = 0;   ///< entries of loads on contended links (kept up to date eagerly)
+    bool private_stale = false;
     double load_sum = 0;    ///< Σ of its loads, in load order (the mean utilization's share)
     double use_factor = 0;  ///< message_rate · communicating / bandwidth in its links' use
   };
@@ -227,6 +228,7 @@ class FlowNetwork {
     RunningJob* job = nullptr;
     JobKey key = 0;  ///< job->key, at hand for sorting
     double load = 0;
+    int position = 0;  ///< of the entry in the job's loads
   };
   struct NodeListHash {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;
@@ -257,10 +259,14 @@ class FlowNetwork {
                             std::vector<std::pair<LinkId, double>> loads) const;
   /// Slowdown and progress of `job` when its messages progress at `message_rate`.
   JobRate rate_at(const RunningJob& job, double message_rate) const;
-  /// Recomputes `job`'s shared positions and heaviest private link if stale.
-  void refresh_sharing(RunningJob& job) const;
-  /// Adds `change` to `job`'s shared_count, keeping sharing_jobs_ up to date.
-  void count_shared(RunningJob& job, int change);
+  /// Finds `job`'s heaviest private link again if stale.
+  void refresh_private(RunningJob& job) const;
+  /// The entry of `user` (its job's loads[user.position]) is on a contended link from now on /
+  /// no longer; keeps sharing_jobs_ up to date.
+  void add_shared(const LinkUser& user);
+  void drop_shared(const LinkUser& user);
+  /// The entry of `user` is now its link's only one: a candidate heaviest private link.
+  static void became_private(const LinkUser& user);
   /// Whether `link`, with its users and demand as they stand, is contended.
   bool contended(LinkId link) const;
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
@@ -294,14 +300,13 @@ class FlowNetwork {
   std::vector<JobKey> changed_;         ///< jobs to re-solve with their connected jobs
   bool links_changed_ = false;          ///< a job with messages came or went since the last solve()
   std::vector<RunningJob*> queued_;     ///< jobs to re-solve (scratch of solve())
-  int sharing_jobs_ = 0;                ///< running jobs with shared_count > 0
+  int sharing_jobs_ = 0;                ///< running jobs with a contended link
   int queued_sharing_ = 0;              ///< of them, those in queued_ (scratch of solve())
   /// Per LinkId, its use over bandwidth in units of 2^-52 (see Utilization::max).
   std::vector<std::int64_t> use_of_link_;
-  std::int64_t peak_use_ = 0;                  ///< the largest of use_of_link_ so far
-  std::vector<LinkId> raised_links_;           ///< links whose use rose since the last raise_peak()
-  static constexpr double kUseScale = 0x1p52;  ///< use_of_link_'s units per unit of use
-  std::vector<std::uint32_t> link_searched_;   ///< per LinkId, last queue_connected() search
+  std::int64_t peak_use_ = 0;                 ///< the largest of use_of_link_ so far
+  std::vector<LinkId> raised_links_;          ///< links whose use rose since the last raise_peak()
+  std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
   std::uint32_t link_search_ = 0;
   std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
   /// All-to-all loads per node list (see add_job).
@@ -310,6 +315,7 @@ class FlowNetwork {
   // Scratch for solve().
   std::vector<int> compact_of_link_;  ///< LinkId -> index among loaded links, −1 if none
   std::vector<LinkId> loaded_links_;
+  std::vector<int> positions_;
   std::vector<double> capacities_, rates_, link_use_;
   Utilization utilization_;
   std::vector<FlowUse> uses_;
