@@ -147,7 +147,9 @@ void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>>
 double FlowNetwork::alone_message_rate(const RunningJob& job,
                                        std::vector<std::pair<LinkId, double>> loads) const {
   if (loads.empty()) return 0;
-  std::sort(loads.begin(), loads.end());
+  const auto repeats_or_descends = [](const auto& a, const auto& b) { return a.first >= b.first; };
+  if (std::adjacent_find(loads.begin(), loads.end(), repeats_or_descends) != loads.end())
+    std::sort(loads.begin(), loads.end());  // (else sorted by link already, no link twice)
   std::size_t kept = 0;
   for (std::size_t i = 0; i < loads.size(); ++i) {
     if (kept > 0 && loads[kept - 1].first == loads[i].first)
@@ -201,10 +203,14 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
       job.alone_message_rate = alone_message_rate(job, {{pool_link_, alone}});
     }
   }
-  if (job.alone_message_rate < 0)
-    job.alone_message_rate =
-        alone_message_rate(job, alone_loads && load_ == FlowLoad::max ? *alone_loads : job.loads);
-  if (prune_uncontended_) job.upper_rate = alone_message_rate(job, job.loads);
+  bool alone_on_own_loads = false;
+  if (job.alone_message_rate < 0) {
+    alone_on_own_loads = !(alone_loads && load_ == FlowLoad::max);
+    job.alone_message_rate = alone_message_rate(job, alone_on_own_loads ? job.loads : *alone_loads);
+  }
+  if (prune_uncontended_)  // (the same as its alone rate when that comes from its own loads)
+    job.upper_rate =
+        alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
   if (jobs_on_link_.empty()) {
     const auto slots = static_cast<std::size_t>(compact_of_link_.size());
@@ -226,10 +232,12 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
                                                return a.first >= b.first;
                                              }) == stored.loads.end();
   stored.shared_slot.assign(stored.loads.size(), -1);
+  stored.entry_slot.resize(stored.loads.size());
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
+    stored.entry_slot[i] = static_cast<int>(on_link.size());
     on_link.push_back({&stored, key, stored.loads[i].second, static_cast<int>(i)});
     if (on_link.size() == 1) {
       became_private(on_link.front());
@@ -263,10 +271,14 @@ void FlowNetwork::remove_job(JobKey key) {
     other.seeded = true;
     changed_.push_back(other.key);
   };
-  for (const auto& [link, load] : job->loads) {
+  for (std::size_t i = 0; i < job->loads.size(); ++i) {
+    const auto& [link, load] = job->loads[i];
     auto& on_link = jobs_on_link_[link];
-    on_link.erase(std::find_if(on_link.begin(), on_link.end(),
-                               [&](const LinkUser& user) { return user.job == job; }));
+    // Its entry leaves; the last takes its place (the users' order is of no consequence).
+    const int slot = job->entry_slot[i];
+    on_link[slot] = on_link.back();
+    on_link[slot].job->entry_slot[on_link[slot].position] = slot;
+    on_link.pop_back();
     if (on_link.size() == 1) became_private(on_link.front());  // shared → private
     // Sums of what remains, not differences, once one user or none is left: exact.
     demand_of_link_[link] = on_link.empty() ? 0.0

@@ -218,6 +218,7 @@ class FlowNetwork {
     /// not; the heaviest private link as links become private, and found again
     /// (private_stale) only when it becomes shared.
     std::vector<int> shared, shared_slot;
+    std::vector<int> entry_slot;  ///< per position in loads, its entry's index in jobs_on_link_
     int heaviest_private = -1;
     bool private_stale = false;
     double load_sum = 0;    ///< Σ of its loads, in load order (the mean utilization's share)
@@ -294,7 +295,7 @@ class FlowNetwork {
   /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
-  std::vector<std::vector<LinkUser>> jobs_on_link_;  ///< per LinkId, its users in start order
+  std::vector<std::vector<LinkUser>> jobs_on_link_;  ///< per LinkId, its users (in no set order)
   std::vector<double> demand_of_link_;  ///< per LinkId, Σ over its users of upper_rate · load
   std::vector<char> link_contended_;    ///< per LinkId, contended as of the last change
   std::vector<JobKey> changed_;         ///< jobs to re-solve with their connected jobs
