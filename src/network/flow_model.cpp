@@ -238,7 +238,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     const LinkId link = stored.loads[i].first;
     auto& on_link = jobs_on_link_[link];
     stored.entry_slot[i] = static_cast<int>(on_link.size());
-    on_link.push_back({&stored, key, stored.loads[i].second, static_cast<int>(i)});
+    on_link.push_back({&stored, static_cast<int>(i)});
     if (on_link.size() == 1) {
       became_private(on_link.front());
     } else if (on_link.size() == 2) {  // private → shared
@@ -283,7 +283,7 @@ void FlowNetwork::remove_job(JobKey key) {
     // Sums of what remains, not differences, once one user or none is left: exact.
     demand_of_link_[link] = on_link.empty() ? 0.0
                             : on_link.size() == 1
-                                ? on_link.front().job->upper_rate * on_link.front().load
+                                ? on_link.front().job->upper_rate * on_link.front().load()
                                 : demand_of_link_[link] - job->upper_rate * load;
     const bool was_contended = link_contended_[link];
     link_contended_[link] = contended(link);

@@ -227,9 +227,8 @@ class FlowNetwork {
   /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
   struct LinkUser {
     RunningJob* job = nullptr;
-    JobKey key = 0;  ///< job->key, at hand for sorting
-    double load = 0;
     int position = 0;  ///< of the entry in the job's loads
+    double load() const { return job->loads[static_cast<std::size_t>(position)].second; }
   };
   struct NodeListHash {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;

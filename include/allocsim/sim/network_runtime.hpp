@@ -54,7 +54,7 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// `flow`: work = trace runtime; after every start and end all running jobs are re-rated to
 /// 1 / ((1 − comm) + comm·s) with s their max-min fair communication slowdown.
 /// Cost per start or end: one FlowNetwork::solve, which re-solves only the running jobs
-/// connected to the change through shared links.
+/// connected to the change through contended links (flow_model.hpp).
 /// `bandwidth` scales every link's capacity (1: the bandwidth at which comm holds); `load`
 /// chooses what paces a job's communication (flow_model.hpp: max, its most loaded link, for
 /// oblivious routing; mean, its hop-bytes over all links, Agarwal et al. §5.3's argument).
