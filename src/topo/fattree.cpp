@@ -2,6 +2,8 @@
 // The numbering and link order are documented in topo/fattree.hpp.
 #include "allocsim/topo/fattree.hpp"
 
+#include <array>
+
 #include <charconv>
 #include <limits>
 
@@ -229,6 +231,73 @@ void FatTree::walk(int level, int top, int x, int z, NodeId b, double weight, Pa
     walk(level + 1, top, parent_index(level, x, c), parent_index(level, z, c), b, weight, path,
          visit);
   }
+}
+
+bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes,
+                                      FunctionRef<void(LinkId, double)> touch) const {
+  if (routing_ != Routing::dmodk) return false;
+  // D-mod-k chooses each up port by the destination d alone, so all routes to d form a tree:
+  // sources in one level-l subtree (other than d's) reach the same level-l switch, the one with
+  // d's choices below l, and share their route from there. For each destination the sources'
+  // counts (the set's nodes per leaf) climb level by level, merged per switch, each count
+  // loading the up link it takes; a count whose parent is d's own ancestor (the switch of d's
+  // subtree with d's choices: the common ancestor, as in walk) stops there and comes down d's
+  // spine with every count that stopped above. The loads equal walk()'s route by route (whole
+  // messages: exact sums, in any order).
+  const int h = levels();
+  std::vector<std::pair<int, double>> frontier, next;  // (switch index on the level, count)
+  std::vector<int> slot(static_cast<std::size_t>(level_size(1)), -1);  // index -> in next
+  std::vector<std::pair<int, double>> leaves;  // the set's leaves and their node counts
+  for (const NodeId node : nodes) {
+    const int leaf = static_cast<int>(node / down_[0]);
+    if (slot[static_cast<std::size_t>(leaf)] < 0) {
+      slot[static_cast<std::size_t>(leaf)] = static_cast<int>(leaves.size());
+      leaves.emplace_back(leaf, 0.0);
+    }
+    leaves[static_cast<std::size_t>(slot[static_cast<std::size_t>(leaf)])].second += 1;
+  }
+  for (const auto& [leaf, count] : leaves) slot[static_cast<std::size_t>(leaf)] = -1;
+  int widest = 1;
+  for (int level = 1; level <= h; ++level) widest = std::max(widest, level_size(level));
+  slot.assign(static_cast<std::size_t>(widest), -1);
+  std::array<int, kMaxLevels + 1> spine{}, choice{};
+  std::array<double, kMaxLevels + 1> arriving{};
+  for (const NodeId d : nodes) {
+    spine[1] = static_cast<int>(d / down_[0]);
+    for (int level = 1; level < h; ++level) {
+      choice[level] = dmodk_choice(level, d);
+      spine[level + 1] = parent_index(level, spine[level], choice[level]);
+      arriving[level + 1] = 0;
+    }
+    frontier.clear();
+    for (const auto& entry : leaves)
+      if (entry.first != spine[1]) frontier.push_back(entry);
+    for (int level = 1; level < h && !frontier.empty(); ++level) {
+      next.clear();
+      for (const auto& [x, count] : frontier) {
+        touch(up_link(level, x, choice[level]), count);
+        const int parent = parent_index(level, x, choice[level]);
+        if (parent == spine[level + 1]) {
+          arriving[level + 1] += count;
+          continue;
+        }
+        int& at = slot[static_cast<std::size_t>(parent)];
+        if (at < 0) {
+          at = static_cast<int>(next.size());
+          next.emplace_back(parent, 0.0);
+        }
+        next[static_cast<std::size_t>(at)].second += count;
+      }
+      for (const auto& entry : next) slot[static_cast<std::size_t>(entry.first)] = -1;
+      frontier.swap(next);
+    }
+    double descending = 0;  // counts that meet d's spine at this level or above
+    for (int level = h - 1; level >= 1; --level) {
+      descending += arriving[level + 1];
+      if (descending > 0) touch(up_link(level, spine[level], choice[level]) + 1, descending);
+    }
+  }
+  return true;
 }
 
 std::shared_ptr<const GraphMachine> make_fattree(const Params& params, bool allow_large) {

@@ -119,6 +119,18 @@ class GraphMachine {
   /// router_of(b)) (dragonfly, ECMP fat tree, Slurm trees; not D-mod-k, which routes by the
   /// destination node): all-to-all loads are then routed once per pair of routers.
   virtual bool routes_by_router_pair() const { return false; }
+  /// Where a kind can add up an all-to-all exchange's loads faster than route by route: calls
+  /// touch(link, messages) so that each router-to-router link gets, in all, the messages that
+  /// cross it when every node of `nodes` sends one to every other (a node listed twice sends
+  /// and receives twice; a link may come several times; each sum is of whole messages, exact
+  /// in any order), and returns true;
+  /// false (the default), touching nothing, where the kind has no such way.
+  virtual bool all_to_all_router_loads(std::span<const NodeId> nodes,
+                                       FunctionRef<void(LinkId, double)> touch) const {
+    (void)nodes;
+    (void)touch;
+    return false;
+  }
   /// How routing works on this machine, one sentence, for `allocsim list` and reports.
   virtual std::string routing_description() const = 0;
 
