@@ -30,6 +30,7 @@
 // No loads (an empty view), a pair within one group or g = 2: minimal.
 #include <algorithm>
 #include <array>
+#include <vector>
 
 #include "allocsim/topo/dragonfly.hpp"
 
@@ -161,6 +162,61 @@ void Dragonfly::for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadVie
     valiant_paths(*this, gs, i, gd, j, emit);
   else
     minimal_paths(*this, gs, i, gd, j, emit);
+}
+
+bool Dragonfly::all_to_all_router_loads(std::span<const NodeId> nodes,
+                                        FunctionRef<void(LinkId, double)> touch) const {
+  if (shape_.routing != DragonflyRouting::minimal) return false;
+  // minimal_paths summed over every pair of the set's nodes, by router and group: m_r nodes on
+  // router r, M_G in group G. Within G the local link r -> s carries m_r·m_s; between G and H
+  // each of the n global links joining them carries M_G·M_H / n, the local hop to its owner o
+  // in G m_r·M_H / n from each router r ≠ o, and the hop from where it lands, t in H, M_G·m_s
+  // / n to each router s ≠ t.
+  std::vector<double> per_router;            // m_r, by router vertex − node_count_
+  std::vector<int> used_groups;              // ascending
+  std::vector<std::vector<int>> used_index;  // per used group, its used router indexes
+  std::vector<double> per_group;             // M_G, per used group
+  std::vector<int> slot_of_group(static_cast<std::size_t>(shape_.g), -1);
+  per_router.assign(static_cast<std::size_t>(router_count()), 0.0);
+  for (const NodeId node : nodes) per_router[static_cast<std::size_t>(node / shape_.p)] += 1;
+  for (int group = 0; group < shape_.g; ++group)
+    for (int index = 0; index < shape_.a; ++index) {
+      const double m = per_router[static_cast<std::size_t>(shape_.a * group + index)];
+      if (m == 0) continue;
+      int& slot = slot_of_group[static_cast<std::size_t>(group)];
+      if (slot < 0) {
+        slot = static_cast<int>(used_groups.size());
+        used_groups.push_back(group);
+        used_index.emplace_back();
+        per_group.push_back(0);
+      }
+      used_index[static_cast<std::size_t>(slot)].push_back(index);
+      per_group[static_cast<std::size_t>(slot)] += m;
+    }
+  const auto m_of = [&](int group, int index) {
+    return per_router[static_cast<std::size_t>(shape_.a * group + index)];
+  };
+  for (std::size_t u = 0; u < used_groups.size(); ++u) {
+    const int group = used_groups[u];
+    for (const int i : used_index[u])
+      for (const int j : used_index[u])
+        if (i != j) touch(local_link(group, i, j), m_of(group, i) * m_of(group, j));
+    for (std::size_t v = 0; v < used_groups.size(); ++v) {
+      if (v == u) continue;
+      const int other = used_groups[v];
+      const double n = global_link_count(group, other);
+      for_each_global_link(group, other, [&](LinkId global) {
+        const int owner = router_index(links_[global].from);
+        const int lands = router_index(links_[global].to);
+        touch(global, per_group[u] * per_group[v] / n);
+        for (const int i : used_index[u])
+          if (i != owner) touch(local_link(group, i, owner), m_of(group, i) * per_group[v] / n);
+        for (const int j : used_index[v])
+          if (j != lands) touch(local_link(other, lands, j), per_group[u] * m_of(other, j) / n);
+      });
+    }
+  }
+  return true;
 }
 
 std::string Dragonfly::routing_description() const {

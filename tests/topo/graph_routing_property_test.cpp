@@ -182,6 +182,7 @@ std::vector<Machine> machines() {
        {"mesh:4x4", "torus:4x4", "torus:3x2x5:wrap=011", "mesh:1x5", "torus:2x2", "flat:6",
         "dragonfly:p=2,a=4,h=2", "dragonfly:p=2,a=4,h=2,routing=valiant",
         "dragonfly:p=2,a=4,h=2,routing=ugal", "dragonfly:p=1,a=2,h=1,arrangement=relative",
+        "dragonfly:p=2,a=4,h=2,g=5", "dragonfly:p=2,a=4,h=2,g=6,arrangement=circulant",
         "fattree:k=4", "fattree:k=4,routing=ecmp", "fattree:down=4x3,up=1x2", "fattree:k=6",
         "fattree:down=2x3x2x2,up=1x2x3x2", "torus:4x4:per_router=2"})
     list.push_back({spec, Topology::parse(spec)});
