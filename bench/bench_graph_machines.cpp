@@ -6,7 +6,7 @@
 // 0.8 (50 s on the dragonfly, 100 s on the fat tree). Each benchmark prints the process's peak
 // resident memory so far (run one machine per process, --benchmark_filter, for its own peak).
 // Run: build/bench/bench_graph_machines --benchmark_filter='Dragonfly16512/0/'
-//        (one iteration each; /0/ = flat, /1/ = random; random flow takes over 10 minutes)
+//        (one iteration each; /0/ = flat, /1/ = random; random flow takes about a minute)
 //
 // Measured (2026-11-28, shared 2-core machine, one iteration each, CPU time):
 //   dragonfly, flat:   fixed 0.37 s, flow 81.8 s (220 x), peak RSS 14 MB / 95 MB
@@ -26,21 +26,27 @@
 // solver was tried: same rates, 5 x slower on the fat tree (every flow crosses most core
 // links, so its O(U log U) updates exceed the scan's O(rounds x links)). Random placement's
 // `fixed` cost is the per-job locality (router-pair distance sums, O(routers used^2)).
-// After the solver's dense level scan, the connected search's budget (past 8 link users per
-// job every job is re-solved: same rates), and link use summed again only on links whose users
-// or rates changed (2026-11-29; CPU-time medians of 3, old = main before these changes, old and
-// new alternated twice in one session on a machine loaded 4-5 x; round 1 / round 2):
-//   dragonfly, flat:   fixed 0.19-0.21 s; flow old 45.4 / 38.7 s (~200 x), new 30.3 / 22.7 s
-//                      (~110-150 x)
-//   fat tree,  flat:   fixed 0.08 s; flow old 24.2 / 18.5 s, new 21.9 / 19.5 s (~250 x: no gain)
-// (mean response unchanged: 28,623 and 18,184 s.) The 20 x target is still NOT met. What is
-// left, per event (every start and end re-solves nearly every running job, ~140 on the
-// dragonfly, ~40 on the fat tree): the solver's O(U + rounds x L) with U ~ 50k link uses,
-// L ~ 13-17k links, 27-85 rounds; building its input (solve_queued_flows, ~14 %); recomputing
-// shared/private positions (refresh_sharing, ~8 %). On the fat tree the all-to-all routing of
-// each new node list (FatTree::for_each_path, ~10 % = ~2 s) alone is over 20 x fixed. Only
-// ~6 % (dragonfly) / ~22 % (fat tree) of re-solved jobs change rate per event: an exact
-// incremental max-min that skips unaffected jobs would be the next step.
+// After the solver's dense level scan and the connected search's budget (2026-11-29): dragonfly
+// flat flow ~110-150 x fixed, fat tree ~250 x. Then (2026-11-29, later; flow_model.hpp's class
+// comment; same mean response, rates the same bit for bit):
+//   - only contended links (users' upper-rate demand can reach bandwidth) join jobs and go to
+//     the solver: components shrink from nearly every running job to a few;
+//   - link use as order-independent integer sums updated only for jobs whose rate changed
+//     (no link owners, no per-link re-summing); the mean utilization summed per job;
+//   - contended positions kept per job as links change; a link's users left in O(1);
+//   - all-to-all loads by destination tree (fat tree, D-mod-k) and by group pair (dragonfly,
+//     minimal) instead of route by route.
+// Measured (CPU-time medians of 3, --benchmark_repetitions=3
+// --benchmark_enable_random_interleaving=true, machine loaded 4-7 x by other builds):
+//   dragonfly, flat:   fixed 0.195 s; flow old 26.6 s (135 x), new 3.3-3.8 s (17-20 x)
+//   fat tree,  flat:   fixed 0.087 s; flow old 19.6 s (237 x), new 4.0 s (44-46 x)
+//   dragonfly, random (one run, before the group pairs): fixed 5.1 s, flow 52.9 s (10 x)
+//   fat tree,  random (one run): fixed 2.2 s, flow 34.4 s (15 x; 53.9 s, 25 x, route by route)
+// The dragonfly meets the 20 x target (flat just), the fat tree with `random`; the fat tree
+// with `flat` does NOT (44-46 x): per event the bookkeeping
+// of each started or ended job's ~6,000 loaded links (insert_job, remove_job, set_use: ~40 %),
+// the solver on the contended part (~11 %) and the all-to-all loads (~15 %) against a `fixed`
+// run that costs 9 us per job.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
