@@ -225,8 +225,7 @@ class SlurmScheduler final : public Scheduler {
   /// `usable` counts as none.
   std::optional<Allocation> choose(SchedulerContext& context, int job_index, const NodeSet& usable,
                                    double time, int usable_count) {
-    busy_.assign(static_cast<std::size_t>(usable.size()), 1);
-    for (int node : usable.members()) busy_[static_cast<std::size_t>(node)] = 0;
+    usable.to_busy(busy_);
     Rng scratch(kPlanningSeed);
     const MachineView view(context.topology(), busy_, usable_count, scratch, &context, time);
     std::optional<Allocation> allocation;
@@ -247,8 +246,10 @@ class SlurmScheduler final : public Scheduler {
 
   /// The select plugin's will-run test (sched/slurm_backfill.hpp): when and on which nodes of
   /// `usable` the job can start, given the running jobs; false when never.
-  bool will_run(SchedulerContext& context, int job_index, const NodeSet& usable, double& start,
-                NodeSet& nodes) {
+  /// The nodes are not chosen for a job that can start now from `from` = now on an allocator
+  /// without shape constraints (the pass starts it through the context, which chooses them).
+  bool will_run(SchedulerContext& context, int job_index, const NodeSet& usable, double from,
+                double& start, NodeSet& nodes) {
     const double now = context.now();
     const int need = need_[job_index];
     free_usable_ = free_;
@@ -256,6 +257,10 @@ class SlurmScheduler final : public Scheduler {
     int count = free_usable_.count();
     auto place = [&](double time) {
       if (count < need) return false;
+      if (time <= now && from <= now && !context.allocator().contiguous_only()) {
+        start = time;
+        return true;
+      }
       auto allocation = choose(context, job_index, free_usable_, time, count);
       if (!allocation) return false;
       nodes.clear();
@@ -344,17 +349,21 @@ class SlurmScheduler final : public Scheduler {
     int free_count = context.free_count();
     if (config_.shortcuts && free_count < least_need_[0]) {
       last_.boundaries.clear();
+      last_.ends.clear();
       return remember_pass(context);
     }
     const int machine = context.topology().node_count();
     free_ = NodeSet(machine);
     for (int node = 0; node < machine; ++node)
       if (!context.busy()[static_cast<std::size_t>(node)]) free_.set(node);
-    planned_.clear();
-    for (const RunningJob& running : context.running()) {
-      Planned job{running.start + limit_[running.job], NodeSet(machine)};
+    planned_.resize(context.running().size());  // keeps the node sets' storage
+    for (std::size_t r = 0; r < planned_.size(); ++r) {
+      const RunningJob& running = context.running()[r];
+      Planned& job = planned_[r];
+      job.end = running.start + limit_[running.job];
+      if (job.nodes.size() != machine) job.nodes = NodeSet(machine);
+      job.nodes.clear();
       for (NodeId node : running.allocation.nodes) job.nodes.set(node);
-      planned_.push_back(std::move(job));
     }
     std::stable_sort(planned_.begin(), planned_.end(),
                      [](const Planned& a, const Planned& b) { return a.end < b.end; });
@@ -364,10 +373,45 @@ class SlurmScheduler final : public Scheduler {
     space_.reset(now, window_end, machine);
     usable_ = NodeSet(machine);
     nodes_ = NodeSet(machine);
+    fit_ = NodeSet(machine);
     NodeSet chosen(machine);
     excluded_.assign(static_cast<std::size_t>(machine), 0);
+    // The jobs that may start in this pass: those needing at most the free nodes, and of these,
+    // those for which enough free nodes are held by no reservation over [now, now + limit].
+    // Reservations only grow and free nodes only go during a pass, so a job that cannot start
+    // now at one test cannot at a later one: the pass ends once no job left to test can.
+    // candidates_: their positions in tested_, last first; `candidate` walks them; the one
+    // last found able to start stays so until a start or a reservation from before its end.
+    candidates_.clear();
+    for (std::size_t i = tested_.size(); i-- > 0;) {
+      if (need_[tested_[i]] > free_count) continue;
+      candidates_.push_back(i);
+      last_.limits.push_back(limit_[tested_[i]]);  // whether it can start depends on its limit
+    }
+    std::size_t candidate = 0;
+    std::size_t checked = std::numeric_limits<std::size_t>::max();
+    double touched = std::numeric_limits<double>::infinity();
+    auto can_start_now = [&](int job_index) {
+      space_.usable(now, now + limit_[job_index], fit_);
+      fit_ &= free_;
+      return fit_.count() >= need_[job_index];
+    };
+    auto some_candidate_from = [&](std::size_t i) {
+      for (; candidate < candidates_.size() && candidates_[candidate] >= i; ++candidate) {
+        const int job_index = tested_[candidates_[candidate]];
+        if (checked == candidate && touched > now + limit_[job_index]) return true;
+        if (can_start_now(job_index)) {
+          checked = candidate;
+          touched = std::numeric_limits<double>::infinity();
+          return true;
+        }
+      }
+      return false;
+    };
     for (std::size_t i = 0;
-         i < tested_.size() && (!config_.shortcuts || free_count >= least_need_[i]); ++i) {
+         i < tested_.size() &&
+         (!config_.shortcuts || (free_count >= least_need_[i] && some_candidate_from(i)));
+         ++i) {
       if (i % kPollEvery == 0) context.check_time_limit();
       const int job_index = tested_[i];
       const double limit = limit_[job_index];
@@ -381,7 +425,7 @@ class SlurmScheduler final : public Scheduler {
         const double later = space_.usable(start_res, start_res + limit, usable_);
         double start = 0;
         if (usable_.count() < need_[job_index] ||
-            !will_run(context, job_index, usable_, start, chosen)) {
+            !will_run(context, job_index, usable_, start_res, start, chosen)) {
           if (later != 0) {
             start_res = later;
             continue;
@@ -416,6 +460,7 @@ class SlurmScheduler final : public Scheduler {
             context.start(job_index, std::move(*allocation));
             started_.push_back(job_index);
             last_.clean = false;
+            touched = now;
             break;
           }
           // Not placed after all: "Drop through and reserve these resources".
@@ -437,12 +482,13 @@ class SlurmScheduler final : public Scheduler {
         const double to = std::max(floor_to(start + limit, resolution), from + resolution);
         if (to > window_end) last_.clipped = true;
         space_.reserve(chosen, from, to);
+        touched = std::min(touched, from);
         break;
       }
     }
-    last_.boundaries = space_.boundaries();
-    for (const Planned& job : planned_) last_.boundaries.push_back(job.end);
-    std::sort(last_.boundaries.begin(), last_.boundaries.end());
+    last_.boundaries = space_.boundaries();  // ascending
+    last_.ends.clear();
+    for (const Planned& job : planned_) last_.ends.push_back(job.end);  // ascending
     std::sort(last_.limits.begin(), last_.limits.end());
     last_.limits.erase(std::unique(last_.limits.begin(), last_.limits.end()), last_.limits.end());
     forget_started();
@@ -460,7 +506,8 @@ class SlurmScheduler final : public Scheduler {
     bool clipped = false;             ///< a reservation was cut at the window's end
     double first_beyond_window = 0;   ///< earliest start of a job beyond the window
     double first_try_beyond_end = 0;  ///< earliest start_res past the window's end
-    std::vector<double> boundaries;   ///< the final map's boundaries and the planned ends
+    std::vector<double> boundaries;   ///< the final map's segment boundaries, ascending
+    std::vector<double> ends;         ///< the running jobs' planned ends, ascending
     std::vector<double> limits;       ///< the tested jobs' limits, distinct, ascending
     std::vector<int> queue, running;
   };
@@ -479,20 +526,21 @@ class SlurmScheduler final : public Scheduler {
   /// only through: the segments overlapping [t, t + limit] (the same when no boundary of its
   /// final map lies in (then, now] or in (then + L, now + L] for a tested limit L: every map
   /// of the pass had a subset of those boundaries), the planned ends passed (none in (then,
-  /// now]), and the window (no start beyond it that is within it now, no start_res past its
-  /// end that is not now, no reservation cut at an end that moved).
+  /// now]; will-run's groups of ends do not depend on t), and the window (no start beyond it that
+  /// is within it now, no start_res past its end that is not now, no reservation cut at an end that
+  /// moved).
   bool same_outcome(const SchedulerContext& context) const {
     const double now = context.now();
     if (!config_.shortcuts) return false;
     if (!last_.valid || !last_.clean) return false;
-    const auto& times = last_.boundaries;
-    auto any_in = [&](double after, double until) {  // a boundary in (after, until]
+    auto any_in = [](const std::vector<double>& times, double after, double until) {
       const auto it = std::upper_bound(times.begin(), times.end(), after);
-      return it != times.end() && *it <= until;
+      return it != times.end() && *it <= until;  // a time in (after, until]
     };
-    if (any_in(last_.time, now)) return false;
+    if (any_in(last_.boundaries, last_.time, now) || any_in(last_.ends, last_.time, now))
+      return false;
     for (double limit : last_.limits)
-      if (any_in(last_.time + limit, now + limit)) return false;
+      if (any_in(last_.boundaries, last_.time + limit, now + limit)) return false;
     if (!(last_.first_beyond_window > now + config_.bf_window)) return false;
     const double window_end = floor_to(now + config_.bf_window, config_.bf_resolution);
     if (!(last_.first_try_beyond_end > window_end)) return false;
@@ -530,7 +578,8 @@ class SlurmScheduler final : public Scheduler {
   std::vector<int> tested_, least_need_;
   std::vector<Planned> planned_;  ///< running jobs by planned end
   NodeSpace space_;
-  NodeSet free_, free_usable_, usable_, nodes_;
+  NodeSet free_, free_usable_, usable_, nodes_, fit_;
+  std::vector<std::size_t> candidates_;
   std::vector<char> busy_, excluded_;
 };
 

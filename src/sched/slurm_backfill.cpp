@@ -1,6 +1,7 @@
 // Node sets and sched/backfill's node_space map (sched/slurm_backfill.hpp).
 #include "allocsim/sched/slurm_backfill.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace allocsim {
@@ -51,6 +52,16 @@ std::vector<int> NodeSet::members() const {
       nodes.push_back(static_cast<int>(i * 64) + std::countr_zero(word));
   }
   return nodes;
+}
+
+void NodeSet::to_busy(std::vector<char>& busy) const {
+  busy.resize(static_cast<std::size_t>(size_));
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    const std::uint64_t word = words_[i];
+    const std::size_t end = std::min(busy.size(), (i + 1) * 64);
+    for (std::size_t node = i * 64; node < end; ++node)
+      busy[node] = static_cast<char>(((word >> (node & 63)) & 1U) ^ 1U);
+  }
 }
 
 void NodeSpace::reset(double now, double window_end, int nodes) {

@@ -48,6 +48,8 @@ class NodeSet {
   int count() const;
   /// Node ids in increasing order.
   std::vector<int> members() const;
+  /// One entry per node: 0 for the nodes of the set, 1 for the others (a busy map).
+  void to_busy(std::vector<char>& busy) const;
 
  private:
   void trim();  // clears the bits past size_ in the last word
