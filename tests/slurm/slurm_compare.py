@@ -15,22 +15,29 @@ cluster; SLURM_CONF comes from the environment it sources.
    Backfill,BackfillMap) each submit, start and end to the millisecond, every scheduling pass
    (main: "Running job scheduler", backfill: "_attempt_backfill: beginning") and the plan of
    every backfill test (the nodes tested, the planned start and nodes).
-4. The check, a replay of Slurm's passes: at every pass with a job waiting, one small allocsim
-   run (`--machine flat:N --alloc flat --sched SPEC`) holds the jobs Slurm was running then
-   (started at their Slurm start, in whole seconds as slurmctld's clock, ending at start + time
-   limit as Slurm's backfill plans them) and the waiting jobs submitted at the pass; the jobs
-   it starts at once are allocsim's decision. Each job's first such pass is compared with the
+4. The check, a replay of Slurm's passes: at every pass with a job waiting, allocsim's scheduler
+   is asked once on the state Slurm had then. With --pass-tool (pass_on_state; the ctest gives
+   it) the jobs Slurm was running hold the nodes Slurm gave them (Slurm's backfill reserves
+   specific nodes) on `slurm-topology:TOPOLOGY` with `slurm-tree` (else flat:N with flat), in
+   slurmctld's epoch seconds (whole seconds for now and for each start; planned to end at
+   start + time limit, as Slurm's backfill plans them), and the waiting jobs queue in submit
+   order; a Slurm main pass is replayed at its whole second + 0.5 s, where allocsim's `slurm`
+   runs its main pass only. Without it, one small allocsim run per pass (`--machine flat:N
+   --alloc flat`) holds the running jobs (started at their Slurm start, in whole seconds) and the
+   waiting jobs submitted at the pass. The jobs started at the pass are allocsim's decision.
+   Each job's first such pass is compared with the
    pass at which Slurm started it: start order (the longest common subsequence of the two
    orders, ties broken by job id, over the job count) >= ORDER_MIN and starts within one
    scheduling interval (bf_interval = sched_interval = 1 s, plus 0.1 s for a pass's own
    duration) for >= WITHIN_MIN of the jobs. Each job started at another pass or out of order is
-   listed with the reason: Slurm's main pass starts only the queue's head (the backfill pass a
-   second later starts the others), or what Slurm's backfill planned for it then.
-   SPEC (--sched; default `conservative:replan=full`, whose "every waiting job holds a
-   reservation", planned afresh at every pass, is Slurm's backfill with FIFO priority; `slurm`
-   means `slurm:conf=WORK/sched.conf`). ORDER_MIN and WITHIN_MIN default to the issue's 95 % and
-   100 % for `slurm`, to 75 % and 65 % for another scheduler (a regression bound under what
-   `conservative` reached, 82 .. 90 % and 76 .. 86 %: docs/SLURM_COMPARISON.md).
+   listed with the reason: nodes still completing at the pass (their epilog not reported),
+   Slurm's main pass starting only the queue's head (the backfill pass a second later starts the
+   others), or what Slurm's backfill planned for it then.
+   SPEC (--sched; default `slurm`, meaning `slurm:conf=WORK/sched.conf`; --also: replayed and
+   reported only, default conservative:replan=full and easy). ORDER_MIN and WITHIN_MIN default to
+   the issue's 95 % and 100 % for `slurm`, to 75 % and 65 % for another scheduler (a regression
+   bound under what `conservative` reached, 82 .. 90 % and 76 .. 86 %:
+   docs/SLURM_COMPARISON.md).
 5. Nodes (with --alloc-tool and --topology; Slurm runs with topology/tree and that
    topology.conf): for every job, the nodes free in Slurm at its start are given to allocsim's
    `slurm-tree` (alloc_on_free_set) and its choice is compared with Slurm's.
@@ -619,7 +626,8 @@ def main():
                         help="the cluster's SchedulerParameters (for the fragment)")
     parser.add_argument("--sched", default="", help="allocsim scheduler spec (default: slurm "
                         "with the cluster's fragment if allocsim has it, else conservative)")
-    parser.add_argument("--also", default="easy", help="comma-separated specs reported only")
+    parser.add_argument("--also", default="conservative:replan=full,easy",
+                        help="comma-separated specs reported only")
     parser.add_argument("--order-min", type=float, default=None, help="share of jobs in the "
                         "same start order (default 0.95 for `slurm`, the issue's bound; 0.75 for "
                         "another scheduler)")
