@@ -226,8 +226,8 @@ class SlurmScheduler final : public Scheduler {
   std::optional<Allocation> choose(SchedulerContext& context, int job_index, const NodeSet& usable,
                                    double time, int usable_count) {
     usable.to_busy(busy_);
-    Rng scratch(kPlanningSeed);
-    const MachineView view(context.topology(), busy_, usable_count, scratch, &context, time);
+    scratch_ = fresh_;  // every question draws alike (a copy: cheaper than seeding anew)
+    const MachineView view(context.topology(), busy_, usable_count, scratch_, &context, time);
     std::optional<Allocation> allocation;
     if (context.allocator().contiguous_only() && time > context.now()) {
       auto copy = context.allocator().clone();
@@ -581,6 +581,8 @@ class SlurmScheduler final : public Scheduler {
   NodeSet free_, free_usable_, usable_, nodes_, fit_;
   std::vector<std::size_t> candidates_;
   std::vector<char> busy_, excluded_;
+  const Rng fresh_{kPlanningSeed};  ///< the generator each question about the future starts from
+  Rng scratch_{kPlanningSeed};      ///< the allocator's generator when it is asked so
 };
 
 }  // namespace

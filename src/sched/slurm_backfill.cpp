@@ -58,9 +58,14 @@ void NodeSet::to_busy(std::vector<char>& busy) const {
   busy.resize(static_cast<std::size_t>(size_));
   for (std::size_t i = 0; i < words_.size(); ++i) {
     const std::uint64_t word = words_[i];
-    const std::size_t end = std::min(busy.size(), (i + 1) * 64);
-    for (std::size_t node = i * 64; node < end; ++node)
-      busy[node] = static_cast<char>(((word >> (node & 63)) & 1U) ^ 1U);
+    const std::size_t begin = i * 64, end = std::min(busy.size(), begin + 64);
+    if (word == 0 || word == ~std::uint64_t{0}) {
+      std::fill(busy.begin() + static_cast<std::ptrdiff_t>(begin),
+                busy.begin() + static_cast<std::ptrdiff_t>(end), static_cast<char>(word == 0));
+      continue;
+    }
+    for (std::size_t node = begin; node < end; ++node)
+      busy[node] = static_cast<char>(((word >> (node - begin)) & 1U) ^ 1U);
   }
 }
 
