@@ -463,8 +463,11 @@ class SlurmScheduler final : public Scheduler {
             touched = now;
             break;
           }
-          // Not placed after all: "Drop through and reserve these resources".
+          // Not placed after all: "Drop through and reserve these resources" (the nodes the
+          // will-run test chose; it chose none for an allocator without shape constraints,
+          // which cannot refuse here: enough usable nodes are free).
           last_.clean = false;
+          if (!context.allocator().contiguous_only()) break;
         } else if (later != 0 && start > later) {
           start_res = later;  // "Try later when some nodes currently reserved ... are free"
           continue;
