@@ -39,9 +39,20 @@ bool NodeSet::intersects(const NodeSet& other) const {
   return false;
 }
 
+namespace {
+/// Bits set in a word, inline (std::popcount calls libgcc where the build has no popcnt
+/// instruction, and node sets are counted in every test of a backfill pass).
+int bits(std::uint64_t word) {
+  word -= (word >> 1) & 0x5555555555555555ULL;
+  word = (word & 0x3333333333333333ULL) + ((word >> 2) & 0x3333333333333333ULL);
+  word = (word + (word >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((word * 0x0101010101010101ULL) >> 56);
+}
+}  // namespace
+
 int NodeSet::count() const {
   int total = 0;
-  for (const auto word : words_) total += std::popcount(word);
+  for (const auto word : words_) total += bits(word);
   return total;
 }
 
