@@ -298,6 +298,21 @@ TEST(SlurmScheduler, BackfillUsesAFreeNodeNoReservationHolds) {
   EXPECT_EQ(nodes.of[3], (std::vector<NodeId>{0, 1, 2, 3}));
 }
 
+// The pass of the real-Slurm comparison (docs/SLURM_COMPARISON.md) where the count-based model
+// disagreed, as the cluster ran it (bf_interval=1, bf_resolution=1, flat:8): job 1 holds 7 nodes
+// (n0-n6) until 120; at 5, job 2 (3 nodes, 2 minutes), job 4 (1 node, 3 minutes) and job 5 (1
+// node, 1 minute) arrive. Slurm planned job 2 at 120 on n[0-2], the nodes of job 1, tested job 4
+// on n[3-7] and started it on the free node n7. Here: job 2's will-run test groups job 1's end
+// (120, barrier 150) and flat chooses n0-n2 then; job 4's usable nodes over [5, 185] are n3-n7,
+// n7 is free: job 4 starts at 5 on n7. Job 5 has no free node; at 120 the main pass starts job 2
+// (n0-n2) and job 5.
+TEST(SlurmScheduler, TheComparisonsPassJob4OnTheFreeNode) {
+  const std::vector<Job> jobs{job(1, 0, 7, 120), job(2, 5, 3, 120), job(4, 5, 1, 180),
+                              job(5, 5, 1, 60)};
+  EXPECT_EQ(schedule("slurm:bf_interval=1,bf_resolution=1", jobs, "flat:8"),
+            (Schedule{{1, {0, 120}}, {2, {120, 240}}, {4, {5, 185}}, {5, {120, 180}}}));
+}
+
 // ---- Time limits ----
 
 // flat:4. Job 1 (4 nodes) runs 200 s but asked for 90 s: its limit is 2 minutes (Slurm keeps
