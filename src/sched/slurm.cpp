@@ -1,13 +1,13 @@
 // Slurm 22.05's main and backfill scheduling with basic or multifactor priorities; the model and
-// what it leaves out are in sched/slurm.hpp. The backfill pass plans on the conservative
-// scheduler's free-node profile (FreeProfile, sched/conservative.hpp).
+// what it leaves out are in sched/slurm.hpp. The backfill pass plans on specific nodes, on
+// sched/backfill's node_space map (sched/slurm_backfill.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
 
-#include "allocsim/sched/conservative.hpp"
 #include "allocsim/sched/slurm.hpp"
+#include "allocsim/sched/slurm_backfill.hpp"
 
 namespace allocsim {
 
@@ -17,20 +17,12 @@ namespace {
 constexpr double kYear = 365 * 86400.0;
 /// Jobs tested between two polls of the run's time limit in a backfill pass.
 constexpr std::size_t kPollEvery = 64;
+/// Seed of the scratch generator handed to the allocator when it is asked about a future
+/// free set (any fixed value: every question of a pass draws alike).
+constexpr std::uint64_t kPlanningSeed = 0x5eed;
 
 double floor_to(double time, double resolution) {
   return std::floor(time / resolution) * resolution;
-}
-
-/// Index of the breakpoint at `time`, inserting one when missing; `time` is at least the
-/// profile's first breakpoint and at most breakpoint `hint` (searched backwards from there: a
-/// reservation's start is rounded down from a breakpoint, usually by less than one step).
-std::size_t breakpoint_at(FreeProfile& profile, double time, std::size_t hint) {
-  std::size_t at = hint;
-  while (profile.time(at) > time) --at;  // profile.time(0) <= time
-  if (profile.time(at) == time) return at;
-  profile.occupy(at, time, 0);  // adds the breakpoint, changes no value
-  return at + 1;
 }
 
 class SlurmScheduler final : public Scheduler {
@@ -220,16 +212,124 @@ class SlurmScheduler final : public Scheduler {
     started_.clear();
   }
 
-  /// One pass of sched/backfill (backfill.c, _attempt_backfill), on a free-node profile.
-  /// Only its starts are observable (reservations live for one pass), so it stops as soon as
-  /// no job left to test needs no more nodes than are free now: each later test could only
-  /// place reservations. The same starts, in the same order, as testing every job.
+  /// A running job as the backfill pass plans it: its planned end (start + limit) and nodes.
+  struct Planned {
+    double end = 0;
+    NodeSet nodes;
+  };
+
+  /// The allocator's choice for `job_index` on the nodes of `usable` at `time` (the select
+  /// plugin's node choice, asked on the predicted free set). An allocator with shape
+  /// constraints answers from its own state: a copy with the running jobs that end by `time`
+  /// released (as conservative's planner replays them); an answer using a node outside
+  /// `usable` counts as none.
+  std::optional<Allocation> choose(SchedulerContext& context, int job_index, const NodeSet& usable,
+                                   double time, int usable_count) {
+    usable.to_busy(busy_);
+    scratch_ = fresh_;  // every question draws alike (a copy: cheaper than seeding anew)
+    const MachineView view(context.topology(), busy_, usable_count, scratch_, &context, time);
+    std::optional<Allocation> allocation;
+    if (context.allocator().contiguous_only() && time > context.now()) {
+      auto copy = context.allocator().clone();
+      for (const RunningJob& running : context.running())
+        if (running.start + limit_[running.job] <= time) copy->release(running.allocation);
+      allocation = copy->allocate(context.jobs()[job_index], view);
+    } else {
+      allocation = context.allocator().allocate(context.jobs()[job_index], view);
+    }
+    if (allocation) {
+      for (NodeId node : allocation->nodes)
+        if (busy_[static_cast<std::size_t>(node)]) return std::nullopt;
+    }
+    return allocation;
+  }
+
+  /// The select plugin's will-run test (sched/slurm_backfill.hpp): when and on which nodes of
+  /// `usable` the job can start, given the running jobs; false when never.
+  /// The nodes are not chosen for a job that can start now from `from` = now on an allocator
+  /// without shape constraints (the pass starts it through the context, which chooses them).
+  bool will_run(SchedulerContext& context, int job_index, const NodeSet& usable, double from,
+                double& start, NodeSet& nodes) {
+    const double now = context.now();
+    const int need = need_[job_index];
+    free_usable_ = free_;
+    free_usable_ &= usable;
+    int count = free_usable_.count();
+    auto place = [&](double time) {
+      if (count < need) return false;
+      if (time <= now && from <= now && !context.allocator().contiguous_only()) {
+        start = time;
+        return true;
+      }
+      auto allocation = choose(context, job_index, free_usable_, time, count);
+      if (!allocation) return false;
+      nodes.clear();
+      for (NodeId node : allocation->nodes) nodes.set(node);
+      start = time;
+      return true;
+    };
+    if (place(now)) return true;
+    constexpr double kWindow = 30;  // "int time_window = 30"
+    double window = kWindow, barrier = -1;
+    std::size_t next = 0;
+    bool more = true;
+    while (more) {
+      const Planned* last = nullptr;
+      int removed = 0;
+      bool test = true;
+      while (true) {
+        if (next == planned_.size()) {
+          more = false;
+          break;
+        }
+        const Planned& job = planned_[next++];
+        if (!job.nodes.intersects(usable)) continue;  // "job has no usable nodes"
+        if (barrier < 0) barrier = job.end + (kWindow - std::fmod(job.end, kWindow));
+        last = &job;
+        nodes_ = job.nodes;
+        nodes_ &= usable;
+        free_usable_ |= nodes_;
+        if (next == planned_.size()) {
+          more = false;
+          break;
+        }
+        if (planned_[next].end > barrier + window) break;
+        if (removed++ > 200) {
+          test = false;
+          break;
+        }
+      }
+      if (last == nullptr) break;
+      if (!test) continue;
+      do window *= 2;
+      while (next < planned_.size() && planned_[next].end > barrier + window);
+      count = free_usable_.count();
+      // "_guess_job_end" for a job past its end (OverTimeLimit=0, KillWait not modelled).
+      if (place(last->end > now ? last->end : now + 1)) {
+        if (!(last->end > now)) last_.clean = false;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// One pass of sched/backfill (backfill.c, _attempt_backfill) on the node_space map
+  /// (sched/slurm_backfill.hpp). Each job in priority order, from start_res = now: the nodes
+  /// no reservation holds over [start_res, start_res + limit]; will_run on them gives its start
+  /// and nodes; a start after later_start, or nodes held by a reservation over the job's own
+  /// [start, end) ("overlaps with existing reservation"), tries again from later_start (or from
+  /// that start, one bf_resolution later when it equals start_res). A job that can start now
+  /// starts on nodes no reservation holds; one that cannot reserves its chosen nodes from its
+  /// start for its limit, both rounded down to bf_resolution (at least one bf_resolution
+  /// long), unless it starts beyond the window. Only starts are observable (reservations live
+  /// for one pass), so the pass stops once no job left needs at most the free nodes.
   void backfill_pass(SchedulerContext& context) {
     const double now = context.now();
-    last_.clean = !context.allocator().contiguous_only();
-    last_.next_breakpoint = std::numeric_limits<double>::infinity();
+    last_.clean = true;
     last_.first_beyond_window = std::numeric_limits<double>::infinity();
+    last_.first_try_beyond_end = std::numeric_limits<double>::infinity();
     last_.clipped = false;
+    last_.limits.clear();
     // The jobs tested, in priority order: at most bf_max_job_test, and bf_max_job_user per
     // user ("bf_max_job_test: limit of %d reached"; a skipped job is not counted).
     tested_.clear();
@@ -241,63 +341,66 @@ class SlurmScheduler final : public Scheduler {
       ++tested_of_user_[user];
       tested_.push_back(job_index);
     }
-    // A job fits now only if it needs no more nodes than are free.
-    int fewest = std::numeric_limits<int>::max();
-    for (int job_index : tested_) fewest = std::min(fewest, need_[job_index]);
-    if (config_.shortcuts && context.free_count() < fewest) return remember_pass(context);
-    releases_.clear();
-    for (const RunningJob& running : context.running()) {
-      // A job's end as Slurm plans it: start + time limit (past it, without enforcement: now).
-      const double end = running.start + limit_[running.job];
-      releases_.emplace_back(std::max(end, now), static_cast<int>(running.allocation.nodes.size()));
-    }
-    std::sort(releases_.begin(), releases_.end());
-    profile_.reset(now, context.free_count(), releases_);
-    // least_need_[i]: the fewest nodes needed by a job of tested_[i..] that fits now on the
-    // profile of the running jobs alone (fewest free nodes over [now, now + limit), from the
-    // prefix minima); reservations only take nodes away, so no other job can start in this
-    // pass, and once every such job needs more than is free now the pass is over.
-    least_free_.resize(profile_.size());
-    for (std::size_t k = 0; k < profile_.size(); ++k)
-      least_free_[k] = k == 0 ? profile_.free(0) : std::min(least_free_[k - 1], profile_.free(k));
+    // least_need_[i]: the fewest nodes a job of tested_[i..] needs; a job starts only on free
+    // nodes, so once that exceeds the free count no later test can start one.
     least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
-    candidates_.clear();  // positions in tested_ of the jobs that fit now, last first
-    for (std::size_t i = tested_.size(); i-- > 0;) {
-      const int need = need_[tested_[i]];
-      if (need > least_free_[0]) {  // more than is free now
-        least_need_[i] = least_need_[i + 1];
-        continue;
-      }
-      // Last breakpoint before now + limit (the first is now).
-      std::size_t last = 0, high = profile_.size();
-      const double until = now + limit_[tested_[i]];
-      while (high - last > 1) {
-        const std::size_t middle = (last + high) / 2;
-        if (profile_.time(middle) < until)
-          last = middle;
-        else
-          high = middle;
-      }
-      least_need_[i] =
-          least_free_[last] >= need ? std::min(least_need_[i + 1], need) : least_need_[i + 1];
-      if (least_free_[last] >= need) candidates_.push_back(i);
+    for (std::size_t i = tested_.size(); i-- > 0;)
+      least_need_[i] = std::min(least_need_[i + 1], need_[tested_[i]]);
+    int free_count = context.free_count();
+    if (config_.shortcuts && free_count < least_need_[0]) {
+      last_.boundaries.clear();
+      last_.ends.clear();
+      return remember_pass(context);
     }
-    // The last candidate still fitting now, checked again when a reservation or start took
-    // nodes before its window's end: once none at or after position i fits, the pass is over.
+    const int machine = context.topology().node_count();
+    free_ = NodeSet(machine);
+    for (int node = 0; node < machine; ++node)
+      if (!context.busy()[static_cast<std::size_t>(node)]) free_.set(node);
+    planned_.resize(context.running().size());  // keeps the node sets' storage
+    for (std::size_t r = 0; r < planned_.size(); ++r) {
+      const RunningJob& running = context.running()[r];
+      Planned& job = planned_[r];
+      job.end = running.start + limit_[running.job];
+      if (job.nodes.size() != machine) job.nodes = NodeSet(machine);
+      job.nodes.clear();
+      for (NodeId node : running.allocation.nodes) job.nodes.set(node);
+    }
+    std::stable_sort(planned_.begin(), planned_.end(),
+                     [](const Planned& a, const Planned& b) { return a.end < b.end; });
+    const double resolution = config_.bf_resolution;
+    const double window_end = floor_to(now + config_.bf_window, resolution);
+    last_.window_end = window_end;
+    space_.reset(now, window_end, machine);
+    usable_ = NodeSet(machine);
+    nodes_ = NodeSet(machine);
+    fit_ = NodeSet(machine);
+    NodeSet chosen(machine);
+    excluded_.assign(static_cast<std::size_t>(machine), 0);
+    // The jobs that may start in this pass: those needing at most the free nodes, and of these,
+    // those for which enough free nodes are held by no reservation over [now, now + limit].
+    // Reservations only grow and free nodes only go during a pass, so a job that cannot start
+    // now at one test cannot at a later one: the pass ends once no job left to test can.
+    // candidates_: their positions in tested_, last first; `candidate` walks them; the one
+    // last found able to start stays so until a start or a reservation from before its end.
+    candidates_.clear();
+    for (std::size_t i = tested_.size(); i-- > 0;) {
+      if (need_[tested_[i]] > free_count) continue;
+      candidates_.push_back(i);
+      last_.limits.push_back(limit_[tested_[i]]);  // whether it can start depends on its limit
+    }
     std::size_t candidate = 0;
     std::size_t checked = std::numeric_limits<std::size_t>::max();
     double touched = std::numeric_limits<double>::infinity();
-    auto fits_now = [&](int job_index) {
-      const double until = now + limit_[job_index];
-      for (std::size_t k = 0; k < profile_.size() && profile_.time(k) < until; ++k)
-        if (profile_.free(k) < need_[job_index]) return false;
-      return true;
+    auto can_start_now = [&](int job_index) {
+      space_.usable(now, now + limit_[job_index], fit_);
+      fit_ &= free_;
+      return fit_.count() >= need_[job_index];
     };
     auto some_candidate_from = [&](std::size_t i) {
       for (; candidate < candidates_.size() && candidates_[candidate] >= i; ++candidate) {
         const int job_index = tested_[candidates_[candidate]];
-        if (checked == candidate && !(touched < now + limit_[job_index])) return true;
-        if (fits_now(job_index)) {
+        if (checked == candidate && touched > now + limit_[job_index]) return true;
+        if (can_start_now(job_index)) {
           checked = candidate;
           touched = std::numeric_limits<double>::infinity();
           return true;
@@ -305,47 +408,92 @@ class SlurmScheduler final : public Scheduler {
       }
       return false;
     };
-    const double resolution = config_.bf_resolution;
-    const double window_end = floor_to(now + config_.bf_window, resolution);
-    last_.window_end = window_end;
     for (std::size_t i = 0;
          i < tested_.size() &&
-         (!config_.shortcuts || (profile_.free(0) >= least_need_[i] && some_candidate_from(i)));
+         (!config_.shortcuts || (free_count >= least_need_[i] && some_candidate_from(i)));
          ++i) {
       if (i % kPollEvery == 0) context.check_time_limit();
       const int job_index = tested_[i];
-      const int need = need_[job_index];
       const double limit = limit_[job_index];
-      const std::size_t slot = profile_.earliest(need, limit);
-      const double start = profile_.time(slot);
-      if (slot == 0) {
-        if (auto allocation = context.try_allocate(job_index)) {
-          const int used = static_cast<int>(allocation->nodes.size());
-          context.start(job_index, std::move(*allocation));
-          started_.push_back(job_index);
-          profile_.occupy(0, now + limit, used);  // now running until start + limit
-          touched = now;
-          last_.clean = false;
+      last_.limits.push_back(limit);
+      double start_res = now;
+      while (true) {
+        if (start_res > window_end) {  // "start_res after current backfill window"
+          last_.first_try_beyond_end = std::min(last_.first_try_beyond_end, start_res);
+          break;
+        }
+        const double later = space_.usable(start_res, start_res + limit, usable_);
+        double start = 0;
+        if (usable_.count() < need_[job_index] ||
+            !will_run(context, job_index, usable_, start_res, start, chosen)) {
+          if (later != 0) {
+            start_res = later;
+            continue;
+          }
+          break;
+        }
+        start = std::max(start, start_res);
+        if (start > now && space_.overlaps(chosen, floor_to(start, resolution),
+                                           floor_to(start + limit, resolution))) {
+          start_res = start == start_res ? start + resolution : start;
           continue;
         }
-        // Enough nodes but not in the allocator's shape, or held by a job past its limit
-        // (enforce_limits=0): reserved from now, as conservative. Its end moves with now.
-        last_.clean = false;
+        if (start <= now) {
+          // "Try to start the job on any non-reserved nodes".
+          bool held_free = false;
+          for (int node = 0; node < machine; ++node) {
+            excluded_[static_cast<std::size_t>(node)] = !usable_.test(node);
+            held_free =
+                held_free || (excluded_[static_cast<std::size_t>(node)] && free_.test(node));
+          }
+          auto allocation = held_free ? context.try_allocate_excluding(job_index, excluded_)
+                                      : context.try_allocate(job_index);
+          if (allocation) {
+            Planned job{now + limit, NodeSet(machine)};
+            for (NodeId node : allocation->nodes) job.nodes.set(node);
+            free_.subtract(job.nodes);
+            free_count -= static_cast<int>(allocation->nodes.size());
+            planned_.insert(
+                std::upper_bound(planned_.begin(), planned_.end(), job.end,
+                                 [](double end, const Planned& p) { return end < p.end; }),
+                std::move(job));
+            context.start(job_index, std::move(*allocation));
+            started_.push_back(job_index);
+            last_.clean = false;
+            touched = now;
+            break;
+          }
+          // Not placed after all: "Drop through and reserve these resources" (the nodes the
+          // will-run test chose; it chose none for an allocator without shape constraints,
+          // which cannot refuse here: enough usable nodes are free).
+          last_.clean = false;
+          if (!context.allocator().contiguous_only()) break;
+        } else if (later != 0 && start > later) {
+          start_res = later;  // "Try later when some nodes currently reserved ... are free"
+          continue;
+        }
+        if (start > now + config_.bf_window) {  // "Starts too far in the future to worry about"
+          last_.first_beyond_window = std::min(last_.first_beyond_window, start);
+          break;
+        }
+        double from = floor_to(start, resolution);
+        if (from <= now) {
+          from = now;
+          last_.clean = false;  // a reservation from now moves with now (and so its end)
+        }
+        // "Ensure that the job always occupies at least one bf_resolution slot".
+        const double to = std::max(floor_to(start + limit, resolution), from + resolution);
+        if (to > window_end) last_.clipped = true;
+        space_.reserve(chosen, from, to);
+        touched = std::min(touched, from);
+        break;
       }
-      // "Starts too far in the future to worry about": no reservation.
-      if (start > now + config_.bf_window) {
-        last_.first_beyond_window = std::min(last_.first_beyond_window, start);
-        continue;
-      }
-      const double from = std::max(floor_to(start, resolution), now);
-      const double end = floor_to(start + limit, resolution);
-      if (end > window_end) last_.clipped = true;
-      const double to = std::min(end, window_end);
-      if (!(to > from)) continue;
-      profile_.occupy(breakpoint_at(profile_, from, slot), to, need);
-      touched = std::min(touched, from);
     }
-    if (profile_.size() > 1) last_.next_breakpoint = profile_.time(1);
+    last_.boundaries = space_.boundaries();  // ascending
+    last_.ends.clear();
+    for (const Planned& job : planned_) last_.ends.push_back(job.end);  // ascending
+    std::sort(last_.limits.begin(), last_.limits.end());
+    last_.limits.erase(std::unique(last_.limits.begin(), last_.limits.end()), last_.limits.end());
     forget_started();
     remember_pass(context);
   }
@@ -353,18 +501,23 @@ class SlurmScheduler final : public Scheduler {
   /// What same_outcome() compares a later pass with.
   struct LastPass {
     bool valid = false;
-    /// The pass started nothing, no job was refused at now (a reservation from now), and the
-    /// allocator is count-only (no refusal that might depend on the time).
+    double time = 0;  ///< when it ran
+    /// The pass started nothing, and no start or reservation depended on its time (a job
+    /// refused at now, a reservation from now, a running job past its planned end).
     bool clean = false;
-    double next_breakpoint = 0;  ///< its final profile's second breakpoint
     double window_end = 0;
-    bool clipped = false;            ///< a reservation was cut at the window's end
-    double first_beyond_window = 0;  ///< earliest start of a job beyond the window
+    bool clipped = false;             ///< a reservation was cut at the window's end
+    double first_beyond_window = 0;   ///< earliest start of a job beyond the window
+    double first_try_beyond_end = 0;  ///< earliest start_res past the window's end
+    std::vector<double> boundaries;   ///< the final map's segment boundaries, ascending
+    std::vector<double> ends;         ///< the running jobs' planned ends, ascending
+    std::vector<double> limits;       ///< the tested jobs' limits, distinct, ascending
     std::vector<int> queue, running;
   };
 
   void remember_pass(const SchedulerContext& context) {
     last_.valid = true;
+    last_.time = context.now();
     last_.queue = queue(context);
     last_.running.clear();
     for (const RunningJob& running : context.running()) last_.running.push_back(running.job);
@@ -372,21 +525,29 @@ class SlurmScheduler final : public Scheduler {
 
   /// True when a backfill pass now would start nothing, as the last one, so it can be skipped:
   /// the last pass was clean, the queue (in priority order) and the running jobs are the same,
-  /// its final profile had no breakpoint in (its time, now], no job it left beyond the window
-  /// is within it now, and no reservation it cut at the window's end would be cut elsewhere
-  /// now. Proof sketch: by induction over the tested jobs, the partial profiles of the two
-  /// passes agree on [now, inf) (same releases; same reservations: each start s was a
-  /// breakpoint, so s > now, and the window tests and cuts come out the same) and the old one
-  /// is constant over [its time, now]; a window [now, now + d) then contains a failing point
-  /// whenever [then, then + d) did.
+  /// and nothing it computed depends on the time since then. The pass depends on its time t
+  /// only through: the segments overlapping [t, t + limit] (the same when no boundary of its
+  /// final map lies in (then, now] or in (then + L, now + L] for a tested limit L: every map
+  /// of the pass had a subset of those boundaries), the planned ends passed (none in (then,
+  /// now]; will-run's groups of ends do not depend on t), and the window (no start beyond it that
+  /// is within it now, no start_res past its end that is not now, no reservation cut at an end that
+  /// moved).
   bool same_outcome(const SchedulerContext& context) const {
     const double now = context.now();
     if (!config_.shortcuts) return false;
-    if (!last_.valid || !last_.clean || !(last_.next_breakpoint > now)) return false;
-    if (!(last_.first_beyond_window > now + config_.bf_window)) return false;
-    if (last_.clipped &&
-        floor_to(now + config_.bf_window, config_.bf_resolution) != last_.window_end)
+    if (!last_.valid || !last_.clean) return false;
+    auto any_in = [](const std::vector<double>& times, double after, double until) {
+      const auto it = std::upper_bound(times.begin(), times.end(), after);
+      return it != times.end() && *it <= until;  // a time in (after, until]
+    };
+    if (any_in(last_.boundaries, last_.time, now) || any_in(last_.ends, last_.time, now))
       return false;
+    for (double limit : last_.limits)
+      if (any_in(last_.boundaries, last_.time + limit, now + limit)) return false;
+    if (!(last_.first_beyond_window > now + config_.bf_window)) return false;
+    const double window_end = floor_to(now + config_.bf_window, config_.bf_resolution);
+    if (!(last_.first_try_beyond_end > window_end)) return false;
+    if (last_.clipped && window_end != last_.window_end) return false;
     const std::vector<int>& queue = this->queue(context);
     if (last_.running.size() != context.running().size() || last_.queue.size() != queue.size() ||
         last_.queue != queue)
@@ -417,10 +578,14 @@ class SlurmScheduler final : public Scheduler {
   std::vector<int> started_;
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
-  std::vector<int> tested_, least_need_, least_free_;
+  std::vector<int> tested_, least_need_;
+  std::vector<Planned> planned_;  ///< running jobs by planned end
+  NodeSpace space_;
+  NodeSet free_, free_usable_, usable_, nodes_, fit_;
   std::vector<std::size_t> candidates_;
-  std::vector<std::pair<double, int>> releases_;
-  FreeProfile profile_;
+  std::vector<char> busy_, excluded_;
+  const Rng fresh_{kPlanningSeed};  ///< the generator each question about the future starts from
+  Rng scratch_{kPlanningSeed};      ///< the allocator's generator when it is asked so
 };
 
 }  // namespace

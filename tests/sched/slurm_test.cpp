@@ -4,6 +4,7 @@
 // a time limit matters, so Slurm's minute rounding of limits changes nothing unless said.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -235,17 +236,81 @@ TEST(SlurmScheduler, MaxJobUserLimitsTestsPerUser) {
 // Reservations are rounded down to bf_resolution. flat:4. Job 1 holds 3 nodes over [0, 90)
 // (limit 2 minutes: it is planned to end at 120, and ends at 90). Job 2 (4 nodes, 60 s, submit
 // 1) waits. Job 3 (1 node, runtime 50 s, limit 2 minutes, submit 2) fits the free node now.
-// Pass at 30: job 2's earliest start is job 1's planned end 120, its reservation [120, 180):
-//  - bf_resolution=60: stays [120, 180); job 3's [30, 150) crosses it: job 3 waits. Job 1 ends
-//    at 90 and job 2 starts (main pass), then job 3 at 150;
-//  - bf_resolution=100: both ends round down to 100: [100, 100) holds nothing; job 3 starts at
-//    30 and ends at 80; job 2 starts when job 1 ends, at 90.
+// Pass at 30: job 2's earliest start is job 1's planned end 120, its reservation [120, 180) on
+// all four nodes; job 3's [30, 150] crosses it: job 3 waits. Job 1 ends at 90 and job 2 starts
+// (main pass), then job 3 at 150. With bf_resolution=100 both ends round down to 100, and
+// Slurm 22.05 makes such a reservation one bf_resolution long ("Ensure that the job always
+// occupies at least one bf_resolution slot within the map", backfill.c's _add_reservation):
+// [100, 200), which job 3's [30, 150] crosses too. (Before the map held nodes, this case read
+// [100, 100) as holding nothing and started job 3 at 30: Slurm does not.)
+// Job 4 instead of job 3 (1 node, 50 s, limit 1 minute, submit 2): its [30, 90] ends before
+// [120, 180) and it starts at 30; with bf_resolution=45 the reservation rounds down to
+// [90, 180), which job 4's [30, 90] touches at its end (Slurm keeps a segment that begins at the
+// job's end: "node_space[j].begin_time <= end_time"): job 4 waits until job 2 ends at 150.
 TEST(SlurmScheduler, ResolutionRoundsReservationsDown) {
   const std::vector<Job> jobs{job(1, 0, 3, 90, -1, 120), job(2, 1, 4, 60),
                               job(3, 2, 1, 50, -1, 120)};
   EXPECT_EQ(schedule("slurm", jobs), (Schedule{{1, {0, 90}}, {2, {90, 150}}, {3, {150, 200}}}));
   EXPECT_EQ(schedule("slurm:bf_resolution=100", jobs),
-            (Schedule{{1, {0, 90}}, {2, {90, 150}}, {3, {30, 80}}}));
+            (Schedule{{1, {0, 90}}, {2, {90, 150}}, {3, {150, 200}}}));
+  const std::vector<Job> short_job{job(1, 0, 3, 90, -1, 120), job(2, 1, 4, 60),
+                                   job(4, 2, 1, 50, -1, 60)};
+  EXPECT_EQ(schedule("slurm", short_job), (Schedule{{1, {0, 90}}, {2, {90, 150}}, {4, {30, 80}}}));
+  EXPECT_EQ(schedule("slurm:bf_resolution=45", short_job),
+            (Schedule{{1, {0, 90}}, {2, {90, 150}}, {4, {150, 200}}}));
+}
+
+// Reservations on nodes (issue 28 section 3: the case where the count-based model held a job
+// that Slurm backfilled). flat:8, `flat` allocator (lowest free ids). Job A (3 nodes, n0-n2) is
+// planned to end at 60, job B (4 nodes, n3-n6) at 120; n7 is free. Job H (4 nodes, 60 s, submit
+// 1) waits; job J (1 node, 180 s, submit 2) fits the free node.
+// Pass at 30, H: nothing fits on n7 alone, so the select plugin's will-run test removes the
+// running jobs a group at a time: the first group runs to the first end rounded up to a
+// multiple of 30, plus 30 (60 -> 90 -> 120), so A and B go together, and H is planned at B's end,
+// 120, on the nodes flat chooses then: n0-n3 (held over [120, 180)). J: the nodes no
+// reservation holds over [30, 210] are n4-n7, of which n7 is free: J starts at 30 on n7.
+// H starts when B ends (120): at A's end only n0-n2 are free. Counting nodes instead (the model
+// before this test), H reserved 4 of the 4 nodes free at 60 and J, which runs past 60, waited:
+// H at 60 (on n0-n2 and n7), J at 120.
+TEST(SlurmScheduler, BackfillUsesAFreeNodeNoReservationHolds) {
+  const std::vector<Job> jobs{job(1, 0, 3, 60), job(2, 0, 4, 120), job(3, 1, 4, 60),
+                              job(4, 2, 1, 180)};
+  EXPECT_EQ(schedule("slurm", jobs, "flat:8"),
+            (Schedule{{1, {0, 60}}, {2, {0, 120}}, {3, {120, 180}}, {4, {30, 210}}}));
+  RunConfig config;
+  config.machine = "flat:8";
+  config.sched = "slurm";
+  config.alloc = "flat";
+  config.keep_jobs = true;
+  Workload workload;
+  workload.jobs = jobs;
+  Simulation simulation(config, std::move(workload));
+  struct Nodes final : SimulationObserver {
+    std::map<std::int64_t, std::vector<NodeId>> of;
+    void before_commit(const Job& job, const MachineView&, const Allocation& chosen) override {
+      of[job.id] = chosen.nodes;
+      std::sort(of[job.id].begin(), of[job.id].end());
+    }
+  } nodes;
+  simulation.add_observer(&nodes);
+  simulation.run();
+  EXPECT_EQ(nodes.of[4], (std::vector<NodeId>{7}));
+  EXPECT_EQ(nodes.of[3], (std::vector<NodeId>{0, 1, 2, 3}));
+}
+
+// The pass of the real-Slurm comparison (docs/SLURM_COMPARISON.md) where the count-based model
+// disagreed, as the cluster ran it (bf_interval=1, bf_resolution=1, flat:8): job 1 holds 7 nodes
+// (n0-n6) until 120; at 5, job 2 (3 nodes, 2 minutes), job 4 (1 node, 3 minutes) and job 5 (1
+// node, 1 minute) arrive. Slurm planned job 2 at 120 on n[0-2], the nodes of job 1, tested job 4
+// on n[3-7] and started it on the free node n7. Here: job 2's will-run test groups job 1's end
+// (120, barrier 150) and flat chooses n0-n2 then; job 4's usable nodes over [5, 185] are n3-n7,
+// n7 is free: job 4 starts at 5 on n7. Job 5 has no free node; at 120 the main pass starts job 2
+// (n0-n2) and job 5.
+TEST(SlurmScheduler, TheComparisonsPassJob4OnTheFreeNode) {
+  const std::vector<Job> jobs{job(1, 0, 7, 120), job(2, 5, 3, 120), job(4, 5, 1, 180),
+                              job(5, 5, 1, 60)};
+  EXPECT_EQ(schedule("slurm:bf_interval=1,bf_resolution=1", jobs, "flat:8"),
+            (Schedule{{1, {0, 120}}, {2, {120, 240}}, {4, {5, 185}}, {5, {120, 180}}}));
 }
 
 // ---- Time limits ----

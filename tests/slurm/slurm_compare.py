@@ -15,22 +15,29 @@ cluster; SLURM_CONF comes from the environment it sources.
    Backfill,BackfillMap) each submit, start and end to the millisecond, every scheduling pass
    (main: "Running job scheduler", backfill: "_attempt_backfill: beginning") and the plan of
    every backfill test (the nodes tested, the planned start and nodes).
-4. The check, a replay of Slurm's passes: at every pass with a job waiting, one small allocsim
-   run (`--machine flat:N --alloc flat --sched SPEC`) holds the jobs Slurm was running then
-   (started at their Slurm start, in whole seconds as slurmctld's clock, ending at start + time
-   limit as Slurm's backfill plans them) and the waiting jobs submitted at the pass; the jobs
-   it starts at once are allocsim's decision. Each job's first such pass is compared with the
+4. The check, a replay of Slurm's passes: at every pass with a job waiting, allocsim's scheduler
+   is asked once on the state Slurm had then. With --pass-tool (pass_on_state; the ctest gives
+   it) the jobs Slurm was running hold the nodes Slurm gave them (Slurm's backfill reserves
+   specific nodes) on `slurm-topology:TOPOLOGY` with `slurm-tree` (else flat:N with flat), in
+   slurmctld's epoch seconds (whole seconds for now and for each start; planned to end at
+   start + time limit, as Slurm's backfill plans them), and the waiting jobs queue in submit
+   order; a Slurm main pass is replayed at its whole second + 0.5 s, where allocsim's `slurm`
+   runs its main pass only. Without it, one small allocsim run per pass (`--machine flat:N
+   --alloc flat`) holds the running jobs (started at their Slurm start, in whole seconds) and the
+   waiting jobs submitted at the pass. The jobs started at the pass are allocsim's decision.
+   Each job's first such pass is compared with the
    pass at which Slurm started it: start order (the longest common subsequence of the two
    orders, ties broken by job id, over the job count) >= ORDER_MIN and starts within one
    scheduling interval (bf_interval = sched_interval = 1 s, plus 0.1 s for a pass's own
    duration) for >= WITHIN_MIN of the jobs. Each job started at another pass or out of order is
-   listed with the reason: Slurm's main pass starts only the queue's head (the backfill pass a
-   second later starts the others), or what Slurm's backfill planned for it then.
-   SPEC (--sched; default `conservative:replan=full`, whose "every waiting job holds a
-   reservation", planned afresh at every pass, is Slurm's backfill with FIFO priority; `slurm`
-   means `slurm:conf=WORK/sched.conf`). ORDER_MIN and WITHIN_MIN default to the issue's 95 % and
-   100 % for `slurm`, to 75 % and 65 % for another scheduler (a regression bound under what
-   `conservative` reached, 82 .. 90 % and 76 .. 86 %: docs/SLURM_COMPARISON.md).
+   listed with the reason: nodes still completing at the pass (their epilog not reported),
+   Slurm's main pass starting only the queue's head (the backfill pass a second later starts the
+   others), or what Slurm's backfill planned for it then.
+   SPEC (--sched; default `slurm`, meaning `slurm:conf=WORK/sched.conf`; --also: replayed and
+   reported only, default conservative:replan=full and easy). ORDER_MIN and WITHIN_MIN default to
+   the issue's 95 % and 100 % for `slurm`, to 75 % and 65 % for another scheduler (a regression
+   bound under what `conservative` reached, 82 .. 90 % and 76 .. 86 %:
+   docs/SLURM_COMPARISON.md).
 5. Nodes (with --alloc-tool and --topology; Slurm runs with topology/tree and that
    topology.conf): for every job, the nodes free in Slurm at its start are given to allocsim's
    `slurm-tree` (alloc_on_free_set) and its choice is compared with Slurm's.
@@ -251,6 +258,62 @@ def aligned_rows(times, passes, slurm, rows):
     return out, schedule
 
 
+def replay_on_nodes(tool, machine, alloc, times, passes, rows, spec, work, t0, node_lists):
+    """replay() with the running jobs on the nodes Slurm gave them: every pass's state goes to
+    pass_on_state (one process for all passes), which runs one pass of SPEC on it. Slurm's
+    backfill reserves specific nodes, so which nodes the running jobs hold decides what it can
+    backfill; a trace cannot say that. Times are slurmctld's: epoch seconds (t0 + the relative
+    instants), whole seconds for "now" and for each running job's start (planned to end at
+    start + time limit), so the select plugin's 30 s groups of planned ends fall as in Slurm.
+    Returns what replay() returns."""
+    info = {j: (size, requested) for j, _, _, _, size, requested in rows}
+    instants = [p for p, _ in passes]
+    slurm_pass = {j: instants[max(0, bisect.bisect_right(instants, t["start"]) - 1)]
+                  for j, t in times.items()}
+    blocks, kept = [], []
+    for instant, kind in passes:
+        waiting = sorted(j for j, t in times.items() if t["submit"] < instant and
+                         slurm_pass[j] >= instant)
+        if not waiting:
+            continue
+        running = sorted((j for j, t in times.items()
+                          if slurm_pass[j] < instant and t["end"] > instant),
+                         key=lambda j: times[j]["start"])
+        # allocsim's `slurm` runs its main pass at every event and its backfill pass at the
+        # multiples of bf_interval: a Slurm main pass is replayed half a second after its whole
+        # second, where only the main pass runs (Slurm's main pass does not backfill).
+        half = 0.5 if kind == "main" and spec.startswith("slurm") else 0
+        lines = [f"now {t0 + math.floor(instant) + half}"]
+        for j in running:
+            nodes = " ".join(f"n{n}" for n in sorted(node_lists[j]))
+            lines.append(f"run {j} {t0 + math.floor(times[j]['start'])} {info[j][1]} {nodes}")
+        for j in waiting:
+            lines.append(f"wait {j} {t0 + times[j]['submit']:.3f} {info[j][0]} {info[j][1]}")
+        lines.append("pass")
+        blocks.append("\n".join(lines))
+        kept.append((instant, kind, waiting))
+    with open(os.path.join(work, "pass-states.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(blocks) + "\n")
+    answer = subprocess.run([tool, machine, alloc, spec], input="\n".join(blocks) + "\n",
+                            capture_output=True, text=True, check=True).stdout
+    answers, current = [], []
+    for line in answer.splitlines():
+        if line == ".":
+            answers.append(current)
+            current = []
+        else:
+            current.append(int(line.split()[0]))
+    first, first_time, per_pass = {}, {}, []
+    for (instant, kind, waiting), started in zip(kept, answers):
+        started = sorted(started)
+        for j in started:
+            first.setdefault(j, instant)
+            first_time.setdefault(j, instant)
+        slurm_started = sorted(j for j in waiting if slurm_pass[j] == instant)
+        per_pass.append((instant, kind, slurm_started, started))
+    return first, first_time, slurm_pass, per_pass
+
+
 def replay(allocsim, times, passes, rows, nodes, spec, work, t0_frac=0.0):
     """At every Slurm pass with a job waiting, what allocsim's scheduler would start, given what
     Slurm was running then. Returns ({job: first pass at which allocsim would start it},
@@ -376,8 +439,15 @@ def report_replay(args, work, spec, times, passes, rows, plans, checked):
     """Prints the pass-by-pass comparison with allocsim's SPEC; True when it passes."""
     size = {j: k for j, _, _, _, k, _ in rows}
     kind_at = dict(passes)
-    first, first_time, slurm_pass, per_pass = replay(args.allocsim, times, passes, rows,
-                                                     args.nodes, spec, work)
+    if args.pass_tool:
+        machine = (f"slurm-topology:{args.topology}" if args.topology else f"flat:{args.nodes}")
+        alloc = "slurm-tree" if args.topology else "flat"
+        first, first_time, slurm_pass, per_pass = replay_on_nodes(
+            args.pass_tool, machine, alloc, times, passes, rows, spec, work, args.t0,
+            args.node_lists)
+    else:
+        first, first_time, slurm_pass, per_pass = replay(args.allocsim, times, passes, rows,
+                                                         args.nodes, spec, work)
     ids = sorted(times)
     deltas = {j: slurm_pass[j] - first_time[j] for j in ids if j in first}
     never = [j for j in ids if j not in first]
@@ -417,10 +487,16 @@ def report_replay(args, work, spec, times, passes, rows, plans, checked):
             continue
         d = deltas[j]
         why = ""
+        completing = completing_at(times, first[j]) if d > 1e-6 else []
         if d <= 1e-6:
-            why = "the same pass"
+            why = ("the same pass; out of order with a job started at another pass"
+                   if j not in same else "the same pass")
+        elif completing and kind_at[first[j]] == "main":
+            why = (f"allocsim would start it at the main pass at {first[j]:.3f}, but there "
+                   f"{', '.join(completing)} (a node is offered again once its epilog is "
+                   "reported); the pass after it started the job")
         elif (kind_at[first[j]] == "main" and kind_at[slurm_pass[j]] == "backfill" and
-              d <= args.tolerance):
+              d <= args.tolerance and not slurm_spec):
             why = ("allocsim would start it at the main pass before, but Slurm's main pass "
                    "starts only the queue's head, in order up to the first job that does not "
                    "fit; the backfill pass after it started the job")
@@ -431,6 +507,22 @@ def report_replay(args, work, spec, times, passes, rows, plans, checked):
         tags = (["order"] if j not in same else []) + (["time"] if d > args.tolerance else [])
         print(f"{head}, allocsim {d:+.3f} s earlier [{','.join(tags) or 'within'}]: {why}")
     return ok
+
+
+def completing_at(times, instant):
+    """The jobs whose nodes were still completing at instant: ended before it, with an epilog
+    on some node reported after it (or none reported within half a second of the end)."""
+    out = []
+    for k, t in sorted(times.items()):
+        if not (t["end"] <= instant):
+            continue
+        epilogs = t.get("epilog", {})
+        late = sorted(n for n, e in epilogs.items() if e > instant)
+        if late or (not epilogs and instant - t["end"] < 0.5):
+            out.append(f"job {k} had ended {1000 * (instant - t['end']):.0f} ms before and its "
+                       f"nodes {' '.join(f'n{n}' for n in late) or ''} were still completing"
+                       .replace("nodes  were", "nodes were"))
+    return out
 
 
 def compare_nodes(tool, machine, node_count, times, node_lists, work, passes, plans):
@@ -534,7 +626,8 @@ def main():
                         help="the cluster's SchedulerParameters (for the fragment)")
     parser.add_argument("--sched", default="", help="allocsim scheduler spec (default: slurm "
                         "with the cluster's fragment if allocsim has it, else conservative)")
-    parser.add_argument("--also", default="easy", help="comma-separated specs reported only")
+    parser.add_argument("--also", default="conservative:replan=full,easy",
+                        help="comma-separated specs reported only")
     parser.add_argument("--order-min", type=float, default=None, help="share of jobs in the "
                         "same start order (default 0.95 for `slurm`, the issue's bound; 0.75 for "
                         "another scheduler)")
@@ -547,6 +640,9 @@ def main():
     parser.add_argument("--alloc-tool", default="", help="alloc_on_free_set: also compare the "
                         "nodes Slurm's topology/tree chose with allocsim's slurm-tree")
     parser.add_argument("--topology", default="", help="the cluster's topology.conf")
+    parser.add_argument("--pass-tool", default="", help="pass_on_state: replay each pass with "
+                        "the running jobs on Slurm's nodes (machine slurm-topology:TOPOLOGY with "
+                        "slurm-tree, or flat:NODES with flat) instead of a small allocsim run")
     parser.add_argument("--nodes-min", type=float, default=0.95,
                         help="share of jobs slurm-tree must give Slurm's nodes")
     parser.add_argument("--replay", action="store_true", help="no Slurm: compare the schedule "
@@ -562,9 +658,11 @@ def main():
         left = [p for p in args.sched_params.split(",") if not p.startswith("bf_")]
         f.write(SCHED_CONF.format(params=",".join(kept), omitted=(
             f"\n# Left out (not modelled by allocsim's slurm): {','.join(left)}" if left else "")))
-    # Slurm's backfill plans the whole queue afresh at every pass: conservative:replan=full.
-    # `slurm` (with the cluster's fragment) is checked against the issue's bounds when asked.
-    spec = args.sched or "conservative:replan=full"
+    # allocsim's model of Slurm, `slurm` with the cluster's fragment, checked against the issue's
+    # bounds; another scheduler (conservative:replan=full, whose re-planning of the whole queue
+    # at every pass is Slurm's backfill with FIFO priority, but counting nodes) against a
+    # regression bound.
+    spec = args.sched or "slurm"
     if spec == "slurm":
         spec = f"slurm:conf={conf}"
 
@@ -592,6 +690,7 @@ def main():
 
     ids = {int(k): j for k, j in saved.get("ids", {str(j): j for j in slurm}).items()}
     t0 = saved.get("t0")
+    args.t0, args.node_lists = t0, node_lists
     times, passes = read_log(os.path.join(work, "log", "slurmctld.log"), ids, t0)
     plans = times.pop("plans")
     missing = [j for j in slurm if not {"submit", "start", "end"} <= set(times.get(j, {}))]

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "allocsim/alloc/allocator.hpp"
+#include "allocsim/util/rng.hpp"
 #include "allocsim/util/time_limit.hpp"
 
 namespace allocsim {
@@ -45,6 +46,16 @@ class SchedulerContext : public TimeLimit {
   int nodes_needed(int job_index) const { return allocator().nodes_needed(jobs()[job_index]); }
   /// Asks the allocator where `job_index` would go now (nothing is committed).
   virtual std::optional<Allocation> try_allocate(int job_index) = 0;
+  /// Where `job_index` would go now if the nodes flagged in `excluded` (one entry per node) were
+  /// busy too: Slurm's backfill starts a job only on nodes that no reservation of a
+  /// higher-priority job holds while it runs. nullopt when the allocator refuses, or answers
+  /// with an excluded node (a stateful allocator may read its own state, not the view). Counts
+  /// no refusal. The default asks with a scratch generator; the Simulation with its own.
+  virtual std::optional<Allocation> try_allocate_excluding(int job_index,
+                                                           const std::vector<char>& excluded) {
+    Rng scratch(1);
+    return allocate_excluding(job_index, excluded, scratch);
+  }
   /// The scheduler knows, without asking, that try_allocate(job_index) would refuse now (an
   /// identical request, same allocator request_key, was refused on the unchanged machine):
   /// does whatever a refused try_allocate does besides answering (the simulation counts
@@ -60,6 +71,28 @@ class SchedulerContext : public TimeLimit {
   /// can run long). Schedulers and the planner call it once per
   /// job or release they look at; the default (test fakes) never throws.
   void check_time_limit() const override {}
+
+ protected:
+  /// try_allocate_excluding on busy() with the excluded nodes made busy, drawing from `rng`.
+  std::optional<Allocation> allocate_excluding(int job_index, const std::vector<char>& excluded,
+                                               Rng& rng) {
+    std::vector<char> busy = this->busy();
+    int free = free_count();
+    for (std::size_t node = 0; node < busy.size(); ++node) {
+      if (excluded[node] && !busy[node]) {
+        busy[node] = 1;
+        --free;
+      }
+    }
+    if (free < nodes_needed(job_index)) return std::nullopt;
+    const MachineView view(topology(), busy, free, rng, this, now());
+    auto allocation = allocator().allocate(jobs()[job_index], view);
+    if (allocation) {
+      for (NodeId node : allocation->nodes)
+        if (busy[node]) return std::nullopt;
+    }
+    return allocation;
+  }
 };
 
 }  // namespace allocsim

@@ -11,17 +11,39 @@
 //
 // Backfill (src/plugins/sched/backfill/backfill.c, _attempt_backfill): a pass every bf_interval
 // seconds, at the multiples of bf_interval of simulated time (the backfill thread wakes on its
-// own clock, not at events), when jobs wait. Pending jobs in priority order: a job starts now
-// when enough nodes are free for its whole time limit given the running jobs (ending at start +
-// time limit) and the reservations of the jobs tested before it; otherwise, if its earliest
-// start is within the window (start <= now + bf_window), it reserves its nodes from that start
-// for its time limit ("_add_reservation"), with start and end rounded down to bf_resolution
-// ("start_time = (start_time / backfill_resolution) * backfill_resolution", the same for
-// end_reserve) and the map ending at the window's end (now + bf_window, rounded down), beyond
-// which every node counts as free. A job starting later than the window gets no reservation.
-// bf_max_job_test: the pass ends once that many jobs were tested ("bf_max_job_test: limit of %d
-// reached"); bf_max_job_user: a user's jobs beyond that many are skipped (not tested, so they do
-// not count against bf_max_job_test).
+// own clock, not at events), when jobs wait. Reservations are on specific nodes, as Slurm's:
+// the pass keeps backfill.c's node_space map (sched/slurm_backfill.hpp), time segments from now
+// to the window's end (now + bf_window, rounded down to bf_resolution) with the nodes held by
+// the reservations of the jobs tested so far. Pending jobs in priority order, each from
+// start_res = now:
+//  - usable nodes: those no segment overlapping [start_res, start_res + limit] holds (both
+//    ends included, as backfill.c's "begin_time <= end_time");
+//  - when and where: the select plugin's will-run test on the usable nodes (select/cons_tres
+//    _will_run_test: the running jobs, planned to end at start + limit, removed in groups of
+//    planned ends aligned to 30 s, sched/slurm_backfill.hpp); the node set is the run's
+//    allocator asked on the usable nodes free at that time ("avail_bitmap at this point
+//    contains a bitmap of nodes selected for this job to be allocated"), a copy with the
+//    ended jobs released for allocators with shape constraints; an answer with a node outside
+//    that set counts as none;
+//  - a start after `later_start` (the first map boundary after which a node not usable
+//    becomes usable) is tried again from there ("Try later when some nodes currently reserved
+//    for pending jobs are free"); chosen nodes held by a reservation over the job's own
+//    [start, start + limit) are tried again from that start, one bf_resolution later when it
+//    equals start_res ("overlaps with existing reservation");
+//  - a job that can start now starts on nodes no reservation holds over [now, now + limit]
+//    ("Try to start the job on any non-reserved nodes": the allocator asked with the held
+//    nodes marked busy, SchedulerContext::try_allocate_excluding);
+//  - otherwise, if its start is within the window (start <= now + bf_window), it holds its
+//    nodes from start to start + limit, both rounded down to bf_resolution ("start_time =
+//    (start_time / backfill_resolution) * backfill_resolution", the same for end_reserve), at
+//    least one bf_resolution long ("Ensure that the job always occupies at least one
+//    bf_resolution slot within the map"), cut at the window's end; a later start gets no
+//    reservation ("Starts too far in the future to worry about").
+// A job started by the pass runs until now + limit in the later tests. bf_max_job_test: the
+// pass ends once that many jobs were tested ("bf_max_job_test: limit of %d reached");
+// bf_max_job_user: a user's jobs beyond that many are skipped (not tested, so they do not count
+// against bf_max_job_test). Completing nodes (a node is offered again once its epilog is
+// reported) do not exist here: a job's nodes are free at its end.
 //
 // Priorities (priority/multifactor, PriorityFlags=NO_FAIR_TREE, i.e. classic fair share):
 //   priority = trunc(WeightAge·age + WeightJobSize·size + WeightFairshare·fairshare), at least 1;
@@ -47,7 +69,9 @@
 // heterogeneous jobs, Fair Tree (the 22.05 default; NO_FAIR_TREE semantics here), the
 // PriorityWeightPartition/QOS/TRES factors, sched_interval and default_queue_depth, and the
 // time a pass takes (a pass is instantaneous, so bf_continue and bf_yield_interval change
-// nothing: bf_continue is accepted and has no effect). Node choice is the run's allocator.
+// nothing: bf_continue is accepted and has no effect), bf_busy_nodes, bf_running_job_reserve.
+// Node choice is the run's allocator, for the main pass, the backfill starts and the
+// reservations alike.
 #include <memory>
 #include <optional>
 #include <string>

@@ -70,6 +70,11 @@ class Simulation final : public SchedulerContext, public RateContext {
   /// Asks the allocator for `job_index` now; counts external fragmentation when it refuses
   /// although enough nodes are free.
   std::optional<Allocation> try_allocate(int job_index) override;
+  /// The same with the excluded nodes made busy, drawing from the run's generator.
+  std::optional<Allocation> try_allocate_excluding(int job_index,
+                                                   const std::vector<char>& excluded) override {
+    return allocate_excluding(job_index, excluded, rng_);
+  }
   /// What a refused try_allocate counts (external fragmentation), without asking.
   void note_refusal(int job_index) override;
   /// Commits `allocation`, starts the job now (removes it from the waiting list), tells the

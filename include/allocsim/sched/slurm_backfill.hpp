@@ -1,0 +1,92 @@
+#pragma once
+// The two pieces of Slurm 22.05's backfill planning that work on specific nodes, used by the
+// `slurm` scheduler (sched/slurm.hpp):
+//
+// - NodeSpace, sched/backfill's "node_space" map (backfill.c): time segments from the pass's
+//   now to the window's end, each with the nodes that reservations of higher-priority pending
+//   jobs hold over it. "Identify usable nodes for this job": a job tested from start_res with
+//   time limit L may use the nodes that no segment overlapping [start_res, start_res + L] holds
+//   (backfill.c keeps a segment when "node_space[j].end_time > start_res" and
+//   "node_space[j].begin_time <= end_time": both ends included). The first segment boundary
+//   after which more nodes become usable is `later_start`, where the job is tried again when the
+//   select plugin predicts a start after it ("Try later when some nodes currently reserved for
+//   pending jobs are free").
+// - will_run, the select plugin's SELECT_MODE_WILL_RUN (select/cons_tres, job_test.c,
+//   _will_run_test): "Determine where and when the job at job_ptr can begin execution by
+//   updating a scratch cr_record structure to reflect each job terminating at the end of its
+//   time limit". First on the nodes free now; then the running jobs that hold a usable node are
+//   removed in order of their planned ends, a group at a time ("Remove the running jobs from
+//   exp_node_cr and try scheduling the pending job after each one (or a few jobs that end close
+//   in time)"): the first group ends at the first end rounded up to the next multiple of 30 s
+//   plus 30 s ("align all time windows on a time_window barrier"; delta = end % 30, barrier =
+//   end + 30 - delta), every later one at the barrier plus the window, which doubles after each
+//   test; more than 200 removals in one group go on without a test. The job's start is the
+//   planned end of the last job removed before the test that placed it, its nodes those the
+//   allocator (the run's, modelling the select plugin) chooses on the usable nodes free then.
+//   Simulated time stands for slurmctld's time(): the barriers are multiples of 30 s of it.
+#include <cstdint>
+#include <vector>
+
+namespace allocsim {
+
+/// A set of node ids, one bit each.
+class NodeSet {
+ public:
+  NodeSet() = default;
+  explicit NodeSet(int nodes) : size_(nodes), words_((static_cast<std::size_t>(nodes) + 63) / 64) {}
+  int size() const { return size_; }
+  bool test(int node) const { return (words_[node >> 6] >> (node & 63)) & 1U; }
+  void set(int node) { words_[node >> 6] |= std::uint64_t{1} << (node & 63); }
+  void clear();
+  /// Every node of the machine.
+  void fill();
+  NodeSet& operator|=(const NodeSet& other);
+  NodeSet& operator&=(const NodeSet& other);
+  /// Removes the nodes of `other`.
+  void subtract(const NodeSet& other);
+  bool intersects(const NodeSet& other) const;
+  int count() const;
+  /// Node ids in increasing order.
+  std::vector<int> members() const;
+  /// One entry per node: 0 for the nodes of the set, 1 for the others (a busy map).
+  void to_busy(std::vector<char>& busy) const;
+
+ private:
+  void trim();  // clears the bits past size_ in the last word
+  int size_ = 0;
+  std::vector<std::uint64_t> words_;
+  friend class NodeSpace;
+};
+
+/// sched/backfill's node_space map of one pass (see the file comment).
+class NodeSpace {
+ public:
+  /// One segment [now, window_end) holding nothing (nodes beyond window_end are never held).
+  void reset(double now, double window_end, int nodes);
+  /// The nodes no segment overlapping [from, to] holds into `usable`; returns later_start (0
+  /// when none): the end of the first segment overlapping `from` after which a node not usable
+  /// in it becomes free, else, when the scan stops at a segment beginning after `to`, the end of
+  /// the segment after it (backfill.c's two rules).
+  double usable(double from, double to, NodeSet& usable) const;
+  /// True when a node of `nodes` is held by a segment overlapping [from, to) (backfill.c's
+  /// _test_resv_overlap).
+  bool overlaps(const NodeSet& nodes, double from, double to) const;
+  /// Holds `nodes` over [from, to), cut at the window's end (backfill.c's _add_reservation);
+  /// from >= the map's start.
+  void reserve(const NodeSet& nodes, double from, double to);
+  /// Segment boundaries after the first segment's start, ascending (for the scheduler's
+  /// test whether a later pass would come out the same).
+  std::vector<double> boundaries() const;
+
+ private:
+  struct Segment {
+    double begin = 0, end = 0;
+    NodeSet held;
+  };
+  /// Splits the segment containing `time` strictly inside it; returns the index of the segment
+  /// starting at `time` (segments_.size() when time >= the last end).
+  std::size_t split_at(double time);
+  std::vector<Segment> segments_;
+};
+
+}  // namespace allocsim

@@ -1,0 +1,159 @@
+// Node sets and sched/backfill's node_space map (sched/slurm_backfill.hpp).
+#include "allocsim/sched/slurm_backfill.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace allocsim {
+
+void NodeSet::clear() {
+  for (auto& word : words_) word = 0;
+}
+
+void NodeSet::fill() {
+  for (auto& word : words_) word = ~std::uint64_t{0};
+  trim();
+}
+
+void NodeSet::trim() {
+  if (size_ % 64 != 0 && !words_.empty()) words_.back() &= (std::uint64_t{1} << (size_ % 64)) - 1;
+}
+
+NodeSet& NodeSet::operator|=(const NodeSet& other) {
+  for (std::size_t i = 0; i < words_.size(); ++i) words_[i] |= other.words_[i];
+  return *this;
+}
+
+NodeSet& NodeSet::operator&=(const NodeSet& other) {
+  for (std::size_t i = 0; i < words_.size(); ++i) words_[i] &= other.words_[i];
+  return *this;
+}
+
+void NodeSet::subtract(const NodeSet& other) {
+  for (std::size_t i = 0; i < words_.size(); ++i) words_[i] &= ~other.words_[i];
+}
+
+bool NodeSet::intersects(const NodeSet& other) const {
+  for (std::size_t i = 0; i < words_.size(); ++i)
+    if (words_[i] & other.words_[i]) return true;
+  return false;
+}
+
+namespace {
+/// Bits set in a word, inline (std::popcount calls libgcc where the build has no popcnt
+/// instruction, and node sets are counted in every test of a backfill pass).
+int bits(std::uint64_t word) {
+  word -= (word >> 1) & 0x5555555555555555ULL;
+  word = (word & 0x3333333333333333ULL) + ((word >> 2) & 0x3333333333333333ULL);
+  word = (word + (word >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((word * 0x0101010101010101ULL) >> 56);
+}
+}  // namespace
+
+int NodeSet::count() const {
+  int total = 0;
+  for (const auto word : words_) total += bits(word);
+  return total;
+}
+
+std::vector<int> NodeSet::members() const {
+  std::vector<int> nodes;
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    for (std::uint64_t word = words_[i]; word != 0; word &= word - 1)
+      nodes.push_back(static_cast<int>(i * 64) + std::countr_zero(word));
+  }
+  return nodes;
+}
+
+void NodeSet::to_busy(std::vector<char>& busy) const {
+  busy.resize(static_cast<std::size_t>(size_));
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    const std::uint64_t word = words_[i];
+    const std::size_t begin = i * 64, end = std::min(busy.size(), begin + 64);
+    if (word == 0 || word == ~std::uint64_t{0}) {
+      std::fill(busy.begin() + static_cast<std::ptrdiff_t>(begin),
+                busy.begin() + static_cast<std::ptrdiff_t>(end), static_cast<char>(word == 0));
+      continue;
+    }
+    for (std::size_t node = begin; node < end; ++node)
+      busy[node] = static_cast<char>(((word >> (node - begin)) & 1U) ^ 1U);
+  }
+}
+
+void NodeSpace::reset(double now, double window_end, int nodes) {
+  segments_.resize(1);
+  segments_[0].begin = now;
+  segments_[0].end = window_end;
+  if (segments_[0].held.size() != nodes) segments_[0].held = NodeSet(nodes);
+  segments_[0].held.clear();
+}
+
+double NodeSpace::usable(double from, double to, NodeSet& usable) const {
+  usable.fill();
+  double later = 0;
+  const std::size_t count = segments_.size();
+  for (std::size_t j = 0; j < count; ++j) {
+    const Segment& segment = segments_[j];
+    if (later == 0 && segment.end > from && j + 1 < count) {
+      // "if the next set of nodes is a subset of the currently tested ones then calling
+      // _try_sched (expensive function) would be useless": later_start only where a node
+      // usable in the next segment is not usable so far.
+      const auto& next = segments_[j + 1].held.words_;
+      const auto& here = segment.held.words_;
+      for (std::size_t w = 0; w < next.size(); ++w) {
+        std::uint64_t gained = ~next[w] & ~(usable.words_[w] & ~here[w]);
+        if (w + 1 == next.size() && usable.size() % 64 != 0)
+          gained &= (std::uint64_t{1} << (usable.size() % 64)) - 1;
+        if (gained != 0) {
+          later = segment.end;
+          break;
+        }
+      }
+    }
+    if (segment.end <= from) continue;
+    if (segment.begin <= to) {
+      usable.subtract(segment.held);
+    } else {
+      if (later == 0 && j + 2 < count) later = segments_[j + 1].end;
+      break;
+    }
+  }
+  return later;
+}
+
+bool NodeSpace::overlaps(const NodeSet& nodes, double from, double to) const {
+  for (const Segment& segment : segments_)
+    if (segment.end > from && segment.begin < to && nodes.intersects(segment.held)) return true;
+  return false;
+}
+
+std::size_t NodeSpace::split_at(double time) {
+  for (std::size_t j = 0; j < segments_.size(); ++j) {
+    Segment& segment = segments_[j];
+    if (segment.begin >= time) return j;
+    if (segment.end > time) {
+      Segment tail{time, segment.end, segment.held};
+      segment.end = time;
+      segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1, std::move(tail));
+      return j + 1;
+    }
+  }
+  return segments_.size();
+}
+
+void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
+  if (!(to > from)) return;
+  const std::size_t first = split_at(from);
+  split_at(to);
+  for (std::size_t j = first; j < segments_.size() && segments_[j].end <= to; ++j)
+    segments_[j].held |= nodes;
+}
+
+std::vector<double> NodeSpace::boundaries() const {
+  std::vector<double> times;
+  for (std::size_t j = 1; j < segments_.size(); ++j) times.push_back(segments_[j].begin);
+  if (!segments_.empty()) times.push_back(segments_.back().end);
+  return times;
+}
+
+}  // namespace allocsim
