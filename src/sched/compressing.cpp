@@ -7,104 +7,6 @@
 
 namespace allocsim {
 
-// ---- StepProfile ----
-
-void StepProfile::reset(double now, int free) {
-  points_.assign(1, Point{now, free});
-  compacted_size_ = 1;
-}
-
-std::size_t StepProfile::lower(double time) const {
-  return static_cast<std::size_t>(
-      std::lower_bound(points_.begin(), points_.end(), time,
-                       [](const Point& point, double t) { return point.time < t; }) -
-      points_.begin());
-}
-
-std::size_t StepProfile::ensure(double time) {
-  const std::size_t at = lower(time);
-  if (at < points_.size() && points_[at].time == time) return at;
-  const int value = points_[at - 1].free;  // time > the first breakpoint (now)
-  points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(at), Point{time, value});
-  return at;
-}
-
-void StepProfile::add(double from, double to, int delta) {
-  from = std::max(from, points_.front().time);
-  if (!(from < to) || delta == 0) return;
-  const std::size_t first = ensure(from);
-  const std::size_t stop = std::isinf(to) ? points_.size() : ensure(to);
-  for (std::size_t i = first; i < stop; ++i) points_[i].free += delta;
-}
-
-void StepProfile::advance(double now) {
-  auto after = std::upper_bound(points_.begin(), points_.end(), now,
-                                [](double time, const Point& point) { return time < point.time; });
-  points_.erase(points_.begin(), std::prev(after));
-  points_.front().time = now;
-}
-
-bool StepProfile::wants_compaction() const {
-  return points_.size() > 2 * compacted_size_ + 64;
-}
-
-void StepProfile::compact(const std::vector<double>& keep) {
-  std::size_t kept = 1;
-  for (std::size_t i = 1; i < points_.size(); ++i)
-    if (points_[i].free != points_[kept - 1].free ||
-        std::binary_search(keep.begin(), keep.end(), points_[i].time))
-      points_[kept++] = points_[i];
-  points_.resize(kept);
-  compacted_size_ = kept;
-}
-
-bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
-  if (points_[candidate].free < need) return false;
-  const double end = points_[candidate].time + duration;
-  for (std::size_t next = candidate + 1; next < points_.size() && points_[next].time < end; ++next)
-    if (points_[next].free < need) return false;
-  return true;
-}
-
-std::size_t StepProfile::earliest(int need, double duration, double limit, std::size_t from,
-                                  const Own& own) const {
-  const std::size_t count = points_.size();
-  // The free count of breakpoint i with the own window's nodes given back (own.to and
-  // own.from are breakpoints, so a step is wholly inside or outside the window).
-  auto value = [&](std::size_t i) {
-    const double t = points_[i].time;
-    return points_[i].free + (own.from <= t && t < own.to ? own.nodes : 0);
-  };
-  std::size_t candidate = from;
-  while (candidate < count && points_[candidate].time < limit) {
-    if (value(candidate) < need) {
-      ++candidate;
-      continue;
-    }
-    const double end = points_[candidate].time + duration;
-    std::size_t next = candidate + 1;
-    while (next < count && points_[next].time < end && value(next) >= need) ++next;
-    if (next == count || !(points_[next].time < end)) return candidate;
-    candidate = next + 1;  // every candidate up to `next` has `next` in its window
-  }
-  return kNone;
-}
-
-bool StepProfile::fits_at(double time, int need, double duration) const {
-  auto after = std::upper_bound(points_.begin(), points_.end(), time,
-                                [](double t, const Point& point) { return t < point.time; });
-  if (std::prev(after)->free < need) return false;
-  for (; after != points_.end() && after->time < time + duration; ++after)
-    if (after->free < need) return false;
-  return true;
-}
-
-std::size_t StepProfile::earliest_change_after_now(int need, double duration, double limit) const {
-  for (std::size_t c = 1; c < points_.size() && points_[c].time < limit; ++c)
-    if (points_[c].free != points_[c - 1].free && fits(c, need, duration)) return c;
-  return kNone;
-}
-
 // ---- GainLog ----
 
 void GainLog::push(double a, double b) {
@@ -276,6 +178,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   double frontier = now_;
   bool reorder = false;
   const std::uint64_t pass_from = pass_gains_.next(), move_from = move_gains_.next();
+  memo_.clear();
   auto settle = [&](Reserved& r) {
     r.unsettled = false;
     r.since_pass = pass_gains_.next();
@@ -337,21 +240,32 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     // Searched as P without the job: its own window's nodes count as free.
     // (Its start and end are breakpoints: added with it, kept by compaction.)
     const StepProfile::Own own{r.start, r.start + r.duration, r.need};
-    std::size_t found = StepProfile::kNone;
+    // The earliest fit among the candidates of every span, but those that failures of this
+    // walk cover (sched/failure_memo.hpp).
+    spans_.clear();
     if (r.unsettled) {
-      found = profile_.earliest(r.need, r.duration, r.start, 0, own);
+      spans_.push_back({now_, r.start});
     } else {
-      if (pass_bound)
-        found = profile_.earliest(r.need, r.duration, pass_hi, profile_.lower(pass_lo), own);
-      if (move_bound) {
-        const double limit =
-            found == StepProfile::kNone ? move_hi : std::min(move_hi, profile_.time(found));
-        const std::size_t other =
-            profile_.earliest(r.need, r.duration, limit, profile_.lower(move_lo), own);
-        if (other != StepProfile::kNone) found = other;
-      }
+      if (pass_bound) spans_.push_back({pass_lo, pass_hi});
+      if (move_bound) spans_.push_back({move_lo, move_hi});
+    }
+    memo_.subtract(r.need, r.duration, spans_);
+    std::size_t found = StepProfile::kNone;
+    for (const FailureMemo::Span& span : spans_) {
+      const double limit =
+          found == StepProfile::kNone ? span.hi : std::min(span.hi, profile_.time(found));
+      const std::size_t other =
+          profile_.earliest(r.need, r.duration, limit, profile_.lower(span.lo), own);
+      if (other != StepProfile::kNone) found = other;
     }
     if (found == StepProfile::kNone) {
+      if (profile_.negatives() == 0) {
+        for (const FailureMemo::Span& span : spans_) {
+          const std::size_t first = profile_.lower(span.lo);
+          if (first < profile_.size()) memo_.cover({profile_.time(first), span.hi});
+        }
+        memo_.commit();
+      }
       settle(r);
       continue;
     }
