@@ -29,6 +29,11 @@ bool GainLog::hull(std::uint64_t since, double& lo, double& hi) const {
   return true;
 }
 
+double GainLog::reach() const {
+  // The first entry of the stack of maxima is the largest.
+  return max_b_.empty() ? -std::numeric_limits<double>::infinity() : max_b_.front().second;
+}
+
 void GainLog::prune(std::uint64_t since) {
   auto drop = [since](std::vector<std::pair<std::uint64_t, double>>& stack) {
     auto keep =
@@ -184,6 +189,11 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     r.since_pass = pass_gains_.next();
     r.since_move = move_gains_.next();
   };
+  // No fit before its start: settled, and recorded while P >= 0 (sched/failure_memo.hpp).
+  auto fail = [&](Reserved& r) {
+    if (profile_.negatives() == 0) memo_.record(r.need, r.duration, r.start);
+    settle(r);
+  };
   auto reread_prefix = [&] {
     prefix_max = std::numeric_limits<int>::min();
     frontier = now_;
@@ -208,6 +218,16 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       continue;
     }
     if (!gained) break;
+    // A failure of this walk that dominates the job covers its candidates before its start
+    // (sched/failure_memo.hpp); the settled job's candidates end by the last logged gain.
+    const double covered = memo_.covered_until(r.need, r.duration);
+    const double reach =
+        r.unsettled ? r.start
+                    : std::min(r.start, std::max(pass_gains_.reach(), move_gains_.reach()));
+    if (covered >= reach) {
+      fail(r);
+      continue;
+    }
     if (r.start > frontier) {
       for (std::size_t i = profile_.lower(frontier);
            i < profile_.size() && profile_.time(i) < r.start; ++i)
@@ -215,7 +235,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       frontier = r.start;
     }
     if (prefix_max < r.need) {  // P < need everywhere before its start: no fit there
-      settle(r);
+      fail(r);
       continue;
     }
     // Search bounds: candidates in [lo, hi) of each kind of logged gain (header).
@@ -232,7 +252,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       pass_bound = bound(pass_gains_, r.since_pass, pass_lo, pass_hi);
       move_bound = bound(move_gains_, r.since_move, move_lo, move_hi);
       if (!pass_bound && !move_bound) {
-        settle(r);
+        fail(r);
         continue;
       }
     }
@@ -240,33 +260,24 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     // Searched as P without the job: its own window's nodes count as free.
     // (Its start and end are breakpoints: added with it, kept by compaction.)
     const StepProfile::Own own{r.start, r.start + r.duration, r.need};
-    // The earliest fit among the candidates of every span, but those that failures of this
-    // walk cover (sched/failure_memo.hpp).
-    spans_.clear();
-    if (r.unsettled) {
-      spans_.push_back({now_, r.start});
-    } else {
-      if (pass_bound) spans_.push_back({pass_lo, pass_hi});
-      if (move_bound) spans_.push_back({move_lo, move_hi});
-    }
-    memo_.subtract(r.need, r.duration, spans_);
+    // The earliest fit among the candidates of the spans, from `covered` on.
     std::size_t found = StepProfile::kNone;
-    for (const FailureMemo::Span& span : spans_) {
-      const double limit =
-          found == StepProfile::kNone ? span.hi : std::min(span.hi, profile_.time(found));
+    auto search = [&](double lo, double hi) {
+      lo = std::max(lo, covered);
+      const double limit = found == StepProfile::kNone ? hi : std::min(hi, profile_.time(found));
+      if (!(lo < limit)) return;
       const std::size_t other =
-          profile_.earliest(r.need, r.duration, limit, profile_.lower(span.lo), own);
+          profile_.earliest(r.need, r.duration, limit, profile_.lower(lo), own);
       if (other != StepProfile::kNone) found = other;
+    };
+    if (r.unsettled) {
+      search(now_, r.start);
+    } else {
+      if (pass_bound) search(pass_lo, pass_hi);
+      if (move_bound) search(move_lo, move_hi);
     }
     if (found == StepProfile::kNone) {
-      if (profile_.negatives() == 0) {
-        for (const FailureMemo::Span& span : spans_) {
-          const std::size_t first = profile_.lower(span.lo);
-          if (first < profile_.size()) memo_.cover({profile_.time(first), span.hi});
-        }
-        memo_.commit();
-      }
-      settle(r);
+      fail(r);
       continue;
     }
     const double found_time = profile_.time(found);

@@ -79,6 +79,8 @@ class GainLog {
   bool hull(std::uint64_t since, double& lo, double& hi) const;
   /// Forgets the entries numbered below `since`.
   void prune(std::uint64_t since);
+  /// Largest b over the entries kept; -infinity when none.
+  double reach() const;
 
  private:
   std::vector<std::pair<std::uint64_t, double>> min_a_, max_b_;
@@ -142,8 +144,7 @@ class CompressingConservative final : public Scheduler {
   std::vector<int> scratch_;
   std::vector<int> walked_;
   std::vector<double> keep_;
-  std::vector<FailureMemo::Span> spans_;  // a search's candidate spans
-  FailureMemo memo_;                      // failed searches of the current walk
+  FailureMemo memo_;  // jobs of the current walk with no earlier fit
   std::uint64_t stamp_ = 0;
   GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
   GainLog move_gains_;  // windows left by reservations that moved in a walk

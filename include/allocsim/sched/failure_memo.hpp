@@ -1,54 +1,42 @@
 #pragma once
-// Failed searches of one compression walk (sched/compressing.hpp), reused to skip candidates.
+// Jobs of one compression walk (sched/compressing.hpp) that found no earlier fit, reused to
+// skip the searches of the jobs they dominate.
 //
-// Why a failure stays a failure for the rest of the walk: a job Y (need n, duration d, start
-// s) whose search found no fit among the breakpoints of [lo, hi) (hi <= s) has, for every time
-// t in [T, hi) (T the first breakpoint at or after lo), a witness x in [t, t + d] with
-// P(x) < n and x < s: the failing breakpoint of t's window, or t's own step (P(t) < n). (A
-// failing breakpoint inside Y's own window [s, s + d) would need P < 0 there; failures are
-// recorded only while P >= 0 everywhere.) Later in the walk P before s only goes down: a
-// revisited job Z (start s' >= s) gives its nodes back on [s', s' + d'), and takes nodes
-// anywhere. So for Z with need >= n and duration >= d, every candidate t in [T, hi) fails on
-// the same witness (x < s <= s', outside Z's own window): Z's search skips [T, hi), and what
-// Z covers (the spans it searched and those it skipped) covers for the jobs Z dominates.
-#include <cstddef>
+// Why: a job E (need n, duration d, start s) revisited with no fit before s has, for every
+// time t in [now, s), a witness x in [t, t + d] with x < s and P(x) < n (its window's failing
+// step; one inside E's own window [s, s + d) would need P < 0 there, and failures are
+// recorded only while P >= 0 everywhere). This holds whether E's search ran or was skipped:
+// a settled job's candidates outside its search bounds do not fit (the header's "settled
+// jobs" argument), and P < n before s when the walk's prefix bound skipped it. Later in the
+// walk P before s only goes down: a job revisited after E (start s' >= s) gives nodes back
+// on its old window [s', s' + d') only, and takes nodes anywhere. So a job Z revisited later,
+// with need >= n and duration >= d, has no fit at any t < s either (the same witness, before
+// s <= s', outside Z's own window): its search starts at the largest such s, and is skipped
+// when that is past every candidate it has.
 #include <vector>
 
 namespace allocsim {
 
-/// The candidate times a job's search covers, and the failures recorded in one walk.
+/// The failures of one walk, as the (need, duration) pairs not dominated by a later one.
 class FailureMemo {
  public:
-  /// A time span [lo, hi).
-  struct Span {
-    double lo = 0;
-    double hi = 0;
-  };
-  /// Recent failures looked at for each search.
-  static constexpr std::size_t kRing = 16;
-  /// Spans kept per failure (more are dropped: covering less is always safe).
-  static constexpr std::size_t kSpans = 8;
   /// Forgets every failure (at the start of a walk).
-  void clear();
-  /// Removes from `spans` the times covered by the recorded failures that dominate a job
-  /// (need and duration at least theirs), and opens the job's own record with their spans.
-  void subtract(int need, double duration, std::vector<Span>& spans);
-  /// Adds a span the job's search proved (see above) to its open record.
-  void cover(Span span);
-  /// Records the open record as a failure.
-  void commit();
+  void clear() { front_.clear(); }
+  /// Largest start among the recorded failures with need <= `need` and duration <=
+  /// `duration`; -infinity when none.
+  double covered_until(int need, double duration) const;
+  /// Records a failure (starts are recorded in nondecreasing order: the walk's order).
+  void record(int need, double duration, double start);
+  /// Number of failures kept.
+  std::size_t size() const { return front_.size(); }
 
  private:
   struct Failure {
-    int need = 0;
-    double duration = 0;
-    std::size_t count = 0;
-    Span spans[kSpans];
+    int need;
+    double duration;
+    double start;
   };
-  Failure failures_[kRing];
-  std::size_t recorded_ = 0;  // failures recorded since clear (the ring holds the last kRing)
-  Failure open_;
-  std::vector<Span> scratch_;
+  std::vector<Failure> front_;
 };
 
 }  // namespace allocsim
