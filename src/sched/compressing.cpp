@@ -225,7 +225,11 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         r.unsettled ? r.start
                     : std::min(r.start, std::max(pass_gains_.reach(), move_gains_.reach()));
     if (covered >= reach) {
-      fail(r);
+      // (Not recorded when the memo covers the candidates of every job already.)
+      if (covered < std::max(pass_gains_.reach(), move_gains_.reach()))
+        fail(r);
+      else
+        settle(r);
       continue;
     }
     if (r.start > frontier) {

@@ -7,7 +7,6 @@
 
 namespace allocsim {
 
-
 void StepProfile::reset(double now, int free) {
   points_.assign(1, Point{now, free});
   compacted_size_ = 1;
@@ -55,9 +54,9 @@ void StepProfile::add(double from, double to, int delta) {
 void StepProfile::advance(double now) {
   auto after = std::upper_bound(points_.begin(), points_.end(), now,
                                 [](double time, const Point& point) { return time < point.time; });
+  for (auto it = points_.begin(); it != std::prev(after); ++it) negatives_ -= it->free < 0 ? 1 : 0;
   points_.erase(points_.begin(), std::prev(after));
   points_.front().time = now;
-  count_negatives();
 }
 
 bool StepProfile::wants_compaction() const {

@@ -13,6 +13,8 @@
 // with need >= n and duration >= d, has no fit at any t < s either (the same witness, before
 // s <= s', outside Z's own window): its search starts at the largest such s, and is skipped
 // when that is past every candidate it has.
+#include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace allocsim {
@@ -24,7 +26,13 @@ class FailureMemo {
   void clear() { front_.clear(); }
   /// Largest start among the recorded failures with need <= `need` and duration <=
   /// `duration`; -infinity when none.
-  double covered_until(int need, double duration) const;
+  double covered_until(int need, double duration) const {
+    double until = -std::numeric_limits<double>::infinity();
+    for (const Failure& failure : front_)
+      if (failure.need <= need && failure.duration <= duration && failure.start > until)
+        until = failure.start;
+    return until;
+  }
   /// Records a failure (starts are recorded in nondecreasing order: the walk's order).
   void record(int need, double duration, double start);
   /// Number of failures kept.
