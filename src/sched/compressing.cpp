@@ -285,6 +285,9 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       continue;
     }
     const double found_time = profile_.time(found);
+    // No fit before found_time either (sched/failure_memo.hpp).
+    if (found_time > now_ && profile_.negatives() == 0)
+      memo_.record(r.need, r.duration, found_time);
     profile_.add(r.start, r.start + r.duration, r.need);
     found = profile_.lower(found_time);  // the removal may have added breakpoints
     reorder = true;

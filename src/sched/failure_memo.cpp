@@ -7,10 +7,11 @@
 namespace allocsim {
 
 void FailureMemo::record(int need, double duration, double start) {
-  // A failure this one dominates covers less (its start is not later): dropped.
+  // A failure this one dominates with a start not later covers less: dropped.
   front_.erase(std::remove_if(front_.begin(), front_.end(),
                               [&](const Failure& failure) {
-                                return need <= failure.need && duration <= failure.duration;
+                                return need <= failure.need && duration <= failure.duration &&
+                                       failure.start <= start;
                               }),
                front_.end());
   front_.push_back({need, duration, start});

@@ -121,9 +121,12 @@ TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
     std::vector<Failure> all;
     double start = 0;
     for (int step = 0; step < 50; ++step) {
-      start += static_cast<double>(rng.uniform_int(0, 2));  // nondecreasing: the walk's order
+      // Mostly nondecreasing (the walk's order), sometimes earlier (a moved job's new start).
+      start += static_cast<double>(rng.uniform_int(0, 2));
+      const double at =
+          rng.uniform_int(0, 3) == 0 ? start - static_cast<double>(rng.uniform_int(0, 8)) : start;
       const Failure failure{static_cast<int>(rng.uniform_int(0, 12)),
-                            static_cast<double>(rng.uniform_int(0, 12)), start};
+                            static_cast<double>(rng.uniform_int(0, 12)), at};
       memo.record(failure.need, failure.duration, failure.start);
       all.push_back(failure);
       for (int query = 0; query < 10; ++query) {

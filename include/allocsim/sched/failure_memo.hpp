@@ -2,17 +2,18 @@
 // Jobs of one compression walk (sched/compressing.hpp) that found no earlier fit, reused to
 // skip the searches of the jobs they dominate.
 //
-// Why: a job E (need n, duration d, start s) revisited with no fit before s has, for every
-// time t in [now, s), a witness x in [t, t + d] with x < s and P(x) < n (its window's failing
-// step; one inside E's own window [s, s + d) would need P < 0 there, and failures are
-// recorded only while P >= 0 everywhere). This holds whether E's search ran or was skipped:
-// a settled job's candidates outside its search bounds do not fit (the header's "settled
-// jobs" argument), and P < n before s when the walk's prefix bound skipped it. Later in the
-// walk P before s only goes down: a job revisited after E (start s' >= s) gives nodes back
-// on its old window [s', s' + d') only, and takes nodes anywhere. So a job Z revisited later,
-// with need >= n and duration >= d, has no fit at any t < s either (the same witness, before
-// s <= s', outside Z's own window): its search starts at the largest such s, and is skipped
-// when that is past every candidate it has.
+// Why: a job E (need n, duration d, start s) revisited with no fit before a time u <= s (u = s
+// when it stays, its new start when it moves) has, for every time t in [now, u), a witness x
+// in [t, t + d] with x < s and P(x) < n (its window's failing step; one inside E's own window
+// [s, s + d) would need P < 0 there, and failures are recorded only while P >= 0 everywhere).
+// This holds whether E's search ran or was skipped: a settled job's candidates outside its
+// search bounds do not fit (the header's "settled jobs" argument), and P < n before s when the
+// walk's prefix bound skipped it. Later in the walk P before s only goes down: E's own move,
+// and any job revisited after E (start s' >= s), give nodes back on their old windows [s', s'
+// + d') only, and take nodes anywhere. So a job Z revisited later, with need >= n and duration
+// >= d, has no fit at any t < u either (the same witness, before s <= s', outside Z's own
+// window): its search starts at the largest such u, and is skipped when that is past every
+// candidate it has.
 #include <cstddef>
 #include <limits>
 #include <vector>
@@ -33,7 +34,7 @@ class FailureMemo {
         until = failure.start;
     return until;
   }
-  /// Records a failure (starts are recorded in nondecreasing order: the walk's order).
+  /// Records a failure: no fit before `start`.
   void record(int need, double duration, double start);
   /// Number of failures kept.
   std::size_t size() const { return front_.size(); }
