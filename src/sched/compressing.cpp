@@ -220,10 +220,10 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     if (!gained) break;
     // A failure of this walk that dominates the job covers its candidates before its start
     // (sched/failure_memo.hpp); the settled job's candidates end by the last logged gain.
-    const double covered = memo_.covered_until(r.need, r.duration);
     const double reach =
         r.unsettled ? r.start
                     : std::min(r.start, std::max(pass_gains_.reach(), move_gains_.reach()));
+    const double covered = memo_.covered_until(r.need, r.duration, reach);
     if (covered >= reach) {
       // (Not recorded when the memo covers the candidates of every job already.)
       if (covered < std::max(pass_gains_.reach(), move_gains_.reach()))

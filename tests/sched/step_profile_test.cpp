@@ -136,6 +136,15 @@ TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
         for (const Failure& f : all)
           if (f.need <= need && f.duration <= duration) expected = std::max(expected, f.start);
         EXPECT_EQ(memo.covered_until(need, duration), expected);
+        // Stopping at `enough`: a dominating start >= enough, else the largest.
+        const double enough = static_cast<double>(rng.uniform_int(0, 60));
+        const double early = memo.covered_until(need, duration, enough);
+        if (expected >= enough) {
+          EXPECT_GE(early, enough);
+          EXPECT_LE(early, expected);
+        } else {
+          EXPECT_EQ(early, expected);
+        }
       }
     }
     memo.clear();

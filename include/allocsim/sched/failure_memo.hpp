@@ -26,12 +26,16 @@ class FailureMemo {
   /// Forgets every failure (at the start of a walk).
   void clear() { front_.clear(); }
   /// Largest start among the recorded failures with need <= `need` and duration <=
-  /// `duration`; -infinity when none.
-  double covered_until(int need, double duration) const {
+  /// `duration`; -infinity when none. Stops at the first such start >= `enough` (the newest
+  /// failures first), returning it.
+  double covered_until(int need, double duration,
+                       double enough = std::numeric_limits<double>::infinity()) const {
     double until = -std::numeric_limits<double>::infinity();
-    for (const Failure& failure : front_)
-      if (failure.need <= need && failure.duration <= duration && failure.start > until)
-        until = failure.start;
+    for (auto failure = front_.rbegin(); failure != front_.rend(); ++failure)
+      if (failure->need <= need && failure->duration <= duration && failure->start > until) {
+        until = failure->start;
+        if (until >= enough) break;
+      }
     return until;
   }
   /// Records a failure: no fit before `start`.
