@@ -177,10 +177,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     while (stop < order_list_.size() && !(reserved_[order_list_[stop]].start > now_)) ++stop;
   if (stop == 0) return;
   walked_.assign(order_list_.begin(), order_list_.begin() + static_cast<std::ptrdiff_t>(stop));
-  // The walk's prefix: largest free count over [now, frontier), an upper bound as long as P
-  // before the frontier only went down (else the prefix is read again).
-  int prefix_max = std::numeric_limits<int>::min();
-  double frontier = now_;
   bool reorder = false;
   const std::uint64_t pass_from = pass_gains_.next(), move_from = move_gains_.next();
   memo_.clear();
@@ -193,10 +189,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   auto fail = [&](Reserved& r) {
     if (profile_.negatives() == 0) memo_.record(r.need, r.duration, r.start);
     settle(r);
-  };
-  auto reread_prefix = [&] {
-    prefix_max = std::numeric_limits<int>::min();
-    frontier = now_;
   };
   for (std::size_t pos = 0; pos < walked_.size(); ++pos) {
     if (pos % kPollEvery == 0) context.check_time_limit();
@@ -214,7 +206,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         if (r.start > now_) context.request_pass(r.start);
       }
       reorder = true;
-      reread_prefix();
       continue;
     }
     if (!gained) break;
@@ -230,16 +221,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         fail(r);
       else
         settle(r);
-      continue;
-    }
-    if (r.start > frontier) {
-      for (std::size_t i = profile_.lower(frontier);
-           i < profile_.size() && profile_.time(i) < r.start; ++i)
-        prefix_max = std::max(prefix_max, profile_.free(i));
-      frontier = r.start;
-    }
-    if (prefix_max < r.need) {  // P < need everywhere before its start: no fit there
-      fail(r);
       continue;
     }
     // Search bounds: candidates in [lo, hi) of each kind of logged gain (header).
@@ -295,7 +276,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       const int used = try_start(context, job);
       if (used >= 0) {
         move_gains_.push(used < r.need ? now_ : old_start, old_start + r.duration);
-        if (used != r.need) reread_prefix();
         continue;
       }
       // Refused at now: the earliest later change before its old start, else the old start.

@@ -45,10 +45,6 @@
 // Speed: P is a sorted array of breakpoints (sched/step_profile.hpp). The allocator is asked
 // only at a job's start. A compression skips or bounds each job's search, with the same
 // answers as a full search:
-// - The walk keeps the largest free count seen before the current start: P before a job's
-//   start holds only running jobs and already revisited reservations (their moves only lower P
-//   there, and raise it from their old start on, which the walk has not passed yet), so a job
-//   whose need exceeds that maximum cannot move.
 // - Settled jobs: a job placed at its earliest fit (at arrival or at its last revisit) had no
 //   fit before its start. Since then P went up only on logged intervals [a, b) (early ends,
 //   drops, refusals, windows left by moved jobs); everywhere else it went down or stayed. A
@@ -57,14 +53,16 @@
 //   the intervals logged between walks, then of those left by moves, and not at all when none
 //   was logged. (Time passing keeps this: a fit at a new now slides back to the breakpoint
 //   before it.) A job refused where P admitted it is unsettled: full search.
-// - Failures of the walk (sched/failure_memo.hpp): a job with no fit before its start s
-//   keeps none for the rest of the walk, and neither has any later job with a need and a
-//   duration at least its own before s (P before s only goes down in the rest of the walk).
-//   A job's search starts at the largest such s, and is skipped when that reaches its last
-//   candidate (its start, or for a settled job the end of the last logged gain).
+// - Failures of the walk (sched/failure_memo.hpp): a job with no fit before a time u (its
+//   start, or its new start when it moves) keeps none there for the rest of the walk, and
+//   neither has any later job with a need and a duration at least its own (P before the
+//   job's start only goes down in the rest of the walk). A job's search starts at the largest
+//   such u, and is skipped when that reaches its last candidate (its start, or for a settled
+//   job the end of the last logged gain).
+// (A bound by the largest free count before the job's start, kept by the walk, skipped 1.5 M
+// of 85 M revisits at SDSC-BLUE x0.8 and cost more than it saved once failures were kept.)
 // Measured (bench/bench_conservative.cpp, SDSC-BLUE x0.8): of 85 M revisits in 205 k
-// compressions, the failures skip 71 M and the prefix bound 1.5 M; 12 M searches remain, 5.5 M
-// of which move a job.
+// compressions the failures skip all but about 13 M searches, 5.5 M of which move a job.
 #include <cstdint>
 #include <string>
 #include <utility>

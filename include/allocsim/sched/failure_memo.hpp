@@ -7,13 +7,13 @@
 // in [t, t + d] with x < s and P(x) < n (its window's failing step; one inside E's own window
 // [s, s + d) would need P < 0 there, and failures are recorded only while P >= 0 everywhere).
 // This holds whether E's search ran or was skipped: a settled job's candidates outside its
-// search bounds do not fit (the header's "settled jobs" argument), and P < n before s when the
-// walk's prefix bound skipped it. Later in the walk P before s only goes down: E's own move,
-// and any job revisited after E (start s' >= s), give nodes back on their old windows [s', s'
-// + d') only, and take nodes anywhere. So a job Z revisited later, with need >= n and duration
-// >= d, has no fit at any t < u either (the same witness, before s <= s', outside Z's own
-// window): its search starts at the largest such u, and is skipped when that is past every
-// candidate it has.
+// search bounds do not fit (the header's "settled jobs" argument), nor do those before the u
+// of a failure that dominates it (below). Later in the walk P before s only goes down: E's own
+// move, and any job revisited after E (start s' >= s), give nodes back on their old windows
+// [s', s' + d') only, and take nodes anywhere. So a job Z revisited later, with need >= n and
+// duration >= d, has no fit at any t < u either (the same witness, before s <= s', outside
+// Z's own window): its search starts at the largest such u, and is skipped when that is past
+// every candidate it has.
 #include <cstddef>
 #include <limits>
 #include <vector>
