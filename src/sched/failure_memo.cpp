@@ -15,6 +15,8 @@ void FailureMemo::record(int need, double duration, double start) {
                               }),
                front_.end());
   front_.push_back({need, duration, start});
+  min_need_ = std::min(min_need_, need);  // (dropped failures had need and duration >= these)
+  min_duration_ = std::min(min_duration_, duration);
 }
 
 }  // namespace allocsim

@@ -24,13 +24,18 @@ namespace allocsim {
 class FailureMemo {
  public:
   /// Forgets every failure (at the start of a walk).
-  void clear() { front_.clear(); }
+  void clear() {
+    front_.clear();
+    min_need_ = std::numeric_limits<int>::max();
+    min_duration_ = std::numeric_limits<double>::infinity();
+  }
   /// Largest start among the recorded failures with need <= `need` and duration <=
   /// `duration`; -infinity when none. Stops at the first such start >= `enough` (the newest
   /// failures first), returning it.
   double covered_until(int need, double duration,
                        double enough = std::numeric_limits<double>::infinity()) const {
     double until = -std::numeric_limits<double>::infinity();
+    if (need < min_need_ || duration < min_duration_) return until;  // none dominates
     for (auto failure = front_.rbegin(); failure != front_.rend(); ++failure)
       if (failure->need <= need && failure->duration <= duration && failure->start > until) {
         until = failure->start;
@@ -50,6 +55,8 @@ class FailureMemo {
     double start;
   };
   std::vector<Failure> front_;
+  int min_need_ = std::numeric_limits<int>::max();  // smallest need and duration kept
+  double min_duration_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace allocsim
