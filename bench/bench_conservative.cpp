@@ -7,10 +7,10 @@
 // Run: ALLOCSIM_TRACE_DIR=../shared/traces build/bench/bench_conservative
 //      --benchmark_repetitions=3
 //
-// Measured (2026-11-29, shared 2-core machine under heavy load, Release, medians of 3 runs,
-// CPU s, one run of this program):
-//   SDSC-BLUE:       easy 0.58, conservative 1.51 (2.58 x), conservative:replan=full 1.27 (2.17 x)
-//   SDSC-BLUE x0.8:  easy 0.91, conservative 7.34 (8.03 x), replan=full 25.12 (27.47 x)
+// Measured (2026-11-29, shared 2-core machine, Release, medians of 3 runs, CPU s, one run of
+// this program):
+//   SDSC-BLUE:       easy 0.56, conservative 1.39 (2.46 x), conservative:replan=full 1.27 (2.26 x)
+//   SDSC-BLUE x0.8:  easy 0.85, conservative 6.51 (7.64 x), replan=full 23.57 (27.68 x)
 // (Before the failure memo of sched/failure_memo.hpp: conservative 1.70 s (3.15 x) and
 // 17.79 s (20.93 x).) The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8):
 // 205 k compressions revisit 85 M reservations; the memo skips all but about 13 M searches
