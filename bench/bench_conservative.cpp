@@ -13,7 +13,7 @@
 //   SDSC-BLUE x0.8:  easy 0.85, conservative 6.51 (7.64 x), replan=full 23.57 (27.68 x)
 // (Before the failure memo of sched/failure_memo.hpp: conservative 1.70 s (3.15 x) and
 // 17.79 s (20.93 x).) The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8):
-// 205 k compressions revisit 85 M reservations; the memo skips all but about 13 M searches
+// 205 k compressions revisit 85 M reservations; the memo skips 71 M, leaving 14 M searches
 // (5.5 M of which move a job). The walk's loop itself (one memo query per revisit, memory
 // bound) takes about 27 %, Simulation::run 14 % (as for EASY), inserting breakpoints
 // (StepProfile::ensure, add) about 12 %, the remaining searches (earliest) 9 %, lower 7 %,
