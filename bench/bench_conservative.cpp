@@ -7,13 +7,17 @@
 // Run: ALLOCSIM_TRACE_DIR=../shared/traces build/bench/bench_conservative
 //      --benchmark_repetitions=3
 //
-// Measured (2026-11-29, shared 2-core machine under load, Release, medians of 3 runs, CPU s):
-//   SDSC-BLUE:       easy 0.54, conservative 1.70 (3.15 x), conservative:replan=full 1.23 (2.27 x)
-//   SDSC-BLUE x0.8:  easy 0.85, conservative 17.79 (20.93 x), replan=full 24.59 (28.92 x)
-// The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8): 205k compressions
-// walk 414 reservations on average; the searches bounded by the windows that moved jobs left
-// visit about 5 G breakpoints (StepProfile::earliest dominates). See sched/compressing.hpp for
-// the bounds used.
+// Measured (2026-11-29, shared 2-core machine, Release, medians of 3 runs, CPU s, one run of
+// this program):
+//   SDSC-BLUE:       easy 0.56, conservative 1.39 (2.46 x), conservative:replan=full 1.27 (2.26 x)
+//   SDSC-BLUE x0.8:  easy 0.85, conservative 6.51 (7.64 x), replan=full 23.57 (27.68 x)
+// (Before the failure memo of sched/failure_memo.hpp: conservative 1.70 s (3.15 x) and
+// 17.79 s (20.93 x).) The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8):
+// 205 k compressions revisit 85 M reservations; the memo skips 71 M, leaving 14 M searches
+// (5.5 M of which move a job). The walk's loop itself (one memo query per revisit, memory
+// bound) takes about 27 %, Simulation::run 14 % (as for EASY), inserting breakpoints
+// (StepProfile::ensure, add) about 12 %, the remaining searches (earliest) 9 %, lower 7 %,
+// recording failures 6 %. See sched/compressing.hpp for the bounds used.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -7,104 +7,6 @@
 
 namespace allocsim {
 
-// ---- StepProfile ----
-
-void StepProfile::reset(double now, int free) {
-  points_.assign(1, Point{now, free});
-  compacted_size_ = 1;
-}
-
-std::size_t StepProfile::lower(double time) const {
-  return static_cast<std::size_t>(
-      std::lower_bound(points_.begin(), points_.end(), time,
-                       [](const Point& point, double t) { return point.time < t; }) -
-      points_.begin());
-}
-
-std::size_t StepProfile::ensure(double time) {
-  const std::size_t at = lower(time);
-  if (at < points_.size() && points_[at].time == time) return at;
-  const int value = points_[at - 1].free;  // time > the first breakpoint (now)
-  points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(at), Point{time, value});
-  return at;
-}
-
-void StepProfile::add(double from, double to, int delta) {
-  from = std::max(from, points_.front().time);
-  if (!(from < to) || delta == 0) return;
-  const std::size_t first = ensure(from);
-  const std::size_t stop = std::isinf(to) ? points_.size() : ensure(to);
-  for (std::size_t i = first; i < stop; ++i) points_[i].free += delta;
-}
-
-void StepProfile::advance(double now) {
-  auto after = std::upper_bound(points_.begin(), points_.end(), now,
-                                [](double time, const Point& point) { return time < point.time; });
-  points_.erase(points_.begin(), std::prev(after));
-  points_.front().time = now;
-}
-
-bool StepProfile::wants_compaction() const {
-  return points_.size() > 2 * compacted_size_ + 64;
-}
-
-void StepProfile::compact(const std::vector<double>& keep) {
-  std::size_t kept = 1;
-  for (std::size_t i = 1; i < points_.size(); ++i)
-    if (points_[i].free != points_[kept - 1].free ||
-        std::binary_search(keep.begin(), keep.end(), points_[i].time))
-      points_[kept++] = points_[i];
-  points_.resize(kept);
-  compacted_size_ = kept;
-}
-
-bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
-  if (points_[candidate].free < need) return false;
-  const double end = points_[candidate].time + duration;
-  for (std::size_t next = candidate + 1; next < points_.size() && points_[next].time < end; ++next)
-    if (points_[next].free < need) return false;
-  return true;
-}
-
-std::size_t StepProfile::earliest(int need, double duration, double limit, std::size_t from,
-                                  const Own& own) const {
-  const std::size_t count = points_.size();
-  // The free count of breakpoint i with the own window's nodes given back (own.to and
-  // own.from are breakpoints, so a step is wholly inside or outside the window).
-  auto value = [&](std::size_t i) {
-    const double t = points_[i].time;
-    return points_[i].free + (own.from <= t && t < own.to ? own.nodes : 0);
-  };
-  std::size_t candidate = from;
-  while (candidate < count && points_[candidate].time < limit) {
-    if (value(candidate) < need) {
-      ++candidate;
-      continue;
-    }
-    const double end = points_[candidate].time + duration;
-    std::size_t next = candidate + 1;
-    while (next < count && points_[next].time < end && value(next) >= need) ++next;
-    if (next == count || !(points_[next].time < end)) return candidate;
-    candidate = next + 1;  // every candidate up to `next` has `next` in its window
-  }
-  return kNone;
-}
-
-bool StepProfile::fits_at(double time, int need, double duration) const {
-  auto after = std::upper_bound(points_.begin(), points_.end(), time,
-                                [](double t, const Point& point) { return t < point.time; });
-  if (std::prev(after)->free < need) return false;
-  for (; after != points_.end() && after->time < time + duration; ++after)
-    if (after->free < need) return false;
-  return true;
-}
-
-std::size_t StepProfile::earliest_change_after_now(int need, double duration, double limit) const {
-  for (std::size_t c = 1; c < points_.size() && points_[c].time < limit; ++c)
-    if (points_[c].free != points_[c - 1].free && fits(c, need, duration)) return c;
-  return kNone;
-}
-
 // ---- GainLog ----
 
 void GainLog::push(double a, double b) {
@@ -125,6 +27,11 @@ bool GainLog::hull(std::uint64_t since, double& lo, double& hi) const {
   lo = first(min_a_);  // both stacks end with the last entry, numbered >= since
   hi = first(max_b_);
   return true;
+}
+
+double GainLog::reach() const {
+  // The first entry of the stack of maxima is the largest.
+  return max_b_.empty() ? -std::numeric_limits<double>::infinity() : max_b_.front().second;
 }
 
 void GainLog::prune(std::uint64_t since) {
@@ -270,20 +177,18 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     while (stop < order_list_.size() && !(reserved_[order_list_[stop]].start > now_)) ++stop;
   if (stop == 0) return;
   walked_.assign(order_list_.begin(), order_list_.begin() + static_cast<std::ptrdiff_t>(stop));
-  // The walk's prefix: largest free count over [now, frontier), an upper bound as long as P
-  // before the frontier only went down (else the prefix is read again).
-  int prefix_max = std::numeric_limits<int>::min();
-  double frontier = now_;
   bool reorder = false;
   const std::uint64_t pass_from = pass_gains_.next(), move_from = move_gains_.next();
+  memo_.clear();
   auto settle = [&](Reserved& r) {
     r.unsettled = false;
     r.since_pass = pass_gains_.next();
     r.since_move = move_gains_.next();
   };
-  auto reread_prefix = [&] {
-    prefix_max = std::numeric_limits<int>::min();
-    frontier = now_;
+  // No fit before its start: settled, and recorded while P >= 0 (sched/failure_memo.hpp).
+  auto fail = [&](Reserved& r) {
+    if (profile_.negatives() == 0) memo_.record(r.need, r.duration, r.start);
+    settle(r);
   };
   for (std::size_t pos = 0; pos < walked_.size(); ++pos) {
     if (pos % kPollEvery == 0) context.check_time_limit();
@@ -301,18 +206,21 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         if (r.start > now_) context.request_pass(r.start);
       }
       reorder = true;
-      reread_prefix();
       continue;
     }
     if (!gained) break;
-    if (r.start > frontier) {
-      for (std::size_t i = profile_.lower(frontier);
-           i < profile_.size() && profile_.time(i) < r.start; ++i)
-        prefix_max = std::max(prefix_max, profile_.free(i));
-      frontier = r.start;
-    }
-    if (prefix_max < r.need) {  // P < need everywhere before its start: no fit there
-      settle(r);
+    // A failure of this walk that dominates the job covers its candidates before its start
+    // (sched/failure_memo.hpp); the settled job's candidates end by the last logged gain.
+    const double reach =
+        r.unsettled ? r.start
+                    : std::min(r.start, std::max(pass_gains_.reach(), move_gains_.reach()));
+    const double covered = memo_.covered_until(r.need, r.duration, reach);
+    if (covered >= reach) {
+      // (Not recorded when the memo covers the candidates of every job already.)
+      if (covered < std::max(pass_gains_.reach(), move_gains_.reach()))
+        fail(r);
+      else
+        settle(r);
       continue;
     }
     // Search bounds: candidates in [lo, hi) of each kind of logged gain (header).
@@ -329,7 +237,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       pass_bound = bound(pass_gains_, r.since_pass, pass_lo, pass_hi);
       move_bound = bound(move_gains_, r.since_move, move_lo, move_hi);
       if (!pass_bound && !move_bound) {
-        settle(r);
+        fail(r);
         continue;
       }
     }
@@ -337,25 +245,30 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     // Searched as P without the job: its own window's nodes count as free.
     // (Its start and end are breakpoints: added with it, kept by compaction.)
     const StepProfile::Own own{r.start, r.start + r.duration, r.need};
+    // The earliest fit among the candidates of the spans, from `covered` on.
     std::size_t found = StepProfile::kNone;
+    auto search = [&](double lo, double hi) {
+      lo = std::max(lo, covered);
+      const double limit = found == StepProfile::kNone ? hi : std::min(hi, profile_.time(found));
+      if (!(lo < limit)) return;
+      const std::size_t other =
+          profile_.earliest(r.need, r.duration, limit, profile_.lower(lo), own);
+      if (other != StepProfile::kNone) found = other;
+    };
     if (r.unsettled) {
-      found = profile_.earliest(r.need, r.duration, r.start, 0, own);
+      search(now_, r.start);
     } else {
-      if (pass_bound)
-        found = profile_.earliest(r.need, r.duration, pass_hi, profile_.lower(pass_lo), own);
-      if (move_bound) {
-        const double limit =
-            found == StepProfile::kNone ? move_hi : std::min(move_hi, profile_.time(found));
-        const std::size_t other =
-            profile_.earliest(r.need, r.duration, limit, profile_.lower(move_lo), own);
-        if (other != StepProfile::kNone) found = other;
-      }
+      if (pass_bound) search(pass_lo, pass_hi);
+      if (move_bound) search(move_lo, move_hi);
     }
     if (found == StepProfile::kNone) {
-      settle(r);
+      fail(r);
       continue;
     }
     const double found_time = profile_.time(found);
+    // No fit before found_time either (sched/failure_memo.hpp).
+    if (found_time > now_ && profile_.negatives() == 0)
+      memo_.record(r.need, r.duration, found_time);
     profile_.add(r.start, r.start + r.duration, r.need);
     found = profile_.lower(found_time);  // the removal may have added breakpoints
     reorder = true;
@@ -363,7 +276,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       const int used = try_start(context, job);
       if (used >= 0) {
         move_gains_.push(used < r.need ? now_ : old_start, old_start + r.duration);
-        if (used != r.need) reread_prefix();
         continue;
       }
       // Refused at now: the earliest later change before its old start, else the old start.

@@ -42,12 +42,9 @@
 //   reservation start after now, so a job starts at its reservation even when no job arrives or
 //   ends then (e.g. after a missed reservation, or behind a job that outran its estimate).
 //
-// Speed: P is a sorted array of breakpoints. The allocator is asked only at a job's start. A
-// compression skips or bounds each job's search, with the same answers as a full search:
-// - The walk keeps the largest free count seen before the current start: P before a job's
-//   start holds only running jobs and already revisited reservations (their moves only lower P
-//   there, and raise it from their old start on, which the walk has not passed yet), so a job
-//   whose need exceeds that maximum cannot move.
+// Speed: P is a sorted array of breakpoints (sched/step_profile.hpp). The allocator is asked
+// only at a job's start. A compression skips or bounds each job's search, with the same
+// answers as a full search:
 // - Settled jobs: a job placed at its earliest fit (at arrival or at its last revisit) had no
 //   fit before its start. Since then P went up only on logged intervals [a, b) (early ends,
 //   drops, refusals, windows left by moved jobs); everywhere else it went down or stayed. A
@@ -56,66 +53,26 @@
 //   the intervals logged between walks, then of those left by moves, and not at all when none
 //   was logged. (Time passing keeps this: a fit at a new now slides back to the breakpoint
 //   before it.) A job refused where P admitted it is unsettled: full search.
+// - Failures of the walk (sched/failure_memo.hpp): a job with no fit before a time u (its
+//   start, or its new start when it moves) keeps none there for the rest of the walk, and
+//   neither has any later job with a need and a duration at least its own (P before the
+//   job's start only goes down in the rest of the walk). A job's search starts at the largest
+//   such u, and is skipped when that reaches its last candidate (its start, or for a settled
+//   job the end of the last logged gain).
+// (A bound by the largest free count before the job's start, kept by the walk, skipped 1.5 M
+// of 85 M revisits at SDSC-BLUE x0.8 and cost more than it saved once failures were kept.)
+// Measured (bench/bench_conservative.cpp, SDSC-BLUE x0.8): of 85 M revisits in 205 k
+// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job.
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "allocsim/sched/failure_memo.hpp"
 #include "allocsim/sched/scheduler.hpp"
+#include "allocsim/sched/step_profile.hpp"
 
 namespace allocsim {
-
-/// A window whose nodes count as free in a StepProfile search (a job searched as if taken out
-/// of the profile): `from` and `to` must be breakpoints.
-struct OwnWindow {
-  double from = 0;
-  double to = 0;
-  int nodes = 0;
-};
-
-/// Free-node step function over [now, inf) with arbitrary breakpoints; redundant breakpoints
-/// (same count as the one before) change no search answer.
-class StepProfile {
- public:
-  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  struct Point {
-    double time;
-    int free;
-  };
-  /// `free` nodes from `now` on.
-  void reset(double now, int free);
-  /// Adds `delta` over [max(from, now), to); nothing when that is empty.
-  void add(double from, double to, int delta);
-  /// Drops the breakpoints before `now` (keeping the step that holds at now).
-  void advance(double now);
-  /// True when redundant breakpoints may have piled up since the last compaction.
-  bool wants_compaction() const;
-  /// Drops redundant breakpoints (same count as the one before) but those at `keep` (sorted).
-  void compact(const std::vector<double>& keep);
-  /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
-  /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
-  /// whose windows hold b too, so the search resumes after b.
-  using Own = OwnWindow;
-  std::size_t earliest(int need, double duration, double limit, std::size_t from = 0,
-                       const OwnWindow& own = OwnWindow()) const;
-  /// Earliest breakpoint after now and before `limit` where the count changes and `need`
-  /// fits; kNone if none.
-  std::size_t earliest_change_after_now(int need, double duration, double limit) const;
-  /// Whether `need` fits over [time, time + duration) (time need not be a breakpoint).
-  bool fits_at(double time, int need, double duration) const;
-  double time(std::size_t i) const { return points_[i].time; }
-  int free(std::size_t i) const { return points_[i].free; }
-  std::size_t size() const { return points_.size(); }
-  /// Index of the first breakpoint at or after `time`.
-  std::size_t lower(double time) const;
-  /// Index of the breakpoint at `time` (> the first), inserted (same count) when missing.
-  std::size_t ensure(double time);
-
- private:
-  bool fits(std::size_t candidate, int need, double duration) const;
-  std::vector<Point> points_;
-  std::size_t compacted_size_ = 0;
-};
 
 /// Where capacity came back, for the bounds of the compression's searches: an append-only log
 /// of intervals [a, b) (entry i logged as number i), kept as the suffix minima of a and suffix
@@ -129,6 +86,8 @@ class GainLog {
   bool hull(std::uint64_t since, double& lo, double& hi) const;
   /// Forgets the entries numbered below `since`.
   void prune(std::uint64_t since);
+  /// Largest b over the entries kept; -infinity when none.
+  double reach() const;
 
  private:
   std::vector<std::pair<std::uint64_t, double>> min_a_, max_b_;
@@ -192,6 +151,7 @@ class CompressingConservative final : public Scheduler {
   std::vector<int> scratch_;
   std::vector<int> walked_;
   std::vector<double> keep_;
+  FailureMemo memo_;  // jobs of the current walk with no earlier fit
   std::uint64_t stamp_ = 0;
   GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
   GainLog move_gains_;  // windows left by reservations that moved in a walk

@@ -1,0 +1,62 @@
+#pragma once
+// Jobs of one compression walk (sched/compressing.hpp) that found no earlier fit, reused to
+// skip the searches of the jobs they dominate.
+//
+// Why: a job E (need n, duration d, start s) revisited with no fit before a time u <= s (u = s
+// when it stays, its new start when it moves) has, for every time t in [now, u), a witness x
+// in [t, t + d] with x < s and P(x) < n (its window's failing step; one inside E's own window
+// [s, s + d) would need P < 0 there, and failures are recorded only while P >= 0 everywhere).
+// This holds whether E's search ran or was skipped: a settled job's candidates outside its
+// search bounds do not fit (the header's "settled jobs" argument), nor do those before the u
+// of a failure that dominates it (below). Later in the walk P before s only goes down: E's own
+// move, and any job revisited after E (start s' >= s), give nodes back on their old windows
+// [s', s' + d') only, and take nodes anywhere. So a job Z revisited later, with need >= n and
+// duration >= d, has no fit at any t < u either (the same witness, before s <= s', outside
+// Z's own window): its search starts at the largest such u, and is skipped when that is past
+// every candidate it has.
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace allocsim {
+
+/// The failures of one walk, as the (need, duration) pairs not dominated by a later one.
+class FailureMemo {
+ public:
+  /// Forgets every failure (at the start of a walk).
+  void clear() {
+    front_.clear();
+    min_need_ = std::numeric_limits<int>::max();
+    min_duration_ = std::numeric_limits<double>::infinity();
+  }
+  /// Largest start among the recorded failures with need <= `need` and duration <=
+  /// `duration`; -infinity when none. Stops at the first such start >= `enough` (the newest
+  /// failures first), returning it.
+  double covered_until(int need, double duration,
+                       double enough = std::numeric_limits<double>::infinity()) const {
+    double until = -std::numeric_limits<double>::infinity();
+    if (need < min_need_ || duration < min_duration_) return until;  // none dominates
+    for (auto failure = front_.rbegin(); failure != front_.rend(); ++failure)
+      if (failure->need <= need && failure->duration <= duration && failure->start > until) {
+        until = failure->start;
+        if (until >= enough) break;
+      }
+    return until;
+  }
+  /// Records a failure: no fit before `start`.
+  void record(int need, double duration, double start);
+  /// Number of failures kept.
+  std::size_t size() const { return front_.size(); }
+
+ private:
+  struct Failure {
+    int need;
+    double duration;
+    double start;
+  };
+  std::vector<Failure> front_;
+  int min_need_ = std::numeric_limits<int>::max();  // smallest need and duration kept
+  double min_duration_ = std::numeric_limits<double>::infinity();
+};
+
+}  // namespace allocsim

@@ -1,0 +1,70 @@
+#pragma once
+// The free-node step function of conservative backfilling with compression
+// (sched/compressing.hpp): a sorted array of breakpoints, searched breakpoint by breakpoint.
+// (Block summaries of the minimum and maximum, to skip a block of breakpoints in one
+// comparison, were tried and were slower on SDSC-BLUE: the profiles hold a few hundred
+// breakpoints and the searches' runs are short; the speed comes from searching less, see the
+// compression's failure memo in sched/compressing.hpp.)
+#include <cstddef>
+#include <vector>
+
+namespace allocsim {
+
+/// A window whose nodes count as free in a StepProfile search (a job searched as if taken out
+/// of the profile): `from` and `to` must be breakpoints.
+struct OwnWindow {
+  double from = 0;
+  double to = 0;
+  int nodes = 0;
+};
+
+/// Free-node step function over [now, inf) with arbitrary breakpoints; redundant breakpoints
+/// (same count as the one before) change no search answer.
+class StepProfile {
+ public:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Point {
+    double time;
+    int free;
+  };
+  /// `free` nodes from `now` on.
+  void reset(double now, int free);
+  /// Adds `delta` over [max(from, now), to); nothing when that is empty.
+  void add(double from, double to, int delta);
+  /// Drops the breakpoints before `now` (keeping the step that holds at now).
+  void advance(double now);
+  /// True when redundant breakpoints may have piled up since the last compaction.
+  bool wants_compaction() const;
+  /// Drops redundant breakpoints (same count as the one before) but those at `keep` (sorted).
+  void compact(const std::vector<double>& keep);
+  /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
+  /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
+  /// whose windows hold b too, so the search resumes after b.
+  using Own = OwnWindow;
+  std::size_t earliest(int need, double duration, double limit, std::size_t from = 0,
+                       const OwnWindow& own = OwnWindow()) const;
+  /// Earliest breakpoint after now and before `limit` where the count changes and `need`
+  /// fits; kNone if none.
+  std::size_t earliest_change_after_now(int need, double duration, double limit) const;
+  /// Whether `need` fits over [time, time + duration) (time need not be a breakpoint).
+  bool fits_at(double time, int need, double duration) const;
+  double time(std::size_t i) const { return points_[i].time; }
+  int free(std::size_t i) const { return points_[i].free; }
+  std::size_t size() const { return points_.size(); }
+  /// Index of the first breakpoint at or after `time`.
+  std::size_t lower(double time) const;
+  /// Index of the breakpoint at `time` (> the first), inserted (same count) when missing.
+  std::size_t ensure(double time);
+  /// Number of breakpoints with a negative free count (a running job given more nodes than
+  /// planned); 0 means P >= 0 everywhere.
+  std::size_t negatives() const { return negatives_; }
+
+ private:
+  bool fits(std::size_t candidate, int need, double duration) const;
+  void count_negatives();
+  std::vector<Point> points_;
+  std::size_t compacted_size_ = 0;
+  std::size_t negatives_ = 0;
+};
+
+}  // namespace allocsim

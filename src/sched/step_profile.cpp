@@ -1,0 +1,124 @@
+// The free-node step function (sched/step_profile.hpp).
+#include "allocsim/sched/step_profile.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+namespace allocsim {
+
+void StepProfile::reset(double now, int free) {
+  points_.assign(1, Point{now, free});
+  compacted_size_ = 1;
+  count_negatives();
+}
+
+void StepProfile::count_negatives() {
+  negatives_ = 0;
+  for (const Point& point : points_) negatives_ += point.free < 0 ? 1 : 0;
+}
+
+std::size_t StepProfile::lower(double time) const {
+  return static_cast<std::size_t>(
+      std::lower_bound(points_.begin(), points_.end(), time,
+                       [](const Point& point, double t) { return point.time < t; }) -
+      points_.begin());
+}
+
+std::size_t StepProfile::ensure(double time) {
+  const std::size_t at = lower(time);
+  if (at < points_.size() && points_[at].time == time) return at;
+  const int value = points_[at - 1].free;  // time > the first breakpoint (now)
+  points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(at), Point{time, value});
+  negatives_ += value < 0 ? 1 : 0;
+  return at;
+}
+
+void StepProfile::add(double from, double to, int delta) {
+  from = std::max(from, points_.front().time);
+  if (!(from < to) || delta == 0) return;
+  const std::size_t first = ensure(from);
+  const std::size_t stop = std::isinf(to) ? points_.size() : ensure(to);
+  for (std::size_t i = first; i < stop; ++i) {
+    const int before = points_[i].free;
+    points_[i].free += delta;
+    if ((before < 0) != (points_[i].free < 0)) {
+      if (before < 0)
+        --negatives_;
+      else
+        ++negatives_;
+    }
+  }
+}
+
+void StepProfile::advance(double now) {
+  auto after = std::upper_bound(points_.begin(), points_.end(), now,
+                                [](double time, const Point& point) { return time < point.time; });
+  for (auto it = points_.begin(); it != std::prev(after); ++it) negatives_ -= it->free < 0 ? 1 : 0;
+  points_.erase(points_.begin(), std::prev(after));
+  points_.front().time = now;
+}
+
+bool StepProfile::wants_compaction() const {
+  return points_.size() > 2 * compacted_size_ + 64;
+}
+
+void StepProfile::compact(const std::vector<double>& keep) {
+  std::size_t kept = 1;
+  for (std::size_t i = 1; i < points_.size(); ++i)
+    if (points_[i].free != points_[kept - 1].free ||
+        std::binary_search(keep.begin(), keep.end(), points_[i].time))
+      points_[kept++] = points_[i];
+  points_.resize(kept);
+  compacted_size_ = kept;
+  count_negatives();
+}
+
+bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
+  if (points_[candidate].free < need) return false;
+  const double end = points_[candidate].time + duration;
+  for (std::size_t next = candidate + 1; next < points_.size() && points_[next].time < end; ++next)
+    if (points_[next].free < need) return false;
+  return true;
+}
+
+std::size_t StepProfile::earliest(int need, double duration, double limit, std::size_t from,
+                                  const Own& own) const {
+  const std::size_t count = points_.size();
+  // The free count of breakpoint i with the own window's nodes given back (own.to and
+  // own.from are breakpoints, so a step is wholly inside or outside the window).
+  auto value = [&](std::size_t i) {
+    const double t = points_[i].time;
+    return points_[i].free + (own.from <= t && t < own.to ? own.nodes : 0);
+  };
+  std::size_t candidate = from;
+  while (candidate < count && points_[candidate].time < limit) {
+    if (value(candidate) < need) {
+      ++candidate;
+      continue;
+    }
+    const double end = points_[candidate].time + duration;
+    std::size_t next = candidate + 1;
+    while (next < count && points_[next].time < end && value(next) >= need) ++next;
+    if (next == count || !(points_[next].time < end)) return candidate;
+    candidate = next + 1;  // every candidate up to `next` has `next` in its window
+  }
+  return kNone;
+}
+
+bool StepProfile::fits_at(double time, int need, double duration) const {
+  auto after = std::upper_bound(points_.begin(), points_.end(), time,
+                                [](double t, const Point& point) { return t < point.time; });
+  if (std::prev(after)->free < need) return false;
+  for (; after != points_.end() && after->time < time + duration; ++after)
+    if (after->free < need) return false;
+  return true;
+}
+
+std::size_t StepProfile::earliest_change_after_now(int need, double duration, double limit) const {
+  for (std::size_t c = 1; c < points_.size() && points_[c].time < limit; ++c)
+    if (points_[c].free != points_[c - 1].free && fits(c, need, duration)) return c;
+  return kNone;
+}
+
+}  // namespace allocsim

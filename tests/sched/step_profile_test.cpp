@@ -1,0 +1,156 @@
+// StepProfile (sched/step_profile.hpp) and FailureMemo (sched/failure_memo.hpp) against plain
+// arrays on random operations: the profile's value at every integer time after add, advance
+// and compact, its negative count, and every search answer (with and without an own window);
+// the memo's answer against the largest start over every failure recorded.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "allocsim/sched/failure_memo.hpp"
+#include "allocsim/sched/step_profile.hpp"
+#include "allocsim/util/rng.hpp"
+
+namespace allocsim {
+namespace {
+
+constexpr int kHorizon = 200;  // the plain array: one free count per unit of time
+
+/// The profile's count at time t (a breakpoint at or before t holds it).
+int value_at(const StepProfile& profile, double t) {
+  std::size_t i = profile.lower(t);
+  if (i == profile.size() || profile.time(i) > t) --i;
+  return profile.free(i);
+}
+
+/// Trying every breakpoint candidate from `from` on, before `limit`, against the array.
+std::size_t brute_earliest(const StepProfile& profile, const std::vector<int>& slots, int need,
+                           int duration, double limit, std::size_t from, const OwnWindow& own) {
+  auto slot = [&](int u) {
+    const int nodes = own.from <= u && u < own.to ? own.nodes : 0;
+    return slots[static_cast<std::size_t>(std::min(u, kHorizon - 1))] + nodes;
+  };
+  for (std::size_t c = from; c < profile.size() && profile.time(c) < limit; ++c) {
+    const int t = static_cast<int>(profile.time(c));
+    bool fits = slot(t) >= need;
+    for (int u = t + 1; fits && u < t + duration; ++u) fits = slot(u) >= need;
+    if (fits) return c;
+  }
+  return StepProfile::kNone;
+}
+
+TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
+  Rng rng(28);
+  for (int round = 0; round < 300; ++round) {
+    const int machine = static_cast<int>(rng.uniform_int(1, 40));
+    int now = 0;
+    StepProfile profile;
+    profile.reset(now, machine);
+    std::vector<int> slots(kHorizon, machine);
+    for (int step = 0; step < 60; ++step) {
+      const std::int64_t kind = rng.uniform_int(0, 9);
+      if (kind < 6) {  // add over [from, to) (to up to the horizon: "infinity")
+        const int from = static_cast<int>(rng.uniform_int(now - 3, 150));
+        const int to = static_cast<int>(rng.uniform_int(from, 151));
+        const int delta = static_cast<int>(rng.uniform_int(-machine, machine));
+        const bool forever = to == 151;
+        profile.add(from, forever ? std::numeric_limits<double>::infinity() : to, delta);
+        for (int u = std::max(from, now); u < (forever ? kHorizon : to); ++u)
+          slots[static_cast<std::size_t>(u)] += delta;
+      } else if (kind < 7) {
+        now = static_cast<int>(rng.uniform_int(now, now + 6));
+        profile.advance(now);
+      } else if (kind < 8) {  // compaction keeping a few breakpoints
+        std::vector<double> keep;
+        for (std::size_t i = 0; i < profile.size(); ++i)
+          if (rng.uniform_int(0, 3) == 0) keep.push_back(profile.time(i));
+        profile.compact(keep);
+        for (double t : keep) EXPECT_LT(profile.lower(t), profile.size());
+        for (double t : keep) EXPECT_EQ(profile.time(profile.lower(t)), t);
+      } else {
+        profile.ensure(static_cast<double>(rng.uniform_int(now + 1, 160)));
+      }
+      std::size_t negatives = 0;
+      for (std::size_t i = 0; i < profile.size(); ++i) negatives += profile.free(i) < 0 ? 1 : 0;
+      ASSERT_EQ(profile.negatives(), negatives);
+      ASSERT_EQ(profile.time(0), now);
+      for (int u = now; u < kHorizon; ++u)
+        ASSERT_EQ(value_at(profile, u), slots[static_cast<std::size_t>(u)]) << "time " << u;
+      // Searches: random need, duration, limit, start index, and own window (breakpoints).
+      for (int query = 0; query < 5; ++query) {
+        const int need = static_cast<int>(rng.uniform_int(-2, machine + 2));
+        const int duration = static_cast<int>(rng.uniform_int(0, 40));
+        const double limit = rng.uniform_int(0, 4) == 0
+                                 ? std::numeric_limits<double>::infinity()
+                                 : static_cast<double>(rng.uniform_int(now, 170));
+        const std::size_t from =
+            static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(profile.size())));
+        OwnWindow own;
+        if (profile.size() > 1 && rng.uniform_int(0, 1) == 0) {
+          const auto last = static_cast<std::int64_t>(profile.size()) - 1;
+          const auto a = static_cast<std::size_t>(rng.uniform_int(0, last - 1));
+          const auto b =
+              static_cast<std::size_t>(rng.uniform_int(static_cast<std::int64_t>(a) + 1, last));
+          own = {profile.time(a), profile.time(b), static_cast<int>(rng.uniform_int(1, machine))};
+        }
+        EXPECT_EQ(profile.earliest(need, duration, limit, from, own),
+                  brute_earliest(profile, slots, need, duration, limit, from, own))
+            << "round " << round << " step " << step << " need " << need << " duration "
+            << duration;
+        const double at = now + static_cast<double>(rng.uniform_int(0, 300)) / 2;
+        bool fits = true;
+        for (int u = static_cast<int>(at); fits && u < at + std::max(duration, 1); ++u)
+          fits = slots[static_cast<std::size_t>(std::min(u, kHorizon - 1))] >= need;
+        if (duration > 0 || at == static_cast<int>(at))
+          EXPECT_EQ(profile.fits_at(at, need, duration), fits) << "at " << at;
+      }
+    }
+  }
+}
+
+TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
+  Rng rng(2028);
+  for (int round = 0; round < 200; ++round) {
+    FailureMemo memo;
+    struct Failure {
+      int need;
+      double duration;
+      double start;
+    };
+    std::vector<Failure> all;
+    double start = 0;
+    for (int step = 0; step < 50; ++step) {
+      // Mostly nondecreasing (the walk's order), sometimes earlier (a moved job's new start).
+      start += static_cast<double>(rng.uniform_int(0, 2));
+      const double at =
+          rng.uniform_int(0, 3) == 0 ? start - static_cast<double>(rng.uniform_int(0, 8)) : start;
+      const Failure failure{static_cast<int>(rng.uniform_int(0, 12)),
+                            static_cast<double>(rng.uniform_int(0, 12)), at};
+      memo.record(failure.need, failure.duration, failure.start);
+      all.push_back(failure);
+      for (int query = 0; query < 10; ++query) {
+        const int need = static_cast<int>(rng.uniform_int(0, 13));
+        const double duration = static_cast<double>(rng.uniform_int(0, 13));
+        double expected = -std::numeric_limits<double>::infinity();
+        for (const Failure& f : all)
+          if (f.need <= need && f.duration <= duration) expected = std::max(expected, f.start);
+        EXPECT_EQ(memo.covered_until(need, duration), expected);
+        // Stopping at `enough`: a dominating start >= enough, else the largest.
+        const double enough = static_cast<double>(rng.uniform_int(0, 60));
+        const double early = memo.covered_until(need, duration, enough);
+        if (expected >= enough) {
+          EXPECT_GE(early, enough);
+          EXPECT_LE(early, expected);
+        } else {
+          EXPECT_EQ(early, expected);
+        }
+      }
+    }
+    memo.clear();
+    EXPECT_EQ(memo.covered_until(100, 100), -std::numeric_limits<double>::infinity());
+  }
+}
+
+}  // namespace
+}  // namespace allocsim
