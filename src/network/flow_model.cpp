@@ -27,7 +27,16 @@ FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth
       load_(load),
       adaptive_(topology.graph() && topology.graph()->adaptive()),
       pool_link_(load == FlowLoad::mean ? topology.link_slot_count() : -1),
-      compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {}
+      compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {
+  if (const GraphMachine* graph = topology.graph()) {
+    class_of_link_.reserve(graph->links().size());
+    for (const GraphLink& link : graph->links()) {
+      const auto index = static_cast<std::uint8_t>(link.link_class);
+      class_of_link_.push_back(index);
+      has_class_[index] = true;
+    }
+  }
+}
 
 void FlowNetwork::normalise(std::vector<std::pair<LinkId, double>>& loads) const {
   if (!topology_->graph()) return;  // every capacity 1
@@ -521,10 +530,17 @@ void FlowNetwork::update_utilization() {
     job->owned_dirty = false;
     job->owned_use = 0;
     job->owned_peak = 0;
+    job->owned_class_peak = {};
     for (const int position : job->owned) {
-      const double use = use_of_link_[job->loads[position].first] / bandwidth_;
+      const LinkId link = job->loads[position].first;
+      const double use = use_of_link_[link] / bandwidth_;
       job->owned_use += use;
       job->owned_peak = std::max(job->owned_peak, use);
+      // Per class on graph machines (the pool link of FlowLoad::mean has none: below).
+      if (static_cast<std::size_t>(link) < class_of_link_.size()) {
+        double& peak = job->owned_class_peak[class_of_link_[link]];
+        peak = std::max(peak, use);
+      }
     }
   }
   utilization_ = {};
@@ -532,12 +548,18 @@ void FlowNetwork::update_utilization() {
   for (const auto& [key, job] : jobs_) {
     total += job.owned_use;
     utilization_.max = std::max(utilization_.max, job.owned_peak);
+    for (std::size_t c = 0; c < kLinkClassCount; ++c)
+      utilization_.max_by_class[c] =
+          std::max(utilization_.max_by_class[c], job.owned_class_peak[c]);
   }
   const auto links = topology_->link_count();
-  if (load_ == FlowLoad::mean)  // the pool's use is that of every link
+  if (load_ == FlowLoad::mean) {  // the pool's use is that of every link, of every class
     utilization_.mean = total;
-  else
+    for (std::size_t c = 0; c < kLinkClassCount; ++c)
+      if (has_class_[c]) utilization_.max_by_class[c] = utilization_.max;
+  } else {
     utilization_.mean = links > 0 ? total / static_cast<double>(links) : 0;
+  }
 }
 
 }  // namespace allocsim

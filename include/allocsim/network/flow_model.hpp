@@ -75,6 +75,7 @@
 // minimal routes). Jobs added with explicit loads (mapped patterns) are routed by their caller
 // (the flow runtime passes link_load_view at their start) and keep those routes. Cost per solve
 // on such machines O(J² · U) for J all-to-all jobs (each re-route sums the others' loads).
+#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -86,6 +87,9 @@
 #include "allocsim/network/max_min.hpp"
 
 namespace allocsim {
+
+/// The number of LinkClass values (graph_machine.hpp), the size of per-class statistics.
+inline constexpr std::size_t kLinkClassCount = static_cast<std::size_t>(LinkClass::down) + 1;
 
 /// Which link load paces a job's communication (see the file comment).
 enum class FlowLoad {
@@ -124,6 +128,11 @@ class FlowNetwork {
   struct Utilization {
     double mean = 0;  ///< over all real links of the machine
     double max = 0;
+    /// Graph machines: the largest use of a link of each LinkClass (indexed by the enum's
+    /// value: injection, ejection, local, global, up, down), 0 for a class no loaded link has;
+    /// all 0 on grids, whose links have no class. Under FlowLoad::mean every link carries the
+    /// pool's use, so every class the machine has gets max.
+    std::array<double, kLinkClassCount> max_by_class{};
   };
 
   /// `bandwidth`: every link's capacity, relative to the bandwidth at which `comm` holds (1);
@@ -200,10 +209,11 @@ class FlowNetwork {
     std::vector<int> shared;
     int heaviest_private = -1;
     bool sharing_stale = true;
-    int shared_count = 0;     ///< entries of loads on shared links (kept up to date eagerly)
-    std::vector<int> owned;   ///< positions in loads of the links it owns (owner_of_link_), sorted
-    double owned_use = 0;     ///< Σ use / bandwidth over its owned links (update_utilization)
-    double owned_peak = 0;    ///< max use / bandwidth over its owned links
+    int shared_count = 0;    ///< entries of loads on shared links (kept up to date eagerly)
+    std::vector<int> owned;  ///< positions in loads of the links it owns (owner_of_link_), sorted
+    double owned_use = 0;    ///< Σ use / bandwidth over its owned links (update_utilization)
+    double owned_peak = 0;   ///< max use / bandwidth over its owned links
+    std::array<double, kLinkClassCount> owned_class_peak{};  ///< the same per link class
     bool owned_dirty = true;  ///< owned_use and owned_peak to recompute (an owned link changed)
     bool solved = false;      ///< has had a rate from solve_queued()
   };
@@ -261,7 +271,11 @@ class FlowNetwork {
   const Topology* topology_;
   double comm_, bandwidth_;
   FlowLoad load_;
-  bool adaptive_ = false;          ///< the machine's routes depend on loads (UGAL)
+  bool adaptive_ = false;  ///< the machine's routes depend on loads (UGAL)
+  /// Graph machines: per LinkId its LinkClass (as an index), and which classes the machine has;
+  /// empty and all false on grids.
+  std::vector<std::uint8_t> class_of_link_;
+  std::array<bool, kLinkClassCount> has_class_{};
   LinkLoadScratch scratch_;        ///< for all_to_all_link_loads
   std::vector<double> link_view_;  ///< link_load_view's result
   /// Link slots the solver knows: the topology's, plus under FlowLoad::mean one more, the pool

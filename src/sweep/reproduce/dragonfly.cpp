@@ -76,6 +76,59 @@ void fat_tree(const StudyContext& context, Measurements& m) {
   m.facts["pollard/few-switches-less-communication"] = less_communication;
 }
 
+/// Yang et al. (SC 2016), abstract: "while random job placement coupled with adaptive routing
+/// is good at load balancing network traffic, it cannot guarantee the best performance for every
+/// job. The performance improvement of communication-intensive applications comes at the
+/// expense of performance degradation of less intensive ones." Their baseline is contiguous
+/// placement; ours is SST's `simple` (lowest free ids: a job fills routers, then groups), under
+/// the same UGAL routing so that only the placement changes. Per communication class
+/// (comm_classes: heavy share 0.6, light 0.1), the slowdown other jobs cause, mean interference
+/// = actual / alone runtime on the job's own allocation.
+constexpr double kBullyDirection = 0.005;  ///< a smaller change of mean interference: no change
+
+void bully(const StudyContext& context, Measurements& m) {
+  const std::string results = run_experiment(
+      context,
+      context.quick ? "quick/dragonfly-placement-bully.toml" : "dragonfly-placement-bully.toml",
+      "dragonfly-placement-bully");
+  const GroupMeans means = group_means(results, {"shape", "by", "alloc"},
+                                       {"mean_interference_heavy", "mean_interference_light"});
+  bool heavy_gain = true, light_lose = true;
+  int shapes = 0;
+  for (const auto& [key, values] : means.values) {
+    if (key[2] != "simple") continue;
+    const double heavy = values.at("mean_interference_heavy").mean;
+    const double light = values.at("mean_interference_light").mean;
+    char text[400];
+    for (const auto& [other, w] : means.values) {
+      if (other[0] != key[0] || other[1] != key[1] || other[2] == "simple") continue;
+      const double other_heavy = w.at("mean_interference_heavy").mean;
+      const double other_light = w.at("mean_interference_light").mean;
+      std::snprintf(text, sizeof text,
+                    "bully, %s, classes by %s, UGAL: mean interference (actual / alone runtime) "
+                    "of heavy communicators %.4f under %s against %.4f under simple, of light "
+                    "ones %.4f against %.4f",
+                    key[0].c_str(), key[1].c_str(), other_heavy, other[2].c_str(), heavy,
+                    other_light, light);
+      m.notes.push_back(text);
+      if (key[1] != "draw" || other[2] != "random") continue;
+      ++shapes;
+      heavy_gain = heavy_gain && other_heavy <= heavy - kBullyDirection;
+      light_lose = light_lose && other_light >= light + kBullyDirection;
+    }
+  }
+  if (shapes == 0) return;
+  m.facts["yang/bully-heavy-gain-light-lose"] = heavy_gain && light_lose;
+  m.notes.push_back(std::string("bully: heavy communicators ") +
+                    (heavy_gain ? "gain" : "do not gain") + " and light ones " +
+                    (light_lose ? "lose" : "do not lose") +
+                    " under random placement against simple (a change of mean interference "
+                    "below 0.005 counts as none). In the flow model no job communicates faster "
+                    "than alone on the compact reference allocation, and jobs sharing a link "
+                    "get max-min fair rates whatever their communication shares: a heavy "
+                    "communicator cannot take a light one's bandwidth, the bully's mechanism");
+}
+
 }  // namespace
 
 Measurements dragonfly_placement(const StudyContext& context) {
@@ -84,7 +137,8 @@ Measurements dragonfly_placement(const StudyContext& context) {
       "dragonfly-placement");
   const GroupMeans means =
       group_means(results, {"shape", "pattern", "arrangement", "routing", "alloc"},
-                  {"mean_response", "mean_comm_slowdown", "max_link_utilization"});
+                  {"mean_response", "mean_comm_slowdown", "max_link_utilization",
+                   "max_link_util_endpoint", "max_link_util_global", "max_link_util_router"});
   std::vector<std::pair<Cell, std::map<std::string, GroupMeans::Value>>> cells;
   std::vector<std::string> shapes;
   for (const auto& [key, values] : means.values) {
@@ -100,6 +154,10 @@ Measurements dragonfly_placement(const StudyContext& context) {
     return m;
   }
   // Bhatele et al. (SC 2011), Jain et al. (SC 2014): per shape, all-to-all, absolute arrangement.
+  // Their hot spots are on router-to-router links (Jain et al.: "hot spots on global links"; the
+  // links whose load routing and placement move), so the lowest maximum is taken over links
+  // between routers (max_link_util_router, local and global); the maximum over all links
+  // (injection and ejection included) is kept as a note.
   bool random_indirect_lowest = true, contiguous_minimal_above = true;
   // Kaplan et al.: per shape and pattern, the spread of communication time over arrangement x
   // routing x allocation, (worst - best) / worst.
@@ -108,25 +166,45 @@ Measurements dragonfly_placement(const StudyContext& context) {
     double lowest = std::numeric_limits<double>::infinity(), random_indirect = lowest;
     double contiguous_minimal = -1;
     std::string lowest_at;
+    // The same over router links (the check) and the largest endpoint-link maximum.
+    double lowest_router = std::numeric_limits<double>::infinity(),
+           random_indirect_router = lowest_router;
+    double lowest_global = lowest_router, endpoint = 0;
+    std::string lowest_router_at, lowest_global_at;
     std::map<std::string, std::pair<double, double>> range;  // pattern -> (best, worst)
     for (const auto& [cell, v] : cells) {
       if (cell.shape != shape) continue;
       auto& [best, worst] = range.try_emplace(cell.pattern, 1e300, -1e300).first->second;
       best = std::min(best, comm_time(v)), worst = std::max(worst, comm_time(v));
       if (cell.pattern != "alltoall:auto" || cell.arrangement != "absolute") continue;
+      const std::string at = cell.alloc + " / " + cell.routing;
       const double load = v.at("max_link_utilization").mean;
-      if (load < lowest) lowest = load, lowest_at = cell.alloc + " / " + cell.routing;
-      if (contains(kRandom, cell.alloc) && contains(kIndirect, cell.routing))
+      const double router = v.at("max_link_util_router").mean;
+      const double global = v.at("max_link_util_global").mean;
+      endpoint = std::max(endpoint, v.at("max_link_util_endpoint").mean);
+      if (load < lowest) lowest = load, lowest_at = at;
+      if (router < lowest_router) lowest_router = router, lowest_router_at = at;
+      if (global < lowest_global) lowest_global = global, lowest_global_at = at;
+      const bool random_indirect_cell =
+          contains(kRandom, cell.alloc) && contains(kIndirect, cell.routing);
+      if (random_indirect_cell) {
         random_indirect = std::min(random_indirect, load);
+        random_indirect_router = std::min(random_indirect_router, router);
+      }
       if (cell.alloc == "simple" && cell.routing == "minimal") contiguous_minimal = load;
     }
-    random_indirect_lowest = random_indirect_lowest && random_indirect <= lowest;
+    random_indirect_lowest = random_indirect_lowest && random_indirect_router <= lowest_router;
     contiguous_minimal_above = contiguous_minimal_above && contiguous_minimal > random_indirect;
-    char text[300];
+    char text[600];
     std::snprintf(text, sizeof text,
-                  "%s, all-to-all, absolute: lowest max link utilization %.3f (%s); random "
-                  "placement with indirect routing %.3f; simple / minimal %.3f",
-                  shape.c_str(), lowest, lowest_at.c_str(), random_indirect, contiguous_minimal);
+                  "%s, all-to-all, absolute: lowest max utilization of a router-to-router link "
+                  "%.3f (%s), of a global link %.3f (%s); random placement with indirect "
+                  "routing %.3f on router links; over all links lowest %.3f (%s), random / "
+                  "indirect %.3f, simple / minimal %.3f; injection and ejection links at most "
+                  "%.3f",
+                  shape.c_str(), lowest_router, lowest_router_at.c_str(), lowest_global,
+                  lowest_global_at.c_str(), random_indirect_router, lowest, lowest_at.c_str(),
+                  random_indirect, contiguous_minimal, endpoint);
     m.notes.push_back(text);
     for (const auto& [pattern, br] : range) {
       const double spread = br.second > 0 ? (br.second - br.first) / br.second : 0;
@@ -172,6 +250,7 @@ Measurements dragonfly_placement(const StudyContext& context) {
     }
   }
   fat_tree(context, m);
+  bully(context, m);
   // The figure: per shape, communication time and max link utilization of each placement
   // against the routing (all-to-all, absolute arrangement).
   Figure figure;
@@ -181,7 +260,8 @@ Measurements dragonfly_placement(const StudyContext& context) {
     for (const std::string& shape : shapes) {
       Panel panel{shape,
                   "routing (0 minimal, 1 Valiant, 2 UGAL)",
-                  metric == "comm" ? "communication time / trace runtime" : "max link utilization",
+                  metric == "comm" ? "communication time / trace runtime"
+                                   : "max utilization of a router-to-router link",
                   false,
                   {}};
       std::map<std::string, Series> by_alloc;
@@ -193,9 +273,9 @@ Measurements dragonfly_placement(const StudyContext& context) {
             std::find(kRoutings.begin(), kRoutings.end(), cell.routing) - kRoutings.begin());
         Series& s = by_alloc.try_emplace(cell.alloc, Series{cell.alloc, {}, {}, {}}).first->second;
         s.x.push_back(x);
-        s.y.push_back(metric == "comm" ? comm_time(v) : v.at("max_link_utilization").mean);
+        s.y.push_back(metric == "comm" ? comm_time(v) : v.at("max_link_util_router").mean);
         s.error.push_back(metric == "comm" ? v.at("mean_comm_slowdown").ci95
-                                           : v.at("max_link_utilization").ci95);
+                                           : v.at("max_link_util_router").ci95);
       }
       for (auto& [alloc, s] : by_alloc) {  // points in routing order (the map sorts by name)
         std::vector<std::size_t> order(s.x.size());
@@ -210,10 +290,6 @@ Measurements dragonfly_placement(const StudyContext& context) {
       figure.panels.push_back(panel);
     }
   write_figure(context, "dragonfly-placement", figure, m);
-  m.notes.push_back(
-      "not checked yet: Yang et al.'s bully (heavy communicators gain, light ones lose under "
-      "random placement with adaptive routing) needs each job's interference by communication "
-      "class");
   return m;
 }
 
