@@ -76,6 +76,75 @@ void fat_tree(const StudyContext& context, Measurements& m) {
   m.facts["pollard/few-switches-less-communication"] = less_communication;
 }
 
+/// Why random placement with indirect routing need not give the lowest maximum (Bhatele et al.,
+/// Jain et al.): the same comparison on router-to-router links at several communication shares
+/// (experiments/dragonfly-placement-load.toml), in the notes.
+void load_level(const StudyContext& context, Measurements& m) {
+  const std::string results = run_experiment(
+      context,
+      context.quick ? "quick/dragonfly-placement-load.toml" : "dragonfly-placement-load.toml",
+      "dragonfly-placement-load");
+  const GroupMeans means = group_means(results, {"comm", "routing", "alloc"},
+                                       {"max_link_util_router", "max_link_util_endpoint"});
+  // comm -> cells (router-link maximum, "alloc / routing"), and the endpoint-link maximum.
+  std::map<std::string, std::vector<std::pair<double, std::string>>> by_comm;
+  std::map<std::string, double> endpoint;
+  for (const auto& [key, values] : means.values) {
+    by_comm[key[0]].emplace_back(values.at("max_link_util_router").mean, key[2] + " / " + key[1]);
+    double& e = endpoint[key[0]];
+    e = std::max(e, values.at("max_link_util_endpoint").mean);
+  }
+  int shares = 0, holds = 0, random_below_contiguous = 0;
+  // random / indirect (the better of Valiant and UGAL) minus random / minimal, its range.
+  double indirect_low = std::numeric_limits<double>::infinity(), indirect_high = -indirect_low;
+  const char* shape = context.quick ? "p=2,a=4,h=2" : "p=2,a=8,h=2";
+  for (auto& [comm, cells] : by_comm) {
+    std::sort(cells.begin(), cells.end());
+    const auto value = [&](const std::string& at) {
+      for (const auto& [load, where] : cells)
+        if (where == at) return load;
+      return std::numeric_limits<double>::quiet_NaN();
+    };
+    double random_indirect = std::numeric_limits<double>::infinity();
+    int rank = 0;  // of the best random / indirect cell, 1 = lowest
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::string& at = cells[i].second;
+      const std::string alloc = at.substr(0, at.find(" / "));
+      const std::string routing = at.substr(at.find(" / ") + 3);
+      if (contains(kRandom, alloc) && contains(kIndirect, routing) && rank == 0)
+        random_indirect = cells[i].first, rank = static_cast<int>(i) + 1;
+    }
+    const double random_minimal = value("random / minimal");
+    const double contiguous_minimal = value("simple / minimal");
+    ++shares;
+    if (rank == 1) ++holds;
+    if (random_minimal < contiguous_minimal) ++random_below_contiguous;
+    indirect_low = std::min(indirect_low, random_indirect - random_minimal);
+    indirect_high = std::max(indirect_high, random_indirect - random_minimal);
+    char text[500];
+    std::snprintf(text, sizeof text,
+                  "load, %s, all-to-all, flow:comm=%s: lowest max utilization of a "
+                  "router-to-router link %.3f (%s); random placement with indirect routing %.3f "
+                  "(rank %d of %zu), random / minimal %.3f, simple / minimal %.3f; injection and "
+                  "ejection links at most %.3f",
+                  shape, comm.c_str(), cells.front().first, cells.front().second.c_str(),
+                  random_indirect, rank, cells.size(), random_minimal, contiguous_minimal,
+                  endpoint[comm]);
+    m.notes.push_back(text);
+  }
+  char text[700];
+  std::snprintf(text, sizeof text,
+                "load: random placement with indirect routing has the lowest router-link maximum "
+                "at %d of %d communication shares; random placement is below contiguous "
+                "(simple, minimal routing) at %d of %d, but indirect routing changes random "
+                "placement's maximum by %+.3f to %+.3f only (Valiant and UGAL detours add router "
+                "hops, each an extra load in the flow model). On a saturated link the "
+                "utilization is the share of time its jobs communicate, so the maxima of the "
+                "spread placements converge as the share grows",
+                holds, shares, random_below_contiguous, shares, indirect_low, indirect_high);
+  m.notes.push_back(text);
+}
+
 /// Yang et al. (SC 2016), abstract: "while random job placement coupled with adaptive routing
 /// is good at load balancing network traffic, it cannot guarantee the best performance for every
 /// job. The performance improvement of communication-intensive applications comes at the
@@ -124,9 +193,12 @@ void bully(const StudyContext& context, Measurements& m) {
                     (light_lose ? "lose" : "do not lose") +
                     " under random placement against simple (a change of mean interference "
                     "below 0.005 counts as none). In the flow model no job communicates faster "
-                    "than alone on the compact reference allocation, and jobs sharing a link "
-                    "get max-min fair rates whatever their communication shares: a heavy "
-                    "communicator cannot take a light one's bandwidth, the bully's mechanism");
+                    "than alone on the compact reference allocation (spreading cannot speed a "
+                    "job's own exchange), and jobs sharing a link get equal max-min fair rates "
+                    "whatever their communication shares: heavy traffic cannot take more than an "
+                    "equal share of a link from light traffic, and the heavy communicators, "
+                    "whose runtimes depend most on their rates, are the ones slowed most when "
+                    "jobs are spread");
 }
 
 }  // namespace
@@ -250,6 +322,7 @@ Measurements dragonfly_placement(const StudyContext& context) {
     }
   }
   fat_tree(context, m);
+  load_level(context, m);
   bully(context, m);
   // The figure: per shape, communication time and max link utilization of each placement
   // against the routing (all-to-all, absolute arrangement).
