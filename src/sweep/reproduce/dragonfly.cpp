@@ -163,7 +163,7 @@ void bully(const StudyContext& context, Measurements& m) {
   const GroupMeans means = group_means(results, {"shape", "by", "alloc"},
                                        {"mean_interference_heavy", "mean_interference_light"});
   bool heavy_gain = true, light_lose = true;
-  int shapes = 0;
+  int shapes = 0, heavy_gains = 0, light_loses = 0;
   for (const auto& [key, values] : means.values) {
     if (key[2] != "simple") continue;
     const double heavy = values.at("mean_interference_heavy").mean;
@@ -182,23 +182,29 @@ void bully(const StudyContext& context, Measurements& m) {
       m.notes.push_back(text);
       if (key[1] != "draw" || other[2] != "random") continue;
       ++shapes;
-      heavy_gain = heavy_gain && other_heavy <= heavy - kBullyDirection;
-      light_lose = light_lose && other_light >= light + kBullyDirection;
+      const bool gains = other_heavy <= heavy - kBullyDirection;
+      const bool loses = other_light >= light + kBullyDirection;
+      heavy_gains += gains, light_loses += loses;
+      heavy_gain = heavy_gain && gains;
+      light_lose = light_lose && loses;
     }
   }
   if (shapes == 0) return;
   m.facts["yang/bully-heavy-gain-light-lose"] = heavy_gain && light_lose;
-  m.notes.push_back(std::string("bully: heavy communicators ") +
-                    (heavy_gain ? "gain" : "do not gain") + " and light ones " +
-                    (light_lose ? "lose" : "do not lose") +
-                    " under random placement against simple (a change of mean interference "
-                    "below 0.005 counts as none). In the flow model no job communicates faster "
-                    "than alone on the compact reference allocation (spreading cannot speed a "
-                    "job's own exchange), and jobs sharing a link get equal max-min fair rates "
-                    "whatever their communication shares: heavy traffic cannot take more than an "
-                    "equal share of a link from light traffic, and the heavy communicators, "
-                    "whose runtimes depend most on their rates, are the ones slowed most when "
-                    "jobs are spread");
+  m.notes.push_back(
+      "bully: under random placement against simple (classes by draw), heavy "
+      "communicators gain on " +
+      std::to_string(heavy_gains) + " of " + std::to_string(shapes) +
+      " dragonflies and light ones lose on " + std::to_string(light_loses) + " of " +
+      std::to_string(shapes) +
+      " (a change of mean interference below 0.005 counts as none). In the flow "
+      "model no job communicates faster "
+      "than alone on the compact reference allocation (spreading cannot speed a "
+      "job's own exchange), and jobs sharing a link get equal max-min fair rates "
+      "whatever their communication shares: heavy traffic cannot take more than an "
+      "equal share of a link from light traffic, and the heavy communicators, "
+      "whose runtimes depend most on their rates, are the ones slowed most when "
+      "jobs are spread");
 }
 
 }  // namespace
