@@ -57,6 +57,8 @@ LOG_COLUMNS = {"mean_bounded_slowdown", "max_bounded_slowdown", "mean_slowdown",
 BOUNDS = {"mean_bounded_slowdown": (1.0, None), "max_bounded_slowdown": (1.0, None),
           "mean_slowdown": (1.0, None), "utilization": (0.0, 1.0),
           "mean_link_utilization": (0.0, 1.0), "max_link_utilization": (0.0, 1.0),
+          "max_link_util_endpoint": (0.0, 1.0), "max_link_util_local": (0.0, 1.0),
+          "max_link_util_global": (0.0, 1.0), "max_link_util_router": (0.0, 1.0),
           "utilization_trace": (0.0, 1.0), "mean_bounded_slowdown_trace": (1.0, None)}
 NONNEGATIVE_UNITS = {"s", "jobs", "nodes", "processors", "hops", "bytes", "byte hops", "ranks",
                      "messages", "intervals"}

@@ -145,6 +145,20 @@ const std::vector<Column<RunSummary>>& summary_columns() {
        "link utilization averaged over time and links (flow model)"},
       {"max_link_utilization", &RunSummary::max_link_utilization, "1",
        "largest time-averaged utilization of one link (flow model)"},
+      {"max_link_util_endpoint", &RunSummary::max_link_util_endpoint, "1",
+       "max_link_utilization over injection and ejection links only (node to its router and "
+       "back; flow model on graph machines; 0 on grids and flat, whose links join nodes)"},
+      {"max_link_util_local", &RunSummary::max_link_util_local, "1",
+       "max_link_utilization over router-to-router links within a group only (dragonfly local "
+       "links; links between the routers of a grid with routers; flow model; 0 on machines "
+       "without such links: fat trees, Slurm trees, grids, flat)"},
+      {"max_link_util_global", &RunSummary::max_link_util_global, "1",
+       "max_link_utilization over dragonfly global links only (router to router between groups; "
+       "flow model; 0 on machines without global links)"},
+      {"max_link_util_router", &RunSummary::max_link_util_router, "1",
+       "max_link_utilization over links between routers or switches (dragonfly local and "
+       "global, fat-tree up and down; all but injection and ejection; flow model on graph "
+       "machines; 0 on grids and flat)"},
       {"mean_message_latency", &RunSummary::mean_message_latency, "s",
        "mean message latency, release to tail delivered (wormhole model)"},
       {"mean_message_blocking", &RunSummary::mean_message_blocking, "s",

@@ -28,7 +28,16 @@ FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth
       adaptive_(topology.graph() && topology.graph()->adaptive()),
       prune_uncontended_(topology.graph() != nullptr),
       pool_link_(load == FlowLoad::mean ? topology.link_slot_count() : -1),
-      compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {}
+      compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {
+  if (const GraphMachine* graph = topology.graph()) {
+    class_of_link_.reserve(graph->links().size());
+    for (const GraphLink& link : graph->links()) {
+      const auto index = static_cast<std::uint8_t>(link.link_class);
+      class_of_link_.push_back(index);
+      has_class_[index] = true;
+    }
+  }
+}
 
 void FlowNetwork::normalise(std::vector<std::pair<LinkId, double>>& loads) const {
   if (!topology_->graph()) return;  // every capacity 1
@@ -518,22 +527,35 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
 
 void FlowNetwork::raise_peak() {
   // After every re-solved job's terms changed: a link's use in between may exceed any real one.
-  for (const LinkId link : raised_links_) peak_use_ = std::max(peak_use_, use_of_link_[link]);
+  for (const LinkId link : raised_links_) {
+    peak_use_ = std::max(peak_use_, use_of_link_[link]);
+    // Per class on graph machines (the pool link of FlowLoad::mean has none: see
+    // update_utilization).
+    if (static_cast<std::size_t>(link) < class_of_link_.size()) {
+      std::int64_t& peak = peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]];
+      peak = std::max(peak, use_of_link_[link]);
+    }
+  }
   raised_links_.clear();
   utilization_.max = static_cast<double>(peak_use_) / kUseScale;
+  for (std::size_t c = 0; c < kLinkClassCount; ++c)
+    utilization_.max_by_class[c] = static_cast<double>(peak_class_use_[c]) / kUseScale;
 }
 
 void FlowNetwork::update_utilization() {
-  // The peak is kept by set_use. The mean: Σ over links of Σ over their users is Σ over jobs
+  // The peaks are kept by raise_peak. The mean: Σ over links of Σ over their users is Σ over jobs
   // of their rate times the sum of their loads, summed in key order.
   double total = 0;
   for (const auto& [key, job] : jobs_)
     total += job.message_rate * job.communicating * job.load_sum / bandwidth_;
   const auto links = topology_->link_count();
-  if (load_ == FlowLoad::mean)  // the pool's use is that of every link
+  if (load_ == FlowLoad::mean) {  // the pool's use is that of every link, of every class
     utilization_.mean = total;
-  else
+    for (std::size_t c = 0; c < kLinkClassCount; ++c)
+      if (has_class_[c]) utilization_.max_by_class[c] = utilization_.max;
+  } else {
     utilization_.mean = links > 0 ? total / static_cast<double>(links) : 0;
+  }
 }
 
 }  // namespace allocsim

@@ -2,6 +2,7 @@
 #include "allocsim/sim/network_runtime.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -100,6 +101,9 @@ class FlowRuntime final : public RuntimeModel {
       return;
     }
     max_utilization_ = std::max(max_utilization_, network_->utilization().max);
+    for (std::size_t c = 0; c < kLinkClassCount; ++c)
+      max_class_utilization_[c] =
+          std::max(max_class_utilization_[c], network_->utilization().max_by_class[c]);
     for (const RunningJob& r : running) context.set_rate(r.job, checked_progress(context, r.job));
   }
 
@@ -132,6 +136,15 @@ class FlowRuntime final : public RuntimeModel {
     const double span = last_time_ - first_time_;
     summary.mean_link_utilization = span > 0 ? utilization_integral_ / span : 0;
     summary.max_link_utilization = max_utilization_;
+    // Per link class (graph machines; 0 where the machine has no link of the class).
+    const auto of = [&](LinkClass c) {
+      return max_class_utilization_[static_cast<std::size_t>(c)];
+    };
+    summary.max_link_util_endpoint = std::max(of(LinkClass::injection), of(LinkClass::ejection));
+    summary.max_link_util_local = of(LinkClass::local);
+    summary.max_link_util_global = of(LinkClass::global);
+    summary.max_link_util_router = std::max(
+        {of(LinkClass::local), of(LinkClass::global), of(LinkClass::up), of(LinkClass::down)});
   }
 
  private:
@@ -233,6 +246,7 @@ class FlowRuntime final : public RuntimeModel {
   TimeLimitPoll poll_{nullptr};           ///< the run's wall-clock limit, for this model's loops
   std::unique_ptr<FlowNetwork> network_;  ///< built on the first call, for the run's machine
   double first_time_ = 0, last_time_ = 0, utilization_integral_ = 0, max_utilization_ = 0;
+  std::array<double, kLinkClassCount> max_class_utilization_{};  ///< per LinkClass, as max
 };
 
 class DistanceRuntime final : public RuntimeModel {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 #include <random>
@@ -165,6 +166,75 @@ TEST(FlowModel, CommZeroIgnoresTheNetwork) {
   EXPECT_DOUBLE_EQ(network.rate(1).progress, 1);
 }
 
+// Per-class peaks on dragonfly:p=1,a=2,h=1 (absolute): 3 groups of 2 routers, one node per
+// router; node 2G + i on router i of group G. Global links (one per router): G0r0-G1r0,
+// G0r1-G2r0, G1r1-G2r1 (group G's port l leads to the l-th other group, router l owns port l).
+// The reference of k nodes is nodes 0 .. k-1.
+TEST(FlowModel, UtilizationPerLinkClassOnASmallDragonfly) {
+  const Topology t = Topology::parse("dragonfly:p=1,a=2,h=1");
+  const auto at = [](const FlowNetwork& n, LinkClass c) {
+    return n.utilization().max_by_class[static_cast<std::size_t>(c)];
+  };
+  {
+    // One job on nodes 0, 2, 4 (router 0 of each group). Minimal routes: 0->2 global G0r0->G1r0;
+    // 0->4 local G0r0->G0r1, global G0r1->G2r0; 2->0 global; 2->4 local G1r0->G1r1, global
+    // G1r1->G2r1, local G2r1->G2r0; 4->0 global G2r0->G0r1, local G0r1->G0r0; 4->2 local
+    // G2r0->G2r1, global G2r1->G1r1, local G1r1->G1r0. Every router link carries 1 message,
+    // every injection and ejection link 2. The reference {0, 1, 2} also loads its injection
+    // links with 2 (and G0r0->G1r0 with 0->2 and 1->2): r_ref = 1/2, the job's own rate
+    // min(1/2, 1/2): s = 1 and with comm 0.5 it communicates half the time. Use = rate x load x
+    // 1/2: 0.5 on injection and ejection links, 0.25 on local and global ones.
+    FlowNetwork network(t, 0.5);
+    network.add_job(1, std::vector<NodeId>{0, 2, 4});
+    network.solve();
+    EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 1);
+    EXPECT_DOUBLE_EQ(network.utilization().max, 0.5);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::injection), 0.5);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::ejection), 0.5);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::local), 0.25);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::global), 0.25);
+    EXPECT_EQ(at(network, LinkClass::up), 0);  // no fat-tree links
+    // Under load=mean every link carries the pool's use: each class of the machine gets max.
+    FlowNetwork mean(t, 0.5, 1, FlowLoad::mean);
+    mean.add_job(1, std::vector<NodeId>{0, 2, 4});
+    mean.solve();
+    EXPECT_GT(mean.utilization().max, 0);
+    EXPECT_EQ(at(mean, LinkClass::local), mean.utilization().max);
+    EXPECT_EQ(at(mean, LinkClass::global), mean.utilization().max);
+    EXPECT_EQ(at(mean, LinkClass::down), 0);
+  }
+  {
+    // Jobs {0, 3} and {1, 2}: 0->3 global G0r0->G1r0, local G1r0->G1r1; 3->0 local G1r1->G1r0,
+    // global G1r0->G0r0; 1->2 local G0r1->G0r0, global G0r0->G1r0; 2->1 global G1r0->G0r0, local
+    // G0r0->G0r1. Both global links between G0r0 and G1r0 carry one message of each job: max-min
+    // r = 1/2 each (cap r_ref = 1), s = 2, communicating 0.5 x 2 / 1.5 = 2/3 of the time. Use per
+    // job and link 1/2 x 2/3 = 1/3: 2/3 on the shared global links, 1/3 elsewhere.
+    FlowNetwork network(t, 0.5);
+    network.add_job(1, std::vector<NodeId>{0, 3});
+    network.add_job(2, std::vector<NodeId>{1, 2});
+    network.solve();
+    EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 2);
+    EXPECT_DOUBLE_EQ(network.utilization().max, 2.0 / 3);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::global), 2.0 / 3);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::local), 1.0 / 3);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::injection), 1.0 / 3);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::ejection), 1.0 / 3);
+    // Job 2 ends: job 1 alone, s = 1, communicating 1/2, use 1/2 on each of its links. The
+    // peaks: the global links' stays 2/3, the local links' rises to 1/2.
+    network.remove_job(2);
+    network.solve();
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::global), 2.0 / 3);
+    EXPECT_DOUBLE_EQ(at(network, LinkClass::local), 0.5);
+  }
+  // Grids have no link classes.
+  const Topology mesh = Topology::parse("mesh:4x4");
+  FlowNetwork grid(mesh, 0.5);
+  grid.add_job(1, std::vector<NodeId>{0, 5});
+  grid.solve();
+  EXPECT_GT(grid.utilization().max, 0);
+  for (const double peak : grid.utilization().max_by_class) EXPECT_EQ(peak, 0);
+}
+
 TEST(DistanceModel, Formula) {
   // T = 100, a = 0.5, e = 2, H = 3, H0 = 1: 100·(1 + 4.5)/(1 + 0.5) = 366.66...
   EXPECT_DOUBLE_EQ(distance_model_runtime(100, 3, 1, {0.5, 2}), 100 * 5.5 / 1.5);
@@ -190,6 +260,7 @@ TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
       std::vector<NodeId> all(t.node_count());
       std::iota(all.begin(), all.end(), 0);
       double peak = 0;  // the largest link utilization of the fresh networks so far
+      std::array<double, kLinkClassCount> peak_by_class{};  // the same per link class
       for (int step = 0; step < 150; ++step) {
         const bool start = running.size() < 3 || (running.size() < 12 && rng() % 2 == 0);
         if (start) {
@@ -220,6 +291,9 @@ TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
         EXPECT_EQ(incremental.utilization().mean, fresh.utilization().mean) << spec << step;
         peak = std::max(peak, fresh.utilization().max);
         EXPECT_EQ(incremental.utilization().max, peak) << spec << step;
+        for (std::size_t c = 0; c < kLinkClassCount; ++c)
+          peak_by_class[c] = std::max(peak_by_class[c], fresh.utilization().max_by_class[c]);
+        EXPECT_EQ(incremental.utilization().max_by_class, peak_by_class) << spec << step;
       }
     }
   }

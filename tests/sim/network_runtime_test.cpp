@@ -139,6 +139,35 @@ TEST(NetworkRuntime, FlowMeanLoadGivesAgarwalsTopoLBGainOverTopoCentLB) {
   EXPECT_NEAR(stencil_time("topocentlb", "torus:4x4x4", 0.01, "max"), 9800, 1e-6);
 }
 
+TEST(NetworkRuntime, FlowPeaksPerLinkClassOnADragonfly) {
+  // dragonfly:p=1,a=2,h=1 (3 groups of 2 routers, one node each), dfly-rrn: one node per group,
+  // so a 3-node job gets 0, 2, 4 (router 0 of each group). As in tests/network/flow_model_test
+  // (UtilizationPerLinkClassOnASmallDragonfly): 0.5 on its injection and ejection links (2
+  // messages each), 0.25 on the local and global links (1 each); router links peak at 0.25.
+  RunConfig config;
+  config.machine = "dragonfly:p=1,a=2,h=1";
+  config.alloc = "dfly-rrn";
+  config.runtime_model = "flow:comm=0.5";
+  config.keep_jobs = true;
+  Workload workload;
+  workload.jobs = {make_job(1, 0, 3, 10)};
+  const RunResult result = Simulation(config, std::move(workload)).run();
+  ASSERT_EQ(result.jobs.size(), 1u);
+  EXPECT_EQ(result.jobs[0].allocated_nodes, "0 2 4");
+  const RunSummary& s = result.summary;
+  EXPECT_DOUBLE_EQ(s.max_link_utilization, 0.5);
+  EXPECT_DOUBLE_EQ(s.max_link_util_endpoint, 0.5);
+  EXPECT_DOUBLE_EQ(s.max_link_util_local, 0.25);
+  EXPECT_DOUBLE_EQ(s.max_link_util_global, 0.25);
+  EXPECT_DOUBLE_EQ(s.max_link_util_router, 0.25);
+  // On a grid the classes do not exist: 0, while the all-links peak is measured.
+  RunSummary grid;
+  run("flow:comm=0.5", {make_job(1, 0, 2, 10), make_job(2, 0, 2, 10)}, &grid);
+  EXPECT_DOUBLE_EQ(grid.max_link_utilization, 2.0 / 3);
+  EXPECT_EQ(grid.max_link_util_endpoint, 0);
+  EXPECT_EQ(grid.max_link_util_router, 0);
+}
+
 TEST(NetworkRuntime, BadParametersAreInputErrors) {
   EXPECT_THROW(run("flow:load=median", {make_job(1, 0, 2, 10)}), InputError);
   EXPECT_THROW(run("flow:comm=1.5", {make_job(1, 0, 2, 10)}), InputError);

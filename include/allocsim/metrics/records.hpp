@@ -91,6 +91,13 @@ struct RunSummary {
   /// Link utilization, time-averaged over the run (mean over links) and the largest any link
   /// reached; measured by the network runtime models (`flow`), 0 under the others.
   double mean_link_utilization = 0, max_link_utilization = 0;
+  /// max_link_utilization over one class of links (graph machines under `flow`; 0 on grids,
+  /// flat and under the other models, and for a class the machine lacks): injection and
+  /// ejection links (node <-> its router), router-to-router links within a group (dragonfly
+  /// local links, links between grid routers), dragonfly global links, and every link between
+  /// routers or switches (local, global, fat-tree up and down: all but the endpoint links).
+  double max_link_util_endpoint = 0, max_link_util_local = 0, max_link_util_global = 0;
+  double max_link_util_router = 0;
   /// Message-level network (`wormhole`), 0 under the others: mean latency of delivered
   /// messages (release to tail delivered, source queueing included), mean time their headers
   /// waited for busy channels, and messages failed by the deadlock watchdog.

@@ -75,6 +75,7 @@
 // minimal routes). Jobs added with explicit loads (mapped patterns) are routed by their caller
 // (the flow runtime passes link_load_view at their start) and keep those routes. Cost per solve
 // on such machines O(J² · U) for J all-to-all jobs (each re-route sums the others' loads).
+#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -86,6 +87,9 @@
 #include "allocsim/network/max_min.hpp"
 
 namespace allocsim {
+
+/// The number of LinkClass values (graph_machine.hpp), the size of per-class statistics.
+inline constexpr std::size_t kLinkClassCount = static_cast<std::size_t>(LinkClass::down) + 1;
 
 /// Which link load paces a job's communication (see the file comment).
 enum class FlowLoad {
@@ -141,6 +145,11 @@ class FlowNetwork {
     /// multiple of 2^-52 (rounded down), so that adding and taking away terms in any order gives
     /// the same sum, as if summed afresh (rounding: less than 2^-52 per user).
     double max = 0;
+    /// Graph machines: the same peak over the links of each LinkClass (indexed by the enum's
+    /// value: injection, ejection, local, global, up, down), 0 for a class no loaded link has
+    /// had; all 0 on grids, whose links have no class. Under FlowLoad::mean every link carries
+    /// the pool's use, so every class the machine has gets max.
+    std::array<double, kLinkClassCount> max_by_class{};
   };
 
   /// `bandwidth`: every link's capacity, relative to the bandwidth at which `comm` holds (1);
@@ -288,6 +297,10 @@ class FlowNetwork {
   bool adaptive_ = false;  ///< the machine's routes depend on loads (UGAL)
   /// Graph machines: only links that can saturate join jobs (see the class comment).
   bool prune_uncontended_ = false;
+  /// Graph machines: per LinkId its LinkClass (as an index), and which classes the machine has;
+  /// empty and all false on grids.
+  std::vector<std::uint8_t> class_of_link_;
+  std::array<bool, kLinkClassCount> has_class_{};
   LinkLoadScratch scratch_;        ///< for all_to_all_link_loads
   std::vector<double> link_view_;  ///< link_load_view's result
   /// Link slots the solver knows: the topology's, plus under FlowLoad::mean one more, the pool
@@ -304,7 +317,8 @@ class FlowNetwork {
   int queued_sharing_ = 0;              ///< of them, those in queued_ (scratch of solve())
   /// Per LinkId, its use over bandwidth in units of 2^-52 (see Utilization::max).
   std::vector<std::int64_t> use_of_link_;
-  std::int64_t peak_use_ = 0;                 ///< the largest of use_of_link_ so far
+  std::int64_t peak_use_ = 0;  ///< the largest of use_of_link_ so far
+  std::array<std::int64_t, kLinkClassCount> peak_class_use_{};  ///< the same per link class
   std::vector<LinkId> raised_links_;          ///< links whose use rose since the last raise_peak()
   std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
   std::uint32_t link_search_ = 0;

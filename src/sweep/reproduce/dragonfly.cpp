@@ -76,6 +76,137 @@ void fat_tree(const StudyContext& context, Measurements& m) {
   m.facts["pollard/few-switches-less-communication"] = less_communication;
 }
 
+/// Why random placement with indirect routing need not give the lowest maximum (Bhatele et al.,
+/// Jain et al.): the same comparison on router-to-router links at several communication shares
+/// (experiments/dragonfly-placement-load.toml), in the notes.
+void load_level(const StudyContext& context, Measurements& m) {
+  const std::string results = run_experiment(
+      context,
+      context.quick ? "quick/dragonfly-placement-load.toml" : "dragonfly-placement-load.toml",
+      "dragonfly-placement-load");
+  const GroupMeans means = group_means(results, {"comm", "routing", "alloc"},
+                                       {"max_link_util_router", "max_link_util_endpoint"});
+  // comm -> cells (router-link maximum, "alloc / routing"), and the endpoint-link maximum.
+  std::map<std::string, std::vector<std::pair<double, std::string>>> by_comm;
+  std::map<std::string, double> endpoint;
+  for (const auto& [key, values] : means.values) {
+    by_comm[key[0]].emplace_back(values.at("max_link_util_router").mean, key[2] + " / " + key[1]);
+    double& e = endpoint[key[0]];
+    e = std::max(e, values.at("max_link_util_endpoint").mean);
+  }
+  int shares = 0, holds = 0, random_below_contiguous = 0;
+  // random / indirect (the better of Valiant and UGAL) minus random / minimal, its range.
+  double indirect_low = std::numeric_limits<double>::infinity(), indirect_high = -indirect_low;
+  const char* shape = context.quick ? "p=2,a=4,h=2" : "p=2,a=8,h=2";
+  for (auto& [comm, cells] : by_comm) {
+    std::sort(cells.begin(), cells.end());
+    const auto value = [&](const std::string& at) {
+      for (const auto& [load, where] : cells)
+        if (where == at) return load;
+      return std::numeric_limits<double>::quiet_NaN();
+    };
+    double random_indirect = std::numeric_limits<double>::infinity();
+    int rank = 0;  // of the best random / indirect cell, 1 = lowest
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::string& at = cells[i].second;
+      const std::string alloc = at.substr(0, at.find(" / "));
+      const std::string routing = at.substr(at.find(" / ") + 3);
+      if (contains(kRandom, alloc) && contains(kIndirect, routing) && rank == 0)
+        random_indirect = cells[i].first, rank = static_cast<int>(i) + 1;
+    }
+    const double random_minimal = value("random / minimal");
+    const double contiguous_minimal = value("simple / minimal");
+    ++shares;
+    if (rank == 1) ++holds;
+    if (random_minimal < contiguous_minimal) ++random_below_contiguous;
+    indirect_low = std::min(indirect_low, random_indirect - random_minimal);
+    indirect_high = std::max(indirect_high, random_indirect - random_minimal);
+    char text[500];
+    std::snprintf(text, sizeof text,
+                  "load, %s, all-to-all, flow:comm=%s: lowest max utilization of a "
+                  "router-to-router link %.3f (%s); random placement with indirect routing %.3f "
+                  "(rank %d of %zu), random / minimal %.3f, simple / minimal %.3f; injection and "
+                  "ejection links at most %.3f",
+                  shape, comm.c_str(), cells.front().first, cells.front().second.c_str(),
+                  random_indirect, rank, cells.size(), random_minimal, contiguous_minimal,
+                  endpoint[comm]);
+    m.notes.push_back(text);
+  }
+  char text[700];
+  std::snprintf(text, sizeof text,
+                "load: random placement with indirect routing has the lowest router-link maximum "
+                "at %d of %d communication shares; random placement is below contiguous "
+                "(simple, minimal routing) at %d of %d, but indirect routing changes random "
+                "placement's maximum by %+.3f to %+.3f only (Valiant and UGAL detours add router "
+                "hops, each an extra load in the flow model). On a saturated link the "
+                "utilization is the share of time its jobs communicate, so the maxima of the "
+                "spread placements converge as the share grows",
+                holds, shares, random_below_contiguous, shares, indirect_low, indirect_high);
+  m.notes.push_back(text);
+}
+
+/// Yang et al. (SC 2016), abstract: "while random job placement coupled with adaptive routing
+/// is good at load balancing network traffic, it cannot guarantee the best performance for every
+/// job. The performance improvement of communication-intensive applications comes at the
+/// expense of performance degradation of less intensive ones." Their baseline is contiguous
+/// placement; ours is SST's `simple` (lowest free ids: a job fills routers, then groups), under
+/// the same UGAL routing so that only the placement changes. Per communication class
+/// (comm_classes: heavy share 0.6, light 0.1), the slowdown other jobs cause, mean interference
+/// = actual / alone runtime on the job's own allocation.
+constexpr double kBullyDirection = 0.005;  ///< a smaller change of mean interference: no change
+
+void bully(const StudyContext& context, Measurements& m) {
+  const std::string results = run_experiment(
+      context,
+      context.quick ? "quick/dragonfly-placement-bully.toml" : "dragonfly-placement-bully.toml",
+      "dragonfly-placement-bully");
+  const GroupMeans means = group_means(results, {"shape", "by", "alloc"},
+                                       {"mean_interference_heavy", "mean_interference_light"});
+  bool heavy_gain = true, light_lose = true;
+  int shapes = 0, heavy_gains = 0, light_loses = 0;
+  for (const auto& [key, values] : means.values) {
+    if (key[2] != "simple") continue;
+    const double heavy = values.at("mean_interference_heavy").mean;
+    const double light = values.at("mean_interference_light").mean;
+    char text[400];
+    for (const auto& [other, w] : means.values) {
+      if (other[0] != key[0] || other[1] != key[1] || other[2] == "simple") continue;
+      const double other_heavy = w.at("mean_interference_heavy").mean;
+      const double other_light = w.at("mean_interference_light").mean;
+      std::snprintf(text, sizeof text,
+                    "bully, %s, classes by %s, UGAL: mean interference (actual / alone runtime) "
+                    "of heavy communicators %.4f under %s against %.4f under simple, of light "
+                    "ones %.4f against %.4f",
+                    key[0].c_str(), key[1].c_str(), other_heavy, other[2].c_str(), heavy,
+                    other_light, light);
+      m.notes.push_back(text);
+      if (key[1] != "draw" || other[2] != "random") continue;
+      ++shapes;
+      const bool gains = other_heavy <= heavy - kBullyDirection;
+      const bool loses = other_light >= light + kBullyDirection;
+      heavy_gains += gains, light_loses += loses;
+      heavy_gain = heavy_gain && gains;
+      light_lose = light_lose && loses;
+    }
+  }
+  if (shapes == 0) return;
+  m.facts["yang/bully-heavy-gain-light-lose"] = heavy_gain && light_lose;
+  m.notes.push_back(
+      "bully: under random placement against simple (classes by draw), heavy "
+      "communicators gain on " +
+      std::to_string(heavy_gains) + " of " + std::to_string(shapes) +
+      " dragonflies and light ones lose on " + std::to_string(light_loses) + " of " +
+      std::to_string(shapes) +
+      " (a change of mean interference below 0.005 counts as none). In the flow "
+      "model no job communicates faster "
+      "than alone on the compact reference allocation (spreading cannot speed a "
+      "job's own exchange), and jobs sharing a link get equal max-min fair rates "
+      "whatever their communication shares: heavy traffic cannot take more than an "
+      "equal share of a link from light traffic, and the heavy communicators, "
+      "whose runtimes depend most on their rates, are the ones slowed most when "
+      "jobs are spread");
+}
+
 }  // namespace
 
 Measurements dragonfly_placement(const StudyContext& context) {
@@ -84,7 +215,8 @@ Measurements dragonfly_placement(const StudyContext& context) {
       "dragonfly-placement");
   const GroupMeans means =
       group_means(results, {"shape", "pattern", "arrangement", "routing", "alloc"},
-                  {"mean_response", "mean_comm_slowdown", "max_link_utilization"});
+                  {"mean_response", "mean_comm_slowdown", "max_link_utilization",
+                   "max_link_util_endpoint", "max_link_util_global", "max_link_util_router"});
   std::vector<std::pair<Cell, std::map<std::string, GroupMeans::Value>>> cells;
   std::vector<std::string> shapes;
   for (const auto& [key, values] : means.values) {
@@ -100,6 +232,10 @@ Measurements dragonfly_placement(const StudyContext& context) {
     return m;
   }
   // Bhatele et al. (SC 2011), Jain et al. (SC 2014): per shape, all-to-all, absolute arrangement.
+  // Their hot spots are on router-to-router links (Jain et al.: "hot spots on global links"; the
+  // links whose load routing and placement move), so the lowest maximum is taken over links
+  // between routers (max_link_util_router, local and global); the maximum over all links
+  // (injection and ejection included) is kept as a note.
   bool random_indirect_lowest = true, contiguous_minimal_above = true;
   // Kaplan et al.: per shape and pattern, the spread of communication time over arrangement x
   // routing x allocation, (worst - best) / worst.
@@ -108,25 +244,45 @@ Measurements dragonfly_placement(const StudyContext& context) {
     double lowest = std::numeric_limits<double>::infinity(), random_indirect = lowest;
     double contiguous_minimal = -1;
     std::string lowest_at;
+    // The same over router links (the check) and the largest endpoint-link maximum.
+    double lowest_router = std::numeric_limits<double>::infinity(),
+           random_indirect_router = lowest_router;
+    double lowest_global = lowest_router, endpoint = 0;
+    std::string lowest_router_at, lowest_global_at;
     std::map<std::string, std::pair<double, double>> range;  // pattern -> (best, worst)
     for (const auto& [cell, v] : cells) {
       if (cell.shape != shape) continue;
       auto& [best, worst] = range.try_emplace(cell.pattern, 1e300, -1e300).first->second;
       best = std::min(best, comm_time(v)), worst = std::max(worst, comm_time(v));
       if (cell.pattern != "alltoall:auto" || cell.arrangement != "absolute") continue;
+      const std::string at = cell.alloc + " / " + cell.routing;
       const double load = v.at("max_link_utilization").mean;
-      if (load < lowest) lowest = load, lowest_at = cell.alloc + " / " + cell.routing;
-      if (contains(kRandom, cell.alloc) && contains(kIndirect, cell.routing))
+      const double router = v.at("max_link_util_router").mean;
+      const double global = v.at("max_link_util_global").mean;
+      endpoint = std::max(endpoint, v.at("max_link_util_endpoint").mean);
+      if (load < lowest) lowest = load, lowest_at = at;
+      if (router < lowest_router) lowest_router = router, lowest_router_at = at;
+      if (global < lowest_global) lowest_global = global, lowest_global_at = at;
+      const bool random_indirect_cell =
+          contains(kRandom, cell.alloc) && contains(kIndirect, cell.routing);
+      if (random_indirect_cell) {
         random_indirect = std::min(random_indirect, load);
+        random_indirect_router = std::min(random_indirect_router, router);
+      }
       if (cell.alloc == "simple" && cell.routing == "minimal") contiguous_minimal = load;
     }
-    random_indirect_lowest = random_indirect_lowest && random_indirect <= lowest;
+    random_indirect_lowest = random_indirect_lowest && random_indirect_router <= lowest_router;
     contiguous_minimal_above = contiguous_minimal_above && contiguous_minimal > random_indirect;
-    char text[300];
+    char text[600];
     std::snprintf(text, sizeof text,
-                  "%s, all-to-all, absolute: lowest max link utilization %.3f (%s); random "
-                  "placement with indirect routing %.3f; simple / minimal %.3f",
-                  shape.c_str(), lowest, lowest_at.c_str(), random_indirect, contiguous_minimal);
+                  "%s, all-to-all, absolute: lowest max utilization of a router-to-router link "
+                  "%.3f (%s), of a global link %.3f (%s); random placement with indirect "
+                  "routing %.3f on router links; over all links lowest %.3f (%s), random / "
+                  "indirect %.3f, simple / minimal %.3f; injection and ejection links at most "
+                  "%.3f",
+                  shape.c_str(), lowest_router, lowest_router_at.c_str(), lowest_global,
+                  lowest_global_at.c_str(), random_indirect_router, lowest, lowest_at.c_str(),
+                  random_indirect, contiguous_minimal, endpoint);
     m.notes.push_back(text);
     for (const auto& [pattern, br] : range) {
       const double spread = br.second > 0 ? (br.second - br.first) / br.second : 0;
@@ -172,6 +328,8 @@ Measurements dragonfly_placement(const StudyContext& context) {
     }
   }
   fat_tree(context, m);
+  load_level(context, m);
+  bully(context, m);
   // The figure: per shape, communication time and max link utilization of each placement
   // against the routing (all-to-all, absolute arrangement).
   Figure figure;
@@ -181,7 +339,8 @@ Measurements dragonfly_placement(const StudyContext& context) {
     for (const std::string& shape : shapes) {
       Panel panel{shape,
                   "routing (0 minimal, 1 Valiant, 2 UGAL)",
-                  metric == "comm" ? "communication time / trace runtime" : "max link utilization",
+                  metric == "comm" ? "communication time / trace runtime"
+                                   : "max utilization of a router-to-router link",
                   false,
                   {}};
       std::map<std::string, Series> by_alloc;
@@ -193,9 +352,9 @@ Measurements dragonfly_placement(const StudyContext& context) {
             std::find(kRoutings.begin(), kRoutings.end(), cell.routing) - kRoutings.begin());
         Series& s = by_alloc.try_emplace(cell.alloc, Series{cell.alloc, {}, {}, {}}).first->second;
         s.x.push_back(x);
-        s.y.push_back(metric == "comm" ? comm_time(v) : v.at("max_link_utilization").mean);
+        s.y.push_back(metric == "comm" ? comm_time(v) : v.at("max_link_util_router").mean);
         s.error.push_back(metric == "comm" ? v.at("mean_comm_slowdown").ci95
-                                           : v.at("max_link_utilization").ci95);
+                                           : v.at("max_link_util_router").ci95);
       }
       for (auto& [alloc, s] : by_alloc) {  // points in routing order (the map sorts by name)
         std::vector<std::size_t> order(s.x.size());
@@ -210,10 +369,6 @@ Measurements dragonfly_placement(const StudyContext& context) {
       figure.panels.push_back(panel);
     }
   write_figure(context, "dragonfly-placement", figure, m);
-  m.notes.push_back(
-      "not checked yet: Yang et al.'s bully (heavy communicators gain, light ones lose under "
-      "random placement with adaptive routing) needs each job's interference by communication "
-      "class");
   return m;
 }
 
