@@ -425,6 +425,11 @@ bool FlowNetwork::solve() {
   return true;
 }
 
+double FlowNetwork::sharing_weight(const RunningJob& job) const {
+  // (a share of 0 sends nothing: its loads are empty; kept at 1 should one come)
+  return weighted_sharing_ && job.comm > 0 ? job.comm : 1.0;
+}
+
 void FlowNetwork::solve_queued_flows() {
   // Number the links the solver needs compactly, in order of first use. A link that only one
   // job loads (a private link) saturates, while that job is unfrozen, at bandwidth / load: of a
@@ -459,17 +464,26 @@ void FlowNetwork::solve_queued_flows() {
     const double cap = uses_.empty() ? 0
                        : job->capped ? bandwidth_ * job->reference_rate
                                      : std::numeric_limits<double>::infinity();
-    flows_.add_flow(uses_, cap);
+    // Weighted sharing: the solver's flow is r / φ, φ the job's share (its loads × φ, its cap
+    // / φ), so equal levels give rates in proportion to φ.
+    const double share = sharing_weight(*job);
+    if (share != 1) {
+      for (FlowUse& flow_use : uses_) flow_use.weight *= share;
+    }
+    flows_.add_flow(uses_, share != 1 ? cap / share : cap);
   }
   capacities_.assign(loaded_links_.size(), bandwidth_);
   solver_.solve(capacities_, flows_, rates_, &poll_);
+  if (weighted_sharing_)
+    for (std::size_t flow = 0; flow < queued_.size(); ++flow)
+      rates_[flow] *= sharing_weight(*queued_[flow]);
   for (LinkId link : loaded_links_) compact_of_link_[link] = -1;
 }
 
 void FlowNetwork::solve_queued() {
   loaded_links_.clear();
   if (queued_.empty()) return;  // a job that shared no link ended
-  if (queued_.size() == 1 && queued_[0]->distinct_links) {
+  if (queued_.size() == 1 && queued_[0]->distinct_links && !weighted_sharing_) {
     // One job alone on its links: progressive filling freezes its one flow at its cap or at
     // the lowest bandwidth / load over its links, whichever comes first; computed here with
     // the same operations (frozen loads 0, active weight = its load).

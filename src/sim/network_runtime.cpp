@@ -28,8 +28,8 @@ namespace {
 
 class FlowRuntime final : public RuntimeModel {
  public:
-  FlowRuntime(double comm, double bandwidth, FlowLoad load, bool switches)
-      : comm_(comm), bandwidth_(bandwidth), load_(load), switches_(switches) {}
+  FlowRuntime(double comm, double bandwidth, FlowLoad load, bool switches, bool weighted)
+      : comm_(comm), bandwidth_(bandwidth), load_(load), switches_(switches), weighted_(weighted) {}
 
   double runtime(const Job& job, const Allocation&, const Topology&) const override {
     return job.runtime;
@@ -49,6 +49,7 @@ class FlowRuntime final : public RuntimeModel {
       network_ = std::make_unique<FlowNetwork>(switches_ ? *switch_topology_ : context.topology(),
                                                comm_, bandwidth_, load_);
       network_->set_time_limit(context.time_limit());
+      network_->set_weighted_sharing(weighted_);
       first_time_ = context.now();
     } else {
       utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);
@@ -236,6 +237,7 @@ class FlowRuntime final : public RuntimeModel {
   double comm_, bandwidth_;
   FlowLoad load_;
   bool switches_ = false;
+  bool weighted_ = false;                            ///< share=weighted
   std::unique_ptr<const Topology> switch_topology_;  ///< switches_: the machine's switches
   std::unordered_map<int, double> switched_reference_rates_;
   std::unordered_map<int, double> pattern_reference_rates_;
@@ -291,12 +293,12 @@ class DistanceRuntime final : public RuntimeModel {
 }  // namespace
 
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth, FlowLoad load,
-                                                bool switches) {
+                                                bool switches, bool weighted_sharing) {
   require_number(comm, kFlowCommRule, "runtime model 'flow': parameter 'comm'");
   require_number(bandwidth, kFlowBandwidthRule, "runtime model 'flow': parameter 'bandwidth'");
   if (switches && load != FlowLoad::max)
     throw InputError("runtime model 'flow': switch=first needs load=max.");
-  return std::make_unique<FlowRuntime>(comm, bandwidth, load, switches);
+  return std::make_unique<FlowRuntime>(comm, bandwidth, load, switches, weighted_sharing);
 }
 
 std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {

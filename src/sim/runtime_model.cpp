@@ -101,11 +101,21 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          {"none", "first"},
          {},
          true,
+         false},
+        {"share",
+         ParamKind::choice,
+         "equal",
+         "how contending jobs share a link: equal (max-min fair per job) or weighted (in "
+         "proportion to each job's communication share, as a packet network favours the job "
+         "that injects more: Yang et al.'s bully)",
+         {"equal", "weighted"},
+         {},
+         true,
          false}},
        [](const Params& p) {
          return make_flow_runtime(p.real("comm"), p.real("bandwidth"),
                                   p.text("load") == "mean" ? FlowLoad::mean : FlowLoad::max,
-                                  p.text("switch") == "first");
+                                  p.text("switch") == "first", p.text("share") == "weighted");
        }},
       {"wormhole",
        "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets (each "

@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "allocsim/network/distance_model.hpp"
@@ -226,6 +227,26 @@ TEST(FlowModel, UtilizationPerLinkClassOnASmallDragonfly) {
     EXPECT_DOUBLE_EQ(at(network, LinkClass::global), 2.0 / 3);
     EXPECT_DOUBLE_EQ(at(network, LinkClass::local), 0.5);
   }
+  {
+    // Weighted sharing (share=weighted), the same two jobs with shares 0.6 and 0.1: on the
+    // shared global links r1 + r2 = 1 with r1 / 0.6 = r2 / 0.1, so r1 = 6/7, r2 = 1/7 (below
+    // their caps r_ref = 1): s1 = 7/6, s2 = 7. Equal sharing: 1/2 each, s = 2.
+    for (const bool weighted : {false, true}) {
+      FlowNetwork network(t, 0.5);
+      network.set_weighted_sharing(weighted);
+      network.add_job(1, std::vector<NodeId>{0, 3});
+      network.set_comm(1, 0.6);
+      network.add_job(2, std::vector<NodeId>{1, 2});
+      network.set_comm(2, 0.1);
+      network.solve();
+      EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, weighted ? 7.0 / 6 : 2.0);
+      EXPECT_DOUBLE_EQ(network.rate(2).comm_slowdown, weighted ? 7.0 : 2.0);
+      // Alone, each is at its alone rate whatever the rule.
+      network.remove_job(2);
+      network.solve();
+      EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 1.0);
+    }
+  }
   // Grids have no link classes.
   const Topology mesh = Topology::parse("mesh:4x4");
   FlowNetwork grid(mesh, 0.5);
@@ -247,16 +268,21 @@ TEST(DistanceModel, Formula) {
 // network given every running job at once), after every start and end of a random sequence
 // (the peak utilization: the largest of the fresh networks' so far).
 // Graph machines too (non-adaptive routing): their jobs share global and core links, so the
-// shared/private bookkeeping of each job (FlowNetwork::refresh_sharing) is exercised.
+// contended/private bookkeeping of each job is exercised. The last round of each machine shares
+// links weighted by each job's own communication share (set_comm, share=weighted).
 TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
   std::mt19937 rng(13);
   for (const char* spec : {"mesh:8x8", "torus:4x4x4", "mesh:16x4", "dragonfly:p=2,a=4,h=2",
                            "fattree:k=4", "fattree:k=4,routing=ecmp"}) {
     const Topology t = Topology::parse(spec);
-    for (const auto& [bandwidth, load] :
-         {std::pair{1.0, FlowLoad::max}, {0.5, FlowLoad::max}, {0.5, FlowLoad::mean}}) {
+    for (const auto& [bandwidth, load, weighted] : {std::tuple{1.0, FlowLoad::max, false},
+                                                    {0.5, FlowLoad::max, false},
+                                                    {0.5, FlowLoad::mean, false},
+                                                    {1.0, FlowLoad::max, true}}) {
       FlowNetwork incremental(t, 0.7, bandwidth, load);
+      incremental.set_weighted_sharing(weighted);
       std::map<FlowNetwork::JobKey, std::vector<NodeId>> running;
+      std::map<FlowNetwork::JobKey, double> shares;  // weighted rounds: each job's own
       std::vector<NodeId> all(t.node_count());
       std::iota(all.begin(), all.end(), 0);
       double peak = 0;  // the largest link utilization of the fresh networks so far
@@ -274,6 +300,10 @@ TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
           const auto key = static_cast<FlowNetwork::JobKey>(rng() % 1000);
           running[key] = nodes;
           incremental.add_job(key, nodes);
+          if (weighted) {
+            shares[key] = 0.1 + 0.1 * static_cast<double>(rng() % 8);
+            incremental.set_comm(key, shares[key]);
+          }
         } else {
           auto victim = running.begin();
           std::advance(victim, rng() % running.size());
@@ -282,7 +312,11 @@ TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
         }
         incremental.solve();
         FlowNetwork fresh(t, 0.7, bandwidth, load);
-        for (const auto& [key, nodes] : running) fresh.add_job(key, nodes);
+        fresh.set_weighted_sharing(weighted);
+        for (const auto& [key, nodes] : running) {
+          fresh.add_job(key, nodes);
+          if (weighted) fresh.set_comm(key, shares.at(key));
+        }
         fresh.solve();
         for (const auto& [key, nodes] : running) {
           EXPECT_EQ(incremental.rate(key).progress, fresh.rate(key).progress) << spec << step;

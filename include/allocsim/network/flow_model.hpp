@@ -160,6 +160,13 @@ class FlowNetwork {
   /// The run's wall-clock limit, polled inside solve() and the all-to-all loads
   /// (TimeLimitPoll): they throw TimeoutError once it is spent. Null (the default): no limit.
   void set_time_limit(const TimeLimit* limit) { poll_ = TimeLimitPoll(limit); }
+  /// Weighted sharing (`flow:share=weighted`): on a link where jobs contend, each gets
+  /// bandwidth in proportion to its communication share (its comm: weighted max-min, rates
+  /// rising at pace comm), as a packet network gives more of a link to a job that injects more
+  /// (the mechanism of Yang et al.'s "bully", SC 2016). Default (false): max-min fair per job,
+  /// whatever its share. A job alone on its links gets its alone rate either way (weighted: up
+  /// to the last bits, as every rate then comes from the solver with the scaled loads).
+  void set_weighted_sharing(bool weighted) { weighted_sharing_ = weighted; }
 
   /// A job starts with the all-to-all pattern among `nodes`.
   void add_job(JobKey key, std::span<const NodeId> nodes);
@@ -285,6 +292,8 @@ class FlowNetwork {
   void solve_queued();
   /// solve_queued() by progressive filling on the queued jobs' flows.
   void solve_queued_flows();
+  /// φ of weighted sharing: the job's comm (1 when sharing is equal).
+  double sharing_weight(const RunningJob& job) const;
   void update_utilization();
   /// Puts `job`'s terms in its links' use at `use_factor` (0: takes them out).
   void set_use(RunningJob& job, double use_factor);
@@ -294,7 +303,8 @@ class FlowNetwork {
   const Topology* topology_;
   double comm_, bandwidth_;
   FlowLoad load_;
-  bool adaptive_ = false;  ///< the machine's routes depend on loads (UGAL)
+  bool adaptive_ = false;          ///< the machine's routes depend on loads (UGAL)
+  bool weighted_sharing_ = false;  ///< see set_weighted_sharing
   /// Graph machines: only links that can saturate join jobs (see the class comment).
   bool prune_uncontended_ = false;
   /// Graph machines: per LinkId its LinkClass (as an index), and which classes the machine has;

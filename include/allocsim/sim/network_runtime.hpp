@@ -74,9 +74,11 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// jobs with their own. Alone runtime (own_alone_runtime, the interference denominator): the
 /// trace runtime at FlowNetwork::alone_rate, the rate the job's own loads allow with no other
 /// job, computed once at its start.
+/// `weighted_sharing`: `share=weighted` (FlowNetwork::set_weighted_sharing).
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1,
                                                 FlowLoad load = FlowLoad::max,
-                                                bool switches = false);
+                                                bool switches = false,
+                                                bool weighted_sharing = false);
 
 /// Where a task's all-to-all messages go (runs without a job pattern).
 /// GABL §4.2: "In all-to-all communication pattern, each processor allocated to a job sends a
