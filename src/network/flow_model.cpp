@@ -153,27 +153,45 @@ void FlowNetwork::add_job(JobKey key, std::span<const std::pair<LinkId, double>>
   insert_job(key, std::move(job));
 }
 
-double FlowNetwork::alone_message_rate(const RunningJob& job,
-                                       std::vector<std::pair<LinkId, double>> loads) const {
-  if (loads.empty()) return 0;
-  const auto repeats_or_descends = [](const auto& a, const auto& b) { return a.first >= b.first; };
-  if (std::adjacent_find(loads.begin(), loads.end(), repeats_or_descends) != loads.end())
-    std::sort(loads.begin(), loads.end());  // (else sorted by link already, no link twice)
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < loads.size(); ++i) {
-    if (kept > 0 && loads[kept - 1].first == loads[i].first)
-      loads[kept - 1].second += loads[i].second;
-    else
-      loads[kept++] = loads[i];
-  }
-  loads.resize(kept);
-  // solve_queued's one-job path: frozen loads 0, active weight = its load.
+namespace {
+
+/// Loads sorted by link, no link twice (a job's all-to-all loads always are).
+bool distinct_sorted(std::span<const std::pair<LinkId, double>> loads) {
+  return std::adjacent_find(loads.begin(), loads.end(), [](const auto& a, const auto& b) {
+           return a.first >= b.first;
+         }) == loads.end();
+}
+
+}  // namespace
+
+double FlowNetwork::one_flow_rate(const RunningJob& job,
+                                  std::span<const std::pair<LinkId, double>> loads) const {
+  // Progressive filling of one flow: frozen loads 0, active weight = its load on each link.
   const double cap =
       job.capped ? bandwidth_ * job.reference_rate : std::numeric_limits<double>::infinity();
   double lowest = FlowSet::kNoCap;
   for (const auto& [link, load] : loads)
     lowest = std::min(lowest, (bandwidth_ - 0.0) / (0.0 + load));
   return cap <= lowest ? std::max(0.0, cap) : std::max(0.0, lowest);
+}
+
+double FlowNetwork::alone_message_rate(const RunningJob& job,
+                                       std::span<const std::pair<LinkId, double>> loads) const {
+  if (loads.empty()) return 0;
+  if (distinct_sorted(loads)) return one_flow_rate(job, loads);
+  // Per-link sums first (solve_queued_flows gives the solver a repeated link's entries apart,
+  // which it adds up per link).
+  std::vector<std::pair<LinkId, double>> summed(loads.begin(), loads.end());
+  std::sort(summed.begin(), summed.end());
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < summed.size(); ++i) {
+    if (kept > 0 && summed[kept - 1].first == summed[i].first)
+      summed[kept - 1].second += summed[i].second;
+    else
+      summed[kept++] = summed[i];
+  }
+  summed.resize(kept);
+  return one_flow_rate(job, summed);
 }
 
 FlowNetwork::JobRate FlowNetwork::rate_at(const RunningJob& job, double message_rate) const {
@@ -209,7 +227,8 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     job.loads.assign(1, {pool_link_, spread});
     if (alone_loads && !alone_loads->empty()) {
       const double alone = allocsim::pacing_load(*alone_loads, load_, topology_->link_count());
-      job.alone_message_rate = alone_message_rate(job, {{pool_link_, alone}});
+      const std::pair<LinkId, double> pool[] = {{pool_link_, alone}};
+      job.alone_message_rate = alone_message_rate(job, pool);
     }
   }
   bool alone_on_own_loads = false;
@@ -236,10 +255,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     stored.rate.progress = 1.0 / ((1 - stored.comm) + stored.comm * 1.0);
     return;
   }
-  stored.distinct_links = std::adjacent_find(stored.loads.begin(), stored.loads.end(),
-                                             [](const auto& a, const auto& b) {
-                                               return a.first >= b.first;
-                                             }) == stored.loads.end();
+  stored.distinct_links = distinct_sorted(stored.loads);
   stored.shared_slot.assign(stored.loads.size(), -1);
   stored.entry_slot.resize(stored.loads.size());
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
@@ -485,15 +501,8 @@ void FlowNetwork::solve_queued() {
   if (queued_.empty()) return;  // a job that shared no link ended
   if (queued_.size() == 1 && queued_[0]->distinct_links && !weighted_sharing_) {
     // One job alone on its links: progressive filling freezes its one flow at its cap or at
-    // the lowest bandwidth / load over its links, whichever comes first; computed here with
-    // the same operations (frozen loads 0, active weight = its load).
-    RunningJob& job = *queued_[0];
-    const double cap =
-        job.capped ? bandwidth_ * job.reference_rate : std::numeric_limits<double>::infinity();
-    double lowest = FlowSet::kNoCap;
-    for (const auto& [link, load] : job.loads)
-      lowest = std::min(lowest, (bandwidth_ - 0.0) / (0.0 + load));
-    rates_.assign(1, cap <= lowest ? std::max(0.0, cap) : std::max(0.0, lowest));
+    // the lowest bandwidth / load over its links, whichever comes first (the same operations).
+    rates_.assign(1, one_flow_rate(*queued_[0], queued_[0]->loads));
   } else {
     solve_queued_flows();
   }

@@ -102,8 +102,9 @@ TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
         bool fits = true;
         for (int u = static_cast<int>(at); fits && u < at + std::max(duration, 1); ++u)
           fits = slots[static_cast<std::size_t>(std::min(u, kHorizon - 1))] >= need;
-        if (duration > 0 || at == static_cast<int>(at))
+        if (duration > 0 || at == static_cast<int>(at)) {
           EXPECT_EQ(profile.fits_at(at, need, duration), fits) << "at " << at;
+        }
       }
     }
   }

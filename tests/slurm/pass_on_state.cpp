@@ -29,10 +29,12 @@
 #include "allocsim/topo/graph_machine.hpp"
 #include "allocsim/topo/topology.hpp"
 #include "allocsim/util/rng.hpp"
+#include "sim/job_maker.hpp"
 
 namespace {
 
 using namespace allocsim;
+using allocsim::testing::make_job;  // (limit = runtime = estimate)
 
 std::string name_of(const Topology& topology, NodeId node) {
   return topology.graph() != nullptr ? topology.graph()->node_name(node)
@@ -114,16 +116,6 @@ class State final : public SchedulerContext {
   std::vector<RunningJob> running_;
   Rng rng_{1};
 };
-
-Job make_job(std::int64_t id, double submit, int nodes, double limit) {
-  Job job;
-  job.id = id;
-  job.submit = submit;
-  job.procs = nodes;
-  job.runtime = limit;
-  job.estimate = limit;
-  return job;
-}
 
 int run(const std::string& machine, const std::string& alloc, const std::string& sched) {
   const Topology topology = Topology::parse(machine);

@@ -100,7 +100,9 @@ TEST(Jitter, DeterministicPerSeedKeepsJobsAndSortsBySubmit) {
     EXPECT_EQ(a.jobs[i].submit, b.jobs[i].submit);
     differs |= a.jobs[i].submit != c.jobs[i].submit;
     EXPECT_GE(a.jobs[i].submit, 0);
-    if (i > 0) EXPECT_LE(a.jobs[i - 1].submit, a.jobs[i].submit);
+    if (i > 0) {
+      EXPECT_LE(a.jobs[i - 1].submit, a.jobs[i].submit);
+    }
     // Every job keeps its size, runtime and estimate.
     EXPECT_EQ(a.jobs[i].procs, a.jobs[i].id);
     EXPECT_EQ(a.jobs[i].runtime, 10.0 * static_cast<double>(a.jobs[i].id));

@@ -272,7 +272,10 @@ class FlowNetwork {
   /// The message rate of one flow of `loads` alone (cap as for `job`), as solve_queued's
   /// one-job path computes it; per-link sums first when a link repeats.
   double alone_message_rate(const RunningJob& job,
-                            std::vector<std::pair<LinkId, double>> loads) const;
+                            std::span<const std::pair<LinkId, double>> loads) const;
+  /// The same for loads sorted by link without repeats: progressive filling of one flow.
+  double one_flow_rate(const RunningJob& job,
+                       std::span<const std::pair<LinkId, double>> loads) const;
   /// Slowdown and progress of `job` when its messages progress at `message_rate`.
   JobRate rate_at(const RunningJob& job, double message_rate) const;
   /// Finds `job`'s heaviest private link again if stale.
