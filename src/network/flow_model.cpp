@@ -2,6 +2,7 @@
 #include "allocsim/network/flow_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <span>
 
@@ -19,6 +20,25 @@ double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad fo
   for (const auto& [link, load] : loads) result += load;
   return link_count > 0 ? result / static_cast<double>(link_count) : 0;
 }
+
+namespace {
+
+constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::use_of_link_ per unit of use
+constexpr int kBoundShift = 20;       ///< bound units (2^-32) are 2^20 use units
+
+/// A link-use term in units of 2^-52, rounded down (terms are ≥ 0; the clamp, far above any
+/// real use, keeps a sum of many of them in range).
+std::int64_t quantized_use(double use) {
+  return static_cast<std::int64_t>(std::min(use * kUseScale, kUseScale * 0x1p8));
+}
+
+/// A bound term in units of 2^-32, rounded up (≥ the use term it bounds, over 2^20); the clamp
+/// keeps sums of millions in range.
+std::int64_t quantized_bound(double use) {
+  return static_cast<std::int64_t>(std::min(use, 0x1p20) * 0x1p32) + 1;
+}
+
+}  // namespace
 
 FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth, FlowLoad load)
     : topology_(&topology),
@@ -209,7 +229,9 @@ FlowNetwork::JobRate FlowNetwork::alone_rate(JobKey key) const {
 
 void FlowNetwork::set_comm(JobKey key, double comm) {
   RunningJob& job = jobs_.at(key);
+  add_bounds(job, -1);
   job.comm = comm;
+  add_bounds(job, 1);
   if (job.loads.empty()) job.rate = rate_at(job, job.message_rate);  // solve() skips it
 }
 
@@ -236,14 +258,15 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     alone_on_own_loads = !(alone_loads && load_ == FlowLoad::max);
     job.alone_message_rate = alone_message_rate(job, alone_on_own_loads ? job.loads : *alone_loads);
   }
-  if (prune_uncontended_)  // (the same as its alone rate when that comes from its own loads)
-    job.upper_rate =
-        alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
+  // (the same as its alone rate when that comes from its own loads)
+  job.upper_rate = alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
   if (jobs_on_link_.empty()) {
     const auto slots = static_cast<std::size_t>(compact_of_link_.size());
     jobs_on_link_.resize(slots);
     use_of_link_.assign(slots, 0);
+    bound_of_link_.assign(slots, 0);
+    link_tracked_.assign(slots, 0);
     link_searched_.assign(slots, 0);
     demand_of_link_.assign(slots, 0);
     link_contended_.assign(slots, 0);
@@ -257,6 +280,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   }
   stored.distinct_links = distinct_sorted(stored.loads);
   stored.shared_slot.assign(stored.loads.size(), -1);
+  stored.live_slot.assign(stored.loads.size(), -1);
   stored.entry_slot.resize(stored.loads.size());
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     stored.load_sum += stored.loads[i].second;
@@ -279,8 +303,60 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
       add_shared(on_link.back());
     }
   }
+  add_bounds(stored, 1);
   changed_.push_back(key);
   links_changed_ = true;
+}
+
+double FlowNetwork::use_factor_at(const RunningJob& job, double rate) const {
+  // The share of its time it spends communicating at that rate.
+  const double s = rate_at(job, rate).comm_slowdown;
+  const double communicating = job.comm * s / ((1 - job.comm) + job.comm * s);
+  return rate * communicating / bandwidth_;
+}
+
+void FlowNetwork::add_bounds(RunningJob& job, int sign) {
+  // A job's use factor r · c(s) / bandwidth = comm · r_ref / ((1 − comm) + comm · s) /
+  // bandwidth grows with its rate r (s = r_ref / r falls; where capped, s stays at 1 /
+  // bandwidth and r grows): it is largest at its upper rate.
+  if (sign > 0) {
+    const double largest = use_factor_at(job, job.upper_rate) * (1 + 1e-6);
+    job.largest_use_factor = std::isfinite(largest) ? largest : 0x1p20;
+  }
+  for (std::size_t i = 0; i < job.loads.size(); ++i) {
+    const auto& [link, load] = job.loads[i];
+    bound_of_link_[link] += sign * quantized_bound(job.largest_use_factor * load);
+    if (sign < 0) continue;
+    if (bound_of_link_[link] <= bound_threshold(link)) {
+      link_tracked_[link] = 0;  // (a user joins that would not keep it live)
+    } else if (!link_tracked_[link]) {
+      track(link);
+    } else if (job.live_slot[i] < 0) {
+      job.live_slot[i] = static_cast<int>(job.live.size());
+      job.live.push_back(static_cast<int>(i));
+    }
+  }
+}
+
+void FlowNetwork::track(LinkId link) {
+  std::int64_t use = 0;
+  for (const LinkUser& user : jobs_on_link_[link]) {
+    RunningJob& job = *user.job;
+    use += quantized_use(job.use_factor * user.load());
+    if (job.live_slot[user.position] < 0) {
+      job.live_slot[user.position] = static_cast<int>(job.live.size());
+      job.live.push_back(user.position);
+    }
+  }
+  use_of_link_[link] = use;
+  link_tracked_[link] = 1;
+}
+
+std::int64_t FlowNetwork::bound_threshold(LinkId link) const {
+  const std::int64_t peak = static_cast<std::size_t>(link) < class_of_link_.size()
+                                ? peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]]
+                                : peak_use_;
+  return peak >> kBoundShift;
 }
 
 void FlowNetwork::remove_job(JobKey key) {
@@ -288,6 +364,7 @@ void FlowNetwork::remove_job(JobKey key) {
   if (found == jobs_.end()) return;
   RunningJob* job = &found->second;
   set_use(*job, 0);
+  add_bounds(*job, -1);
   if (!job->loads.empty()) links_changed_ = true;
   // Its sharers on contended links may rise: re-solve them (and whatever they are connected
   // to). An uncontended link never bounded their rates.
@@ -516,34 +593,35 @@ void FlowNetwork::solve_queued() {
     job->message_rate = rate;
     job->rate = at;
     job->communicating = communicating;
-    set_use(*job, rate * communicating / bandwidth_);
+    set_use(*job, use_factor_at(*job, rate));
   }
   raise_peak();
 }
-
-namespace {
-
-constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::use_of_link_ per unit of use
-
-/// A link-use term in units of 2^-52, rounded down (terms are ≥ 0; the clamp, far above any
-/// real use, keeps a sum of many of them in range).
-std::int64_t quantized_use(double use) {
-  return static_cast<std::int64_t>(std::min(use * kUseScale, kUseScale * 0x1p8));
-}
-
-}  // namespace
 
 void FlowNetwork::set_use(RunningJob& job, double use_factor) {
   // A term r · w · (share communicating) / bandwidth, rounded to a multiple of 2^-52: integer
   // sums do not depend on the order of the terms, so a link's use is what summing its users
   // afresh gives (the utilization test compares with fresh networks bit for bit).
+  // Only links that can still raise a peak are summed (see Utilization::max): a live link that
+  // no longer can, or is no longer summed, leaves the job's live list here.
   if (use_factor == job.use_factor) return;
-  for (const auto& [link, load] : job.loads) {
+  for (std::size_t i = 0; i < job.live.size();) {
+    const auto position = static_cast<std::size_t>(job.live[i]);
+    const auto& [link, load] = job.loads[position];
+    if (!link_tracked_[link] || bound_of_link_[link] <= bound_threshold(link)) {
+      link_tracked_[link] = 0;
+      job.live_slot[position] = -1;
+      job.live[i] = job.live.back();
+      job.live.pop_back();
+      if (i < job.live.size())
+        job.live_slot[static_cast<std::size_t>(job.live[i])] = static_cast<int>(i);
+      continue;
+    }
     const std::int64_t change =
         quantized_use(use_factor * load) - quantized_use(job.use_factor * load);
-    std::int64_t& use = use_of_link_[link];
-    use += change;
+    use_of_link_[link] += change;
     if (change > 0) raised_links_.push_back(link);
+    ++i;
   }
   job.use_factor = use_factor;
 }
@@ -551,6 +629,7 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
 void FlowNetwork::raise_peak() {
   // After every re-solved job's terms changed: a link's use in between may exceed any real one.
   for (const LinkId link : raised_links_) {
+    if (!link_tracked_[link]) continue;  // (its sum is stale: it cannot raise a peak)
     peak_use_ = std::max(peak_use_, use_of_link_[link]);
     // Per class on graph machines (the pool link of FlowLoad::mean has none: see
     // update_utilization).

@@ -292,8 +292,8 @@ bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes,
       for (std::size_t i = 0; i < keys.size(); ++i) {
         int x = leaf;
         for (int l = 1; l < level; ++l)
-          x = parent_index(l, x, static_cast<int>((keys[i] / (up_product_[l] / up_product_[1])) %
-                                                  up_[l]));
+          x = parent_index(
+              l, x, static_cast<int>((keys[i] / (up_product_[l] / up_product_[1])) % up_[l]));
         const LinkId up = up_link(level, x, static_cast<int>(keys[i] / below));
         if (destinations[i] > in_subtree[i]) touch(up, count * (destinations[i] - in_subtree[i]));
         if (in_subtree[i] > 0 && n > count) touch(up + 1, in_subtree[i] * (n - count));

@@ -143,7 +143,13 @@ class FlowNetwork {
     /// The largest any link has had since the network was made: the run's peak link
     /// utilization. Each link's use is kept as a sum of its users' terms, each rounded to a
     /// multiple of 2^-52 (rounded down), so that adding and taking away terms in any order gives
-    /// the same sum, as if summed afresh (rounding: less than 2^-52 per user).
+    /// the same sum, as if summed afresh (rounding: less than 2^-52 per user). Kept only for the
+    /// links that could still set a new peak: a job's term is largest at its upper rate (it
+    /// grows with the rate), so each link also keeps the sum of its users' largest terms (a
+    /// bound, exact integer sums); a link whose bound is at most the peak of its class cannot
+    /// raise it while its users stay, and its use is no longer summed (on a long run nearly
+    /// every link: the peak soon exceeds what most links can reach). A link is summed afresh
+    /// from its users when a new user lifts its bound above the peak.
     double max = 0;
     /// Graph machines: the same peak over the links of each LinkClass (indexed by the enum's
     /// value: injection, ejection, local, global, up, down), 0 for a class no loaded link has
@@ -239,6 +245,13 @@ class FlowNetwork {
     bool private_stale = false;
     double load_sum = 0;    ///< Σ of its loads, in load order (the mean utilization's share)
     double use_factor = 0;  ///< message_rate · communicating / bandwidth in its links' use
+    /// Its largest use factor (at its upper rate, with a relative margin of 1e-6 for
+    /// rounding): its links' use bound (see Utilization::max).
+    double largest_use_factor = 0;
+    /// Positions in loads of its links whose use is summed (in no set order; live_slot: each
+    /// position's index there, −1 if none): every link whose bound exceeds its class's peak
+    /// (and some whose bound no longer does, dropped when next met).
+    std::vector<int> live, live_slot;
   };
   /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
   struct LinkUser {
@@ -300,6 +313,16 @@ class FlowNetwork {
   void update_utilization();
   /// Puts `job`'s terms in its links' use at `use_factor` (0: takes them out).
   void set_use(RunningJob& job, double use_factor);
+  /// The use factor of `job` when its messages progress at `rate`.
+  double use_factor_at(const RunningJob& job, double rate) const;
+  /// Adds (sign 1) or takes away (−1) `job`'s largest terms in its links' use bounds; on
+  /// adding, starts summing the use of each link whose bound now exceeds its class's peak.
+  void add_bounds(RunningJob& job, int sign);
+  /// Sums `link`'s use afresh from its users and has each of them keep it live.
+  void track(LinkId link);
+  /// The peak that `link`'s use must exceed to raise one (its class's on graph machines), in
+  /// the units of bound_of_link_.
+  std::int64_t bound_threshold(LinkId link) const;
   /// The peak utilization over the links whose use rose since the last call.
   void raise_peak();
 
@@ -328,8 +351,15 @@ class FlowNetwork {
   std::vector<RunningJob*> queued_;     ///< jobs to re-solve (scratch of solve())
   int sharing_jobs_ = 0;                ///< running jobs with a contended link
   int queued_sharing_ = 0;              ///< of them, those in queued_ (scratch of solve())
-  /// Per LinkId, its use over bandwidth in units of 2^-52 (see Utilization::max).
+  /// Per LinkId, its use over bandwidth in units of 2^-52 (see Utilization::max), where
+  /// link_tracked_; stale elsewhere.
   std::vector<std::int64_t> use_of_link_;
+  /// Per LinkId, Σ over its users of their largest terms, each rounded up to units of 2^-32:
+  /// a bound on its use (see Utilization::max).
+  std::vector<std::int64_t> bound_of_link_;
+  /// Per LinkId, its use is summed: every user has it live. Every link whose bound exceeds
+  /// bound_threshold is.
+  std::vector<char> link_tracked_;
   std::int64_t peak_use_ = 0;  ///< the largest of use_of_link_ so far
   std::array<std::int64_t, kLinkClassCount> peak_class_use_{};  ///< the same per link class
   std::vector<LinkId> raised_links_;          ///< links whose use rose since the last raise_peak()
