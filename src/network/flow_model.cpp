@@ -23,7 +23,7 @@ double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad fo
 
 namespace {
 
-constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::use_of_link_ per unit of use
+constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::LinkState::use per unit of use
 constexpr int kBoundShift = 20;       ///< bound units (2^-32) are 2^20 use units
 
 /// A link-use term in units of 2^-52, rounded down (terms are ≥ 0; the clamp, far above any
@@ -261,16 +261,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   // (the same as its alone rate when that comes from its own loads)
   job.upper_rate = alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
-  if (jobs_on_link_.empty()) {
-    const auto slots = static_cast<std::size_t>(compact_of_link_.size());
-    jobs_on_link_.resize(slots);
-    use_of_link_.assign(slots, 0);
-    bound_of_link_.assign(slots, 0);
-    link_tracked_.assign(slots, 0);
-    link_searched_.assign(slots, 0);
-    demand_of_link_.assign(slots, 0);
-    link_contended_.assign(slots, 0);
-  }
+  if (links_.empty()) links_.resize(compact_of_link_.size());
   if (stored.loads.empty()) {
     // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
     // else's changes.
@@ -285,7 +276,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
-    auto& on_link = jobs_on_link_[link];
+    auto& on_link = links_[link].users;
     stored.entry_slot[i] = static_cast<int>(on_link.size());
     on_link.push_back({&stored, static_cast<int>(i)});
     if (on_link.size() == 1) {
@@ -294,12 +285,12 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
       RunningJob& other = *on_link.front().job;
       if (other.heaviest_private == on_link.front().position) other.private_stale = true;
     }
-    demand_of_link_[link] += stored.upper_rate * stored.loads[i].second;
-    const bool was_contended = link_contended_[link];
-    link_contended_[link] = contended(link);
-    if (!was_contended && link_contended_[link]) {
+    links_[link].demand += stored.upper_rate * stored.loads[i].second;
+    const bool was_contended = links_[link].contended;
+    links_[link].contended = contended(link);
+    if (!was_contended && links_[link].contended) {
       for (const LinkUser& user : on_link) add_shared(user);  // (this job's entry too)
-    } else if (link_contended_[link]) {
+    } else if (links_[link].contended) {
       add_shared(on_link.back());
     }
   }
@@ -325,11 +316,11 @@ void FlowNetwork::add_bounds(RunningJob& job, int sign) {
   }
   for (std::size_t i = 0; i < job.loads.size(); ++i) {
     const auto& [link, load] = job.loads[i];
-    bound_of_link_[link] += sign * quantized_bound(job.largest_use_factor * load);
+    links_[link].bound += sign * quantized_bound(job.largest_use_factor * load);
     if (sign < 0) continue;
-    if (bound_of_link_[link] <= bound_threshold(link)) {
-      link_tracked_[link] = 0;  // (a user joins that would not keep it live)
-    } else if (!link_tracked_[link]) {
+    if (links_[link].bound <= bound_threshold(link)) {
+      links_[link].tracked = false;  // (a user joins that would not keep it live)
+    } else if (!links_[link].tracked) {
       track(link);
     } else if (job.live_slot[i] < 0) {
       job.live_slot[i] = static_cast<int>(job.live.size());
@@ -340,7 +331,7 @@ void FlowNetwork::add_bounds(RunningJob& job, int sign) {
 
 void FlowNetwork::track(LinkId link) {
   std::int64_t use = 0;
-  for (const LinkUser& user : jobs_on_link_[link]) {
+  for (const LinkUser& user : links_[link].users) {
     RunningJob& job = *user.job;
     use += quantized_use(job.use_factor * user.load());
     if (job.live_slot[user.position] < 0) {
@@ -348,8 +339,8 @@ void FlowNetwork::track(LinkId link) {
       job.live.push_back(user.position);
     }
   }
-  use_of_link_[link] = use;
-  link_tracked_[link] = 1;
+  links_[link].use = use;
+  links_[link].tracked = true;
 }
 
 std::int64_t FlowNetwork::bound_threshold(LinkId link) const {
@@ -375,7 +366,7 @@ void FlowNetwork::remove_job(JobKey key) {
   };
   for (std::size_t i = 0; i < job->loads.size(); ++i) {
     const auto& [link, load] = job->loads[i];
-    auto& on_link = jobs_on_link_[link];
+    auto& on_link = links_[link].users;
     // Its entry leaves; the last takes its place (the users' order is of no consequence).
     const int slot = job->entry_slot[i];
     on_link[slot] = on_link.back();
@@ -383,13 +374,13 @@ void FlowNetwork::remove_job(JobKey key) {
     on_link.pop_back();
     if (on_link.size() == 1) became_private(on_link.front());  // shared → private
     // Sums of what remains, not differences, once one user or none is left: exact.
-    demand_of_link_[link] = on_link.empty() ? 0.0
-                            : on_link.size() == 1
-                                ? on_link.front().job->upper_rate * on_link.front().load()
-                                : demand_of_link_[link] - job->upper_rate * load;
-    const bool was_contended = link_contended_[link];
-    link_contended_[link] = contended(link);
-    if (was_contended && !link_contended_[link]) {
+    links_[link].demand = on_link.empty() ? 0.0
+                          : on_link.size() == 1
+                              ? on_link.front().job->upper_rate * on_link.front().load()
+                              : links_[link].demand - job->upper_rate * load;
+    const bool was_contended = links_[link].contended;
+    links_[link].contended = contended(link);
+    if (was_contended && !links_[link].contended) {
       // The link no longer joins them: each may now be in a part of its own.
       for (const LinkUser& user : on_link) {
         drop_shared(user);
@@ -432,8 +423,8 @@ void FlowNetwork::became_private(const LinkUser& user) {
 }
 
 bool FlowNetwork::contended(LinkId link) const {
-  if (jobs_on_link_[link].size() < 2) return false;
-  return !prune_uncontended_ || demand_of_link_[link] > bandwidth_ * (1 - kContentionMargin);
+  if (links_[link].users.size() < 2) return false;
+  return !prune_uncontended_ || links_[link].demand > bandwidth_ * (1 - kContentionMargin);
 }
 
 void FlowNetwork::refresh_private(RunningJob& job) const {
@@ -443,7 +434,7 @@ void FlowNetwork::refresh_private(RunningJob& job) const {
   double heaviest_load = 0;
   for (std::size_t i = 0; i < job.loads.size(); ++i) {
     const auto& [link, load] = job.loads[i];
-    if (jobs_on_link_[link].size() == 1 && load > heaviest_load) {
+    if (links_[link].users.size() == 1 && load > heaviest_load) {
       job.heaviest_private = static_cast<int>(i);
       heaviest_load = load;
     }
@@ -458,7 +449,7 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
   if (!first.shared.empty()) ++queued_sharing_;
   // Each link's users are looked at once (links stamped with this search's number).
   if (++link_search_ == 0) {
-    std::fill(link_searched_.begin(), link_searched_.end(), 0);
+    for (LinkState& state : links_) state.searched = 0;
     link_search_ = 1;
   }
   // Only shared links lead to other jobs: a private link's one user is the job itself. Once
@@ -467,9 +458,9 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
     RunningJob& job = *queued_[next];
     for (const int position : job.shared) {
       const LinkId link = job.loads[position].first;
-      if (link_searched_[link] == link_search_) continue;
-      link_searched_[link] = link_search_;
-      const auto& users = jobs_on_link_[link];
+      if (links_[link].searched == link_search_) continue;
+      links_[link].searched = link_search_;
+      const auto& users = links_[link].users;
       if (users.size() > budget) return false;
       budget -= users.size();
       for (const LinkUser& user : users)
@@ -608,8 +599,8 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
   for (std::size_t i = 0; i < job.live.size();) {
     const auto position = static_cast<std::size_t>(job.live[i]);
     const auto& [link, load] = job.loads[position];
-    if (!link_tracked_[link] || bound_of_link_[link] <= bound_threshold(link)) {
-      link_tracked_[link] = 0;
+    if (!links_[link].tracked || links_[link].bound <= bound_threshold(link)) {
+      links_[link].tracked = false;
       job.live_slot[position] = -1;
       job.live[i] = job.live.back();
       job.live.pop_back();
@@ -619,7 +610,7 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
     }
     const std::int64_t change =
         quantized_use(use_factor * load) - quantized_use(job.use_factor * load);
-    use_of_link_[link] += change;
+    links_[link].use += change;
     if (change > 0) raised_links_.push_back(link);
     ++i;
   }
@@ -629,13 +620,13 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
 void FlowNetwork::raise_peak() {
   // After every re-solved job's terms changed: a link's use in between may exceed any real one.
   for (const LinkId link : raised_links_) {
-    if (!link_tracked_[link]) continue;  // (its sum is stale: it cannot raise a peak)
-    peak_use_ = std::max(peak_use_, use_of_link_[link]);
+    if (!links_[link].tracked) continue;  // (its sum is stale: it cannot raise a peak)
+    peak_use_ = std::max(peak_use_, links_[link].use);
     // Per class on graph machines (the pool link of FlowLoad::mean has none: see
     // update_utilization).
     if (static_cast<std::size_t>(link) < class_of_link_.size()) {
       std::int64_t& peak = peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]];
-      peak = std::max(peak, use_of_link_[link]);
+      peak = std::max(peak, links_[link].use);
     }
   }
   raised_links_.clear();

@@ -76,6 +76,7 @@
 // (the flow runtime passes link_load_view at their start) and keep those routes. Cost per solve
 // on such machines O(J² · U) for J all-to-all jobs (each re-route sums the others' loads).
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -240,7 +241,7 @@ class FlowNetwork {
     /// not; the heaviest private link as links become private, and found again
     /// (private_stale) only when it becomes shared.
     std::vector<int> shared, shared_slot;
-    std::vector<int> entry_slot;  ///< per position in loads, its entry's index in jobs_on_link_
+    std::vector<int> entry_slot;  ///< per position in loads, its entry's index in its link's users
     int heaviest_private = -1;
     bool private_stale = false;
     double load_sum = 0;    ///< Σ of its loads, in load order (the mean utilization's share)
@@ -321,7 +322,7 @@ class FlowNetwork {
   /// Sums `link`'s use afresh from its users and has each of them keep it live.
   void track(LinkId link);
   /// The peak that `link`'s use must exceed to raise one (its class's on graph machines), in
-  /// the units of bound_of_link_.
+  /// the units of LinkState::bound.
   std::int64_t bound_threshold(LinkId link) const;
   /// The peak utilization over the links whose use rose since the last call.
   void raise_peak();
@@ -343,27 +344,33 @@ class FlowNetwork {
   /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
-  std::vector<std::vector<LinkUser>> jobs_on_link_;  ///< per LinkId, its users (in no set order)
-  std::vector<double> demand_of_link_;  ///< per LinkId, Σ over its users of upper_rate · load
-  std::vector<char> link_contended_;    ///< per LinkId, contended as of the last change
-  std::vector<JobKey> changed_;         ///< jobs to re-solve with their connected jobs
-  bool links_changed_ = false;          ///< a job with messages came or went since the last solve()
-  std::vector<RunningJob*> queued_;     ///< jobs to re-solve (scratch of solve())
-  int sharing_jobs_ = 0;                ///< running jobs with a contended link
-  int queued_sharing_ = 0;              ///< of them, those in queued_ (scratch of solve())
-  /// Per LinkId, its use over bandwidth in units of 2^-52 (see Utilization::max), where
-  /// link_tracked_; stale elsewhere.
-  std::vector<std::int64_t> use_of_link_;
-  /// Per LinkId, Σ over its users of their largest terms, each rounded up to units of 2^-32:
-  /// a bound on its use (see Utilization::max).
-  std::vector<std::int64_t> bound_of_link_;
-  /// Per LinkId, its use is summed: every user has it live. Every link whose bound exceeds
-  /// bound_threshold is.
-  std::vector<char> link_tracked_;
-  std::int64_t peak_use_ = 0;  ///< the largest of use_of_link_ so far
+  /// What the model keeps of one link, in one place (a started or ended job visits each of its
+  /// links once: one cache miss, not one per array).
+  struct LinkState {
+    /// Its users, in no set order; two without allocating (most links have one or two).
+    boost::container::small_vector<LinkUser, 2> users;
+    double demand = 0;  ///< Σ over its users of upper_rate · load
+    /// Its use over bandwidth in units of 2^-52 (see Utilization::max), where tracked; stale
+    /// elsewhere.
+    std::int64_t use = 0;
+    /// Σ over its users of their largest terms, each rounded up to units of 2^-32: a bound on
+    /// its use (see Utilization::max).
+    std::int64_t bound = 0;
+    std::uint32_t searched = 0;  ///< the last queue_connected() search that looked at it
+    bool contended = false;      ///< as of the last change
+    /// Its use is summed: every user has it live. Every link whose bound exceeds
+    /// bound_threshold is.
+    bool tracked = false;
+  };
+  std::vector<LinkState> links_;     ///< per LinkId
+  std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs
+  bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
+  std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
+  int sharing_jobs_ = 0;             ///< running jobs with a contended link
+  int queued_sharing_ = 0;           ///< of them, those in queued_ (scratch of solve())
+  std::int64_t peak_use_ = 0;        ///< the largest link use so far (units of 2^-52)
   std::array<std::int64_t, kLinkClassCount> peak_class_use_{};  ///< the same per link class
-  std::vector<LinkId> raised_links_;          ///< links whose use rose since the last raise_peak()
-  std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
+  std::vector<LinkId> raised_links_;  ///< links whose use rose since the last raise_peak()
   std::uint32_t link_search_ = 0;
   std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
   /// All-to-all loads per node list (see add_job).
