@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <span>
+#include <stdexcept>
+#include <string>
 
 namespace allocsim {
 
@@ -262,6 +264,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   job.upper_rate = alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
   if (links_.empty()) links_.resize(compact_of_link_.size());
+  if (exclusive_nodes_ && owner_of_link_.empty()) owner_of_link_.assign(links_.size(), -1);
   if (stored.loads.empty()) {
     // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
     // else's changes.
@@ -276,6 +279,21 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
+    if (own_link(link)) {  // never shared: a private link whose use is its own term
+      JobKey& owner = owner_of_link_[link];
+      if (owner >= 0 && owner != key)
+        throw std::logic_error("FlowNetwork: job " + std::to_string(key) +
+                               " uses the node of "
+                               "link " +
+                               std::to_string(link) + ", which job " + std::to_string(owner) +
+                               " runs on (exclusive nodes)");
+      owner = key;
+      double& largest = class_of_link_[link] == kInjectionClass ? stored.largest_injection
+                                                                : stored.largest_ejection;
+      largest = std::max(largest, stored.loads[i].second);
+      became_private({&stored, static_cast<int>(i)});
+      continue;
+    }
     auto& on_link = links_[link].users;
     stored.entry_slot[i] = static_cast<int>(on_link.size());
     on_link.push_back({&stored, static_cast<int>(i)});
@@ -316,6 +334,7 @@ void FlowNetwork::add_bounds(RunningJob& job, int sign) {
   }
   for (std::size_t i = 0; i < job.loads.size(); ++i) {
     const auto& [link, load] = job.loads[i];
+    if (own_link(link)) continue;  // (its peak: set_use)
     links_[link].bound += sign * quantized_bound(job.largest_use_factor * load);
     if (sign < 0) continue;
     if (links_[link].bound <= bound_threshold(link)) {
@@ -366,6 +385,10 @@ void FlowNetwork::remove_job(JobKey key) {
   };
   for (std::size_t i = 0; i < job->loads.size(); ++i) {
     const auto& [link, load] = job->loads[i];
+    if (own_link(link)) {
+      owner_of_link_[link] = -1;
+      continue;
+    }
     auto& on_link = links_[link].users;
     // Its entry leaves; the last takes its place (the users' order is of no consequence).
     const int slot = job->entry_slot[i];
@@ -434,7 +457,7 @@ void FlowNetwork::refresh_private(RunningJob& job) const {
   double heaviest_load = 0;
   for (std::size_t i = 0; i < job.loads.size(); ++i) {
     const auto& [link, load] = job.loads[i];
-    if (links_[link].users.size() == 1 && load > heaviest_load) {
+    if ((own_link(link) || links_[link].users.size() == 1) && load > heaviest_load) {
       job.heaviest_private = static_cast<int>(i);
       heaviest_load = load;
     }
@@ -596,6 +619,17 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
   // Only links that can still raise a peak are summed (see Utilization::max): a live link that
   // no longer can, or is no longer summed, leaves the job's live list here.
   if (use_factor == job.use_factor) return;
+  if (use_factor > job.use_factor && exclusive_nodes_) {
+    // Its own links' use is its term there, largest on the most loaded (see
+    // set_exclusive_nodes).
+    const auto raise = [&](std::uint8_t link_class, double load) {
+      const std::int64_t use = quantized_use(use_factor * load);
+      peak_class_use_[link_class] = std::max(peak_class_use_[link_class], use);
+      peak_use_ = std::max(peak_use_, use);
+    };
+    raise(kInjectionClass, job.largest_injection);
+    raise(kEjectionClass, job.largest_ejection);
+  }
   for (std::size_t i = 0; i < job.live.size();) {
     const auto position = static_cast<std::size_t>(job.live[i]);
     const auto& [link, load] = job.loads[position];

@@ -175,6 +175,17 @@ class FlowNetwork {
   /// to the last bits, as every rate then comes from the solver with the scaled loads).
   void set_weighted_sharing(bool weighted) { weighted_sharing_ = weighted; }
 
+  /// Exclusive nodes (graph machines; the simulation's allocations): no node serves two running
+  /// jobs, so a job's injection and ejection links are its own while it runs. They are then
+  /// kept out of the per-link registers (a third or more of a job's links, never shared): only
+  /// the heaviest of them (for the solver) and the largest load per class (for the peak, see
+  /// Utilization::max) are kept per job. add_job throws std::logic_error when a node (its
+  /// injection or ejection link) is already another running job's. (Under FlowLoad::mean a
+  /// job's one link is the pool: nothing to keep out, nothing checked.) Default false.
+  void set_exclusive_nodes(bool exclusive) {
+    exclusive_nodes_ = exclusive && !class_of_link_.empty();
+  }
+
   /// A job starts with the all-to-all pattern among `nodes`.
   void add_job(JobKey key, std::span<const NodeId> nodes);
   /// The same with a given reference rate (capped as above). A node may repeat (several
@@ -246,6 +257,8 @@ class FlowNetwork {
     bool private_stale = false;
     double load_sum = 0;    ///< Σ of its loads, in load order (the mean utilization's share)
     double use_factor = 0;  ///< message_rate · communicating / bandwidth in its links' use
+    /// Exclusive nodes: the largest load on its own injection and on its own ejection links.
+    double largest_injection = 0, largest_ejection = 0;
     /// Its largest use factor (at its upper rate, with a relative margin of 1e-6 for
     /// rounding): its links' use bound (see Utilization::max).
     double largest_use_factor = 0;
@@ -300,6 +313,12 @@ class FlowNetwork {
   void drop_shared(const LinkUser& user);
   /// The entry of `user` is now its link's only one: a candidate heaviest private link.
   static void became_private(const LinkUser& user);
+  /// Exclusive nodes: `link` is an injection or ejection link, its job's own.
+  bool own_link(LinkId link) const {
+    return exclusive_nodes_ && static_cast<std::size_t>(link) < class_of_link_.size() &&
+           (class_of_link_[static_cast<std::size_t>(link)] == kInjectionClass ||
+            class_of_link_[static_cast<std::size_t>(link)] == kEjectionClass);
+  }
   /// Whether `link`, with its users and demand as they stand, is contended.
   bool contended(LinkId link) const;
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
@@ -332,6 +351,9 @@ class FlowNetwork {
   FlowLoad load_;
   bool adaptive_ = false;          ///< the machine's routes depend on loads (UGAL)
   bool weighted_sharing_ = false;  ///< see set_weighted_sharing
+  bool exclusive_nodes_ = false;   ///< see set_exclusive_nodes
+  static constexpr auto kInjectionClass = static_cast<std::uint8_t>(LinkClass::injection);
+  static constexpr auto kEjectionClass = static_cast<std::uint8_t>(LinkClass::ejection);
   /// Graph machines: only links that can saturate join jobs (see the class comment).
   bool prune_uncontended_ = false;
   /// Graph machines: per LinkId its LinkClass (as an index), and which classes the machine has;
@@ -362,7 +384,9 @@ class FlowNetwork {
     /// bound_threshold is.
     bool tracked = false;
   };
-  std::vector<LinkState> links_;     ///< per LinkId
+  std::vector<LinkState> links_;  ///< per LinkId
+  /// Exclusive nodes: per LinkId, the running job whose own link it is (−1: none).
+  std::vector<JobKey> owner_of_link_;
   std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs
   bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
   std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
