@@ -231,9 +231,13 @@ FlowNetwork::JobRate FlowNetwork::alone_rate(JobKey key) const {
 
 void FlowNetwork::set_comm(JobKey key, double comm) {
   RunningJob& job = jobs_.at(key);
-  add_bounds(job, -1);
+  // Its largest terms in its links' use bounds change with its share.
+  for (std::size_t i = 0; i < job.loads.size(); ++i)
+    if (!own_link(job.loads[i].first)) add_bound(job, i, -1);
   job.comm = comm;
-  add_bounds(job, 1);
+  set_largest_use_factor(job);
+  for (std::size_t i = 0; i < job.loads.size(); ++i)
+    if (!own_link(job.loads[i].first)) add_bound(job, i, 1);
   if (job.loads.empty()) job.rate = rate_at(job, job.message_rate);  // solve() skips it
 }
 
@@ -276,6 +280,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   stored.shared_slot.assign(stored.loads.size(), -1);
   stored.live_slot.assign(stored.loads.size(), -1);
   stored.entry_slot.resize(stored.loads.size());
+  set_largest_use_factor(stored);
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
@@ -311,8 +316,8 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     } else if (links_[link].contended) {
       add_shared(on_link.back());
     }
+    add_bound(stored, i, 1);
   }
-  add_bounds(stored, 1);
   changed_.push_back(key);
   links_changed_ = true;
 }
@@ -324,27 +329,26 @@ double FlowNetwork::use_factor_at(const RunningJob& job, double rate) const {
   return rate * communicating / bandwidth_;
 }
 
-void FlowNetwork::add_bounds(RunningJob& job, int sign) {
+void FlowNetwork::set_largest_use_factor(RunningJob& job) const {
   // A job's use factor r · c(s) / bandwidth = comm · r_ref / ((1 − comm) + comm · s) /
   // bandwidth grows with its rate r (s = r_ref / r falls; where capped, s stays at 1 /
   // bandwidth and r grows): it is largest at its upper rate.
-  if (sign > 0) {
-    const double largest = use_factor_at(job, job.upper_rate) * (1 + 1e-6);
-    job.largest_use_factor = std::isfinite(largest) ? largest : 0x1p20;
-  }
-  for (std::size_t i = 0; i < job.loads.size(); ++i) {
-    const auto& [link, load] = job.loads[i];
-    if (own_link(link)) continue;  // (its peak: set_use)
-    links_[link].bound += sign * quantized_bound(job.largest_use_factor * load);
-    if (sign < 0) continue;
-    if (links_[link].bound <= bound_threshold(link)) {
-      links_[link].tracked = false;  // (a user joins that would not keep it live)
-    } else if (!links_[link].tracked) {
-      track(link);
-    } else if (job.live_slot[i] < 0) {
-      job.live_slot[i] = static_cast<int>(job.live.size());
-      job.live.push_back(static_cast<int>(i));
-    }
+  const double largest = use_factor_at(job, job.upper_rate) * (1 + 1e-6);
+  job.largest_use_factor = std::isfinite(largest) ? largest : 0x1p20;
+}
+
+void FlowNetwork::add_bound(RunningJob& job, std::size_t position, int sign) {
+  const auto& [link, load] = job.loads[position];
+  LinkState& state = links_[link];
+  state.bound += sign * quantized_bound(job.largest_use_factor * load);
+  if (sign < 0) return;
+  if (state.bound <= bound_threshold(link)) {
+    state.tracked = false;  // (a user joins that would not keep it live)
+  } else if (!state.tracked) {
+    track(link);
+  } else if (job.live_slot[position] < 0) {
+    job.live_slot[position] = static_cast<int>(job.live.size());
+    job.live.push_back(static_cast<int>(position));
   }
 }
 
@@ -374,7 +378,6 @@ void FlowNetwork::remove_job(JobKey key) {
   if (found == jobs_.end()) return;
   RunningJob* job = &found->second;
   set_use(*job, 0);
-  add_bounds(*job, -1);
   if (!job->loads.empty()) links_changed_ = true;
   // Its sharers on contended links may rise: re-solve them (and whatever they are connected
   // to). An uncontended link never bounded their rates.
@@ -389,6 +392,7 @@ void FlowNetwork::remove_job(JobKey key) {
       owner_of_link_[link] = -1;
       continue;
     }
+    add_bound(*job, i, -1);
     auto& on_link = links_[link].users;
     // Its entry leaves; the last takes its place (the users' order is of no consequence).
     const int slot = job->entry_slot[i];

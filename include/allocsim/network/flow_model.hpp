@@ -335,9 +335,13 @@ class FlowNetwork {
   void set_use(RunningJob& job, double use_factor);
   /// The use factor of `job` when its messages progress at `rate`.
   double use_factor_at(const RunningJob& job, double rate) const;
-  /// Adds (sign 1) or takes away (−1) `job`'s largest terms in its links' use bounds; on
-  /// adding, starts summing the use of each link whose bound now exceeds its class's peak.
-  void add_bounds(RunningJob& job, int sign);
+  /// Sets `job`'s largest use factor from its upper rate and share (see
+  /// RunningJob::largest_use_factor).
+  void set_largest_use_factor(RunningJob& job) const;
+  /// Adds (sign 1) or takes away (−1) `job`'s largest term in the use bound of its link at
+  /// `position`; on adding, starts summing the link's use if its bound now exceeds its class's
+  /// peak.
+  void add_bound(RunningJob& job, std::size_t position, int sign);
   /// Sums `link`'s use afresh from its users and has each of them keep it live.
   void track(LinkId link);
   /// The peak that `link`'s use must exceed to raise one (its class's on graph machines), in
