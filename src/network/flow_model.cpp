@@ -2,8 +2,11 @@
 #include "allocsim/network/flow_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <span>
+#include <stdexcept>
+#include <string>
 
 namespace allocsim {
 
@@ -19,6 +22,25 @@ double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad fo
   for (const auto& [link, load] : loads) result += load;
   return link_count > 0 ? result / static_cast<double>(link_count) : 0;
 }
+
+namespace {
+
+constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::LinkState::use per unit of use
+constexpr int kBoundShift = 20;       ///< bound units (2^-32) are 2^20 use units
+
+/// A link-use term in units of 2^-52, rounded down (terms are ≥ 0; the clamp, far above any
+/// real use, keeps a sum of many of them in range).
+std::int64_t quantized_use(double use) {
+  return static_cast<std::int64_t>(std::min(use * kUseScale, kUseScale * 0x1p8));
+}
+
+/// A bound term in units of 2^-32, rounded up (≥ the use term it bounds, over 2^20); the clamp
+/// keeps sums of millions in range.
+std::int64_t quantized_bound(double use) {
+  return static_cast<std::int64_t>(std::min(use, 0x1p20) * 0x1p32) + 1;
+}
+
+}  // namespace
 
 FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth, FlowLoad load)
     : topology_(&topology),
@@ -209,7 +231,9 @@ FlowNetwork::JobRate FlowNetwork::alone_rate(JobKey key) const {
 
 void FlowNetwork::set_comm(JobKey key, double comm) {
   RunningJob& job = jobs_.at(key);
+  add_bounds(job, -1);
   job.comm = comm;
+  add_bounds(job, 1);
   if (job.loads.empty()) job.rate = rate_at(job, job.message_rate);  // solve() skips it
 }
 
@@ -237,18 +261,11 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
     alone_on_own_loads = !(alone_loads && load_ == FlowLoad::max);
     job.alone_message_rate = alone_message_rate(job, alone_on_own_loads ? job.loads : *alone_loads);
   }
-  if (prune_uncontended_)  // (the same as its alone rate when that comes from its own loads)
-    job.upper_rate =
-        alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
+  // (the same as its alone rate when that comes from its own loads)
+  job.upper_rate = alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
-  if (jobs_on_link_.empty()) {
-    const auto slots = static_cast<std::size_t>(compact_of_link_.size());
-    jobs_on_link_.resize(slots);
-    use_of_link_.assign(slots, 0);
-    link_searched_.assign(slots, 0);
-    demand_of_link_.assign(slots, 0);
-    link_contended_.assign(slots, 0);
-  }
+  if (links_.empty()) links_.resize(compact_of_link_.size());
+  if (exclusive_nodes_ && owner_of_link_.empty()) owner_of_link_.assign(links_.size(), -1);
   if (stored.loads.empty()) {
     // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
     // else's changes.
@@ -258,11 +275,27 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   }
   stored.distinct_links = distinct_sorted(stored.loads);
   stored.shared_slot.assign(stored.loads.size(), -1);
+  stored.live_slot.assign(stored.loads.size(), -1);
   stored.entry_slot.resize(stored.loads.size());
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
     stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
-    auto& on_link = jobs_on_link_[link];
+    if (own_link(link)) {  // never shared: a private link whose use is its own term
+      JobKey& owner = owner_of_link_[link];
+      if (owner >= 0 && owner != key)
+        throw std::logic_error("FlowNetwork: job " + std::to_string(key) +
+                               " uses the node of "
+                               "link " +
+                               std::to_string(link) + ", which job " + std::to_string(owner) +
+                               " runs on (exclusive nodes)");
+      owner = key;
+      double& largest = class_of_link_[link] == kInjectionClass ? stored.largest_injection
+                                                                : stored.largest_ejection;
+      largest = std::max(largest, stored.loads[i].second);
+      became_private({&stored, static_cast<int>(i)});
+      continue;
+    }
+    auto& on_link = links_[link].users;
     stored.entry_slot[i] = static_cast<int>(on_link.size());
     on_link.push_back({&stored, static_cast<int>(i)});
     if (on_link.size() == 1) {
@@ -271,17 +304,70 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
       RunningJob& other = *on_link.front().job;
       if (other.heaviest_private == on_link.front().position) other.private_stale = true;
     }
-    demand_of_link_[link] += stored.upper_rate * stored.loads[i].second;
-    const bool was_contended = link_contended_[link];
-    link_contended_[link] = contended(link);
-    if (!was_contended && link_contended_[link]) {
+    links_[link].demand += stored.upper_rate * stored.loads[i].second;
+    const bool was_contended = links_[link].contended;
+    links_[link].contended = contended(link);
+    if (!was_contended && links_[link].contended) {
       for (const LinkUser& user : on_link) add_shared(user);  // (this job's entry too)
-    } else if (link_contended_[link]) {
+    } else if (links_[link].contended) {
       add_shared(on_link.back());
     }
   }
+  add_bounds(stored, 1);
   changed_.push_back(key);
   links_changed_ = true;
+}
+
+double FlowNetwork::use_factor_at(const RunningJob& job, double rate) const {
+  // The share of its time it spends communicating at that rate.
+  const double s = rate_at(job, rate).comm_slowdown;
+  const double communicating = job.comm * s / ((1 - job.comm) + job.comm * s);
+  return rate * communicating / bandwidth_;
+}
+
+void FlowNetwork::add_bounds(RunningJob& job, int sign) {
+  // A job's use factor r · c(s) / bandwidth = comm · r_ref / ((1 − comm) + comm · s) /
+  // bandwidth grows with its rate r (s = r_ref / r falls; where capped, s stays at 1 /
+  // bandwidth and r grows): it is largest at its upper rate.
+  if (sign > 0) {
+    const double largest = use_factor_at(job, job.upper_rate) * (1 + 1e-6);
+    job.largest_use_factor = std::isfinite(largest) ? largest : 0x1p20;
+  }
+  for (std::size_t i = 0; i < job.loads.size(); ++i) {
+    const auto& [link, load] = job.loads[i];
+    if (own_link(link)) continue;  // (its peak: set_use)
+    links_[link].bound += sign * quantized_bound(job.largest_use_factor * load);
+    if (sign < 0) continue;
+    if (links_[link].bound <= bound_threshold(link)) {
+      links_[link].tracked = false;  // (a user joins that would not keep it live)
+    } else if (!links_[link].tracked) {
+      track(link);
+    } else if (job.live_slot[i] < 0) {
+      job.live_slot[i] = static_cast<int>(job.live.size());
+      job.live.push_back(static_cast<int>(i));
+    }
+  }
+}
+
+void FlowNetwork::track(LinkId link) {
+  std::int64_t use = 0;
+  for (const LinkUser& user : links_[link].users) {
+    RunningJob& job = *user.job;
+    use += quantized_use(job.use_factor * user.load());
+    if (job.live_slot[user.position] < 0) {
+      job.live_slot[user.position] = static_cast<int>(job.live.size());
+      job.live.push_back(user.position);
+    }
+  }
+  links_[link].use = use;
+  links_[link].tracked = true;
+}
+
+std::int64_t FlowNetwork::bound_threshold(LinkId link) const {
+  const std::int64_t peak = static_cast<std::size_t>(link) < class_of_link_.size()
+                                ? peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]]
+                                : peak_use_;
+  return peak >> kBoundShift;
 }
 
 void FlowNetwork::remove_job(JobKey key) {
@@ -289,6 +375,7 @@ void FlowNetwork::remove_job(JobKey key) {
   if (found == jobs_.end()) return;
   RunningJob* job = &found->second;
   set_use(*job, 0);
+  add_bounds(*job, -1);
   if (!job->loads.empty()) links_changed_ = true;
   // Its sharers on contended links may rise: re-solve them (and whatever they are connected
   // to). An uncontended link never bounded their rates.
@@ -299,7 +386,11 @@ void FlowNetwork::remove_job(JobKey key) {
   };
   for (std::size_t i = 0; i < job->loads.size(); ++i) {
     const auto& [link, load] = job->loads[i];
-    auto& on_link = jobs_on_link_[link];
+    if (own_link(link)) {
+      owner_of_link_[link] = -1;
+      continue;
+    }
+    auto& on_link = links_[link].users;
     // Its entry leaves; the last takes its place (the users' order is of no consequence).
     const int slot = job->entry_slot[i];
     on_link[slot] = on_link.back();
@@ -307,13 +398,13 @@ void FlowNetwork::remove_job(JobKey key) {
     on_link.pop_back();
     if (on_link.size() == 1) became_private(on_link.front());  // shared → private
     // Sums of what remains, not differences, once one user or none is left: exact.
-    demand_of_link_[link] = on_link.empty() ? 0.0
-                            : on_link.size() == 1
-                                ? on_link.front().job->upper_rate * on_link.front().load()
-                                : demand_of_link_[link] - job->upper_rate * load;
-    const bool was_contended = link_contended_[link];
-    link_contended_[link] = contended(link);
-    if (was_contended && !link_contended_[link]) {
+    links_[link].demand = on_link.empty() ? 0.0
+                          : on_link.size() == 1
+                              ? on_link.front().job->upper_rate * on_link.front().load()
+                              : links_[link].demand - job->upper_rate * load;
+    const bool was_contended = links_[link].contended;
+    links_[link].contended = contended(link);
+    if (was_contended && !links_[link].contended) {
       // The link no longer joins them: each may now be in a part of its own.
       for (const LinkUser& user : on_link) {
         drop_shared(user);
@@ -356,8 +447,8 @@ void FlowNetwork::became_private(const LinkUser& user) {
 }
 
 bool FlowNetwork::contended(LinkId link) const {
-  if (jobs_on_link_[link].size() < 2) return false;
-  return !prune_uncontended_ || demand_of_link_[link] > bandwidth_ * (1 - kContentionMargin);
+  if (links_[link].users.size() < 2) return false;
+  return !prune_uncontended_ || links_[link].demand > bandwidth_ * (1 - kContentionMargin);
 }
 
 void FlowNetwork::refresh_private(RunningJob& job) const {
@@ -367,7 +458,7 @@ void FlowNetwork::refresh_private(RunningJob& job) const {
   double heaviest_load = 0;
   for (std::size_t i = 0; i < job.loads.size(); ++i) {
     const auto& [link, load] = job.loads[i];
-    if (jobs_on_link_[link].size() == 1 && load > heaviest_load) {
+    if ((own_link(link) || links_[link].users.size() == 1) && load > heaviest_load) {
       job.heaviest_private = static_cast<int>(i);
       heaviest_load = load;
     }
@@ -382,7 +473,7 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
   if (!first.shared.empty()) ++queued_sharing_;
   // Each link's users are looked at once (links stamped with this search's number).
   if (++link_search_ == 0) {
-    std::fill(link_searched_.begin(), link_searched_.end(), 0);
+    for (LinkState& state : links_) state.searched = 0;
     link_search_ = 1;
   }
   // Only shared links lead to other jobs: a private link's one user is the job itself. Once
@@ -391,9 +482,9 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
     RunningJob& job = *queued_[next];
     for (const int position : job.shared) {
       const LinkId link = job.loads[position].first;
-      if (link_searched_[link] == link_search_) continue;
-      link_searched_[link] = link_search_;
-      const auto& users = jobs_on_link_[link];
+      if (links_[link].searched == link_search_) continue;
+      links_[link].searched = link_search_;
+      const auto& users = links_[link].users;
       if (users.size() > budget) return false;
       budget -= users.size();
       for (const LinkUser& user : users)
@@ -517,34 +608,46 @@ void FlowNetwork::solve_queued() {
     job->message_rate = rate;
     job->rate = at;
     job->communicating = communicating;
-    set_use(*job, rate * communicating / bandwidth_);
+    set_use(*job, use_factor_at(*job, rate));
   }
   raise_peak();
 }
-
-namespace {
-
-constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::use_of_link_ per unit of use
-
-/// A link-use term in units of 2^-52, rounded down (terms are ≥ 0; the clamp, far above any
-/// real use, keeps a sum of many of them in range).
-std::int64_t quantized_use(double use) {
-  return static_cast<std::int64_t>(std::min(use * kUseScale, kUseScale * 0x1p8));
-}
-
-}  // namespace
 
 void FlowNetwork::set_use(RunningJob& job, double use_factor) {
   // A term r · w · (share communicating) / bandwidth, rounded to a multiple of 2^-52: integer
   // sums do not depend on the order of the terms, so a link's use is what summing its users
   // afresh gives (the utilization test compares with fresh networks bit for bit).
+  // Only links that can still raise a peak are summed (see Utilization::max): a live link that
+  // no longer can, or is no longer summed, leaves the job's live list here.
   if (use_factor == job.use_factor) return;
-  for (const auto& [link, load] : job.loads) {
+  if (use_factor > job.use_factor && exclusive_nodes_) {
+    // Its own links' use is its term there, largest on the most loaded (see
+    // set_exclusive_nodes).
+    const auto raise = [&](std::uint8_t link_class, double load) {
+      const std::int64_t use = quantized_use(use_factor * load);
+      peak_class_use_[link_class] = std::max(peak_class_use_[link_class], use);
+      peak_use_ = std::max(peak_use_, use);
+    };
+    raise(kInjectionClass, job.largest_injection);
+    raise(kEjectionClass, job.largest_ejection);
+  }
+  for (std::size_t i = 0; i < job.live.size();) {
+    const auto position = static_cast<std::size_t>(job.live[i]);
+    const auto& [link, load] = job.loads[position];
+    if (!links_[link].tracked || links_[link].bound <= bound_threshold(link)) {
+      links_[link].tracked = false;
+      job.live_slot[position] = -1;
+      job.live[i] = job.live.back();
+      job.live.pop_back();
+      if (i < job.live.size())
+        job.live_slot[static_cast<std::size_t>(job.live[i])] = static_cast<int>(i);
+      continue;
+    }
     const std::int64_t change =
         quantized_use(use_factor * load) - quantized_use(job.use_factor * load);
-    std::int64_t& use = use_of_link_[link];
-    use += change;
+    links_[link].use += change;
     if (change > 0) raised_links_.push_back(link);
+    ++i;
   }
   job.use_factor = use_factor;
 }
@@ -552,12 +655,13 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
 void FlowNetwork::raise_peak() {
   // After every re-solved job's terms changed: a link's use in between may exceed any real one.
   for (const LinkId link : raised_links_) {
-    peak_use_ = std::max(peak_use_, use_of_link_[link]);
+    if (!links_[link].tracked) continue;  // (its sum is stale: it cannot raise a peak)
+    peak_use_ = std::max(peak_use_, links_[link].use);
     // Per class on graph machines (the pool link of FlowLoad::mean has none: see
     // update_utilization).
     if (static_cast<std::size_t>(link) < class_of_link_.size()) {
       std::int64_t& peak = peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]];
-      peak = std::max(peak, use_of_link_[link]);
+      peak = std::max(peak, links_[link].use);
     }
   }
   raised_links_.clear();

@@ -57,6 +57,8 @@ class FlowRuntime final : public RuntimeModel {
       network_->set_time_limit(context.time_limit());
       network_->set_weighted_sharing(weighted_);
       network_->set_reference_cap(reference_cap_);
+      // Allocations never give a node to two running jobs: their host links are their own.
+      network_->set_exclusive_nodes(true);
       first_time_ = context.now();
     } else {
       utilization_integral_ += network_->utilization().mean * (context.now() - last_time_);

@@ -2,6 +2,7 @@
 // The numbering and link order are documented in topo/fattree.hpp.
 #include "allocsim/topo/fattree.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include <charconv>
@@ -236,65 +237,68 @@ void FatTree::walk(int level, int top, int x, int z, NodeId b, double weight, Pa
 bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes,
                                       FunctionRef<void(LinkId, double)> touch) const {
   if (routing_ != Routing::dmodk) return false;
-  // D-mod-k chooses each up port by the destination d alone, so all routes to d form a tree:
-  // sources in one level-l subtree (other than d's) reach the same level-l switch, the one with
-  // d's choices below l, and share their route from there. For each destination the sources'
-  // counts (the set's nodes per leaf) climb level by level, merged per switch, each count
-  // loading the up link it takes; a count whose parent is d's own ancestor (the switch of d's
-  // subtree with d's choices: the common ancestor, as in walk) stops there and comes down d's
-  // spine with every count that stopped above. The loads equal walk()'s route by route (whole
-  // messages: exact sums, in any order).
-  const int h = levels();
-  std::vector<std::pair<int, double>> frontier, next;  // (switch index on the level, count)
-  std::vector<int> slot(static_cast<std::size_t>(level_size(1)), -1);  // index -> in next
-  std::vector<std::pair<int, double>> leaves;  // the set's leaves and their node counts
-  for (const NodeId node : nodes) {
-    const int leaf = static_cast<int>(node / down_[0]);
-    if (slot[static_cast<std::size_t>(leaf)] < 0) {
-      slot[static_cast<std::size_t>(leaf)] = static_cast<int>(leaves.size());
-      leaves.emplace_back(leaf, 0.0);
+  // D-mod-k chooses each up port by the destination d alone: a message from s to d climbs to
+  // their common ancestor level, at level l through up port c_l(d), and the level-l switch it
+  // passes depends only on s's level-l subtree S (the hosts sharing s / (M1..Ml)) and d's
+  // choices below l (walk). So, per level l, per subtree S holding n_S of the set's nodes and
+  // per key κ = (c_1(d), .., c_l(d)) with D(κ) destinations of the set, D_S(κ) of them in S:
+  //   the up link of S's switch for κ's choices below l, port c_l, carries n_S · (D(κ) − D_S(κ))
+  //   (every source in S to every destination outside it with that key), and
+  //   its down link carries D_S(κ) · (n − n_S) (every source outside S to those destinations).
+  // These are walk()'s routes summed message by message (whole messages: exact sums, in any
+  // order); the work is O(n log n + Σ_l subtrees_l · keys_l) instead of one route per pair.
+  const auto n = static_cast<double>(nodes.size());
+  std::vector<std::pair<long long, long long>> by_subtree;  // (S, κ) per node, sorted
+  std::vector<long long> keys;                              // the distinct κ, sorted
+  std::vector<double> destinations, in_subtree;             // D(κ), D_S(κ), by key index
+  by_subtree.reserve(nodes.size());
+  keys.reserve(nodes.size());
+  for (int level = 1; level < levels(); ++level) {
+    // κ's digits c_1..c_l read as a number: prefix (c_1..c_(l−1)) + below · c_l.
+    const long long below = up_product_[level] / up_product_[1];
+    by_subtree.clear();
+    keys.clear();
+    for (const NodeId d : nodes) {
+      const long long key = (d / up_product_[1]) % (below * up_[level]);
+      by_subtree.emplace_back(d / down_product_[level], key);
+      keys.push_back(key);
     }
-    leaves[static_cast<std::size_t>(slot[static_cast<std::size_t>(leaf)])].second += 1;
-  }
-  for (const auto& [leaf, count] : leaves) slot[static_cast<std::size_t>(leaf)] = -1;
-  int widest = 1;
-  for (int level = 1; level <= h; ++level) widest = std::max(widest, level_size(level));
-  slot.assign(static_cast<std::size_t>(widest), -1);
-  std::array<int, kMaxLevels + 1> spine{}, choice{};
-  std::array<double, kMaxLevels + 1> arriving{};
-  for (const NodeId d : nodes) {
-    spine[1] = static_cast<int>(d / down_[0]);
-    for (int level = 1; level < h; ++level) {
-      choice[level] = dmodk_choice(level, d);
-      spine[level + 1] = parent_index(level, spine[level], choice[level]);
-      arriving[level + 1] = 0;
-    }
-    frontier.clear();
-    for (const auto& entry : leaves)
-      if (entry.first != spine[1]) frontier.push_back(entry);
-    for (int level = 1; level < h && !frontier.empty(); ++level) {
-      next.clear();
-      for (const auto& [x, count] : frontier) {
-        touch(up_link(level, x, choice[level]), count);
-        const int parent = parent_index(level, x, choice[level]);
-        if (parent == spine[level + 1]) {
-          arriving[level + 1] += count;
-          continue;
-        }
-        int& at = slot[static_cast<std::size_t>(parent)];
-        if (at < 0) {
-          at = static_cast<int>(next.size());
-          next.emplace_back(parent, 0.0);
-        }
-        next[static_cast<std::size_t>(at)].second += count;
+    std::sort(by_subtree.begin(), by_subtree.end());
+    std::sort(keys.begin(), keys.end());
+    destinations.clear();
+    std::size_t distinct = 0;
+    for (const long long key : keys) {
+      if (distinct > 0 && keys[distinct - 1] == key) {
+        destinations.back() += 1;
+      } else {
+        keys[distinct++] = key;
+        destinations.push_back(1);
       }
-      for (const auto& entry : next) slot[static_cast<std::size_t>(entry.first)] = -1;
-      frontier.swap(next);
     }
-    double descending = 0;  // counts that meet d's spine at this level or above
-    for (int level = h - 1; level >= 1; --level) {
-      descending += arriving[level + 1];
-      if (descending > 0) touch(up_link(level, spine[level], choice[level]) + 1, descending);
+    keys.resize(distinct);
+    const auto key_index = [&](long long key) {
+      return static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), key) -
+                                      keys.begin());
+    };
+    for (std::size_t first = 0; first < by_subtree.size();) {
+      const long long subtree = by_subtree[first].first;
+      std::size_t last = first;
+      in_subtree.assign(keys.size(), 0.0);
+      for (; last < by_subtree.size() && by_subtree[last].first == subtree; ++last)
+        in_subtree[key_index(by_subtree[last].second)] += 1;
+      const auto count = static_cast<double>(last - first);
+      // The subtree's leaf (any of its hosts'), from which its level-l switches are reached.
+      const auto leaf = static_cast<int>(subtree * down_product_[level] / down_[0]);
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        int x = leaf;
+        for (int l = 1; l < level; ++l)
+          x = parent_index(
+              l, x, static_cast<int>((keys[i] / (up_product_[l] / up_product_[1])) % up_[l]));
+        const LinkId up = up_link(level, x, static_cast<int>(keys[i] / below));
+        if (destinations[i] > in_subtree[i]) touch(up, count * (destinations[i] - in_subtree[i]));
+        if (in_subtree[i] > 0 && n > count) touch(up + 1, in_subtree[i] * (n - count));
+      }
+      first = last;
     }
   }
   return true;

@@ -378,6 +378,65 @@ TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
   }
 }
 
+// Exclusive nodes (the simulation's case) keep injection and ejection links out of the per-link
+// registers: rates, mean and peak utilization (per class too) must equal, bit for bit, those of
+// a network that registers every link, after every start and end of a random sequence of jobs
+// on disjoint nodes; and a node taken twice is refused.
+TEST(FlowModel, ExclusiveNodesGiveWhatRegisteringEveryLinkGives) {
+  std::mt19937 rng(31);
+  for (const char* spec : {"dragonfly:p=2,a=4,h=2", "fattree:k=4", "fattree:k=6",
+                           "fattree:k=4,routing=ecmp", "dragonfly:p=2,a=4,h=2,routing=ugal"}) {
+    const Topology t = Topology::parse(spec);
+    for (const auto& [bandwidth, load] :
+         {std::pair{1.0, FlowLoad::max}, {0.5, FlowLoad::max}, {0.5, FlowLoad::mean}}) {
+      FlowNetwork exclusive(t, 0.7, bandwidth, load), every(t, 0.7, bandwidth, load);
+      exclusive.set_exclusive_nodes(true);
+      std::map<FlowNetwork::JobKey, std::vector<NodeId>> running;
+      std::vector<NodeId> free(t.node_count());
+      std::iota(free.begin(), free.end(), 0);
+      FlowNetwork::JobKey next_key = 0;
+      for (int step = 0; step < 150; ++step) {
+        const bool start = running.size() < 3 || (running.size() < 10 && rng() % 2 == 0);
+        if (start && free.size() >= 2) {
+          std::shuffle(free.begin(), free.end(), rng);
+          const auto k = std::min<std::size_t>(free.size(), 1 + rng() % 12);
+          std::vector<NodeId> nodes(free.end() - static_cast<std::ptrdiff_t>(k), free.end());
+          free.resize(free.size() - k);
+          const FlowNetwork::JobKey key = next_key++;
+          running[key] = nodes;
+          exclusive.add_job(key, nodes);
+          every.add_job(key, nodes);
+          const double share = 0.1 + 0.1 * static_cast<double>(rng() % 8);
+          exclusive.set_comm(key, share);
+          every.set_comm(key, share);
+        } else {
+          auto victim = running.begin();
+          std::advance(victim, rng() % running.size());
+          exclusive.remove_job(victim->first);
+          every.remove_job(victim->first);
+          free.insert(free.end(), victim->second.begin(), victim->second.end());
+          running.erase(victim);
+        }
+        EXPECT_EQ(exclusive.solve(), every.solve());
+        for (const auto& [key, nodes] : running) {
+          EXPECT_EQ(exclusive.rate(key).progress, every.rate(key).progress) << spec << step;
+          EXPECT_EQ(exclusive.alone_rate(key).progress, every.alone_rate(key).progress);
+        }
+        EXPECT_EQ(exclusive.utilization().mean, every.utilization().mean) << spec << step;
+        EXPECT_EQ(exclusive.utilization().max, every.utilization().max) << spec << step;
+        EXPECT_EQ(exclusive.utilization().max_by_class, every.utilization().max_by_class)
+            << spec << step;
+      }
+      // (Under FlowLoad::mean a job's only link is the pool: nothing is kept out or checked.)
+      for (const auto& [key, nodes] : running)
+        if (load == FlowLoad::max && nodes.size() >= 2) {
+          EXPECT_THROW(exclusive.add_job(next_key, nodes), std::logic_error) << spec;
+          break;
+        }
+    }
+  }
+}
+
 // The flow model gives the solver one private link per job (its heaviest) and the contended
 // links (on graph machines not the shared links that cannot saturate); the rates must equal,
 // bit for bit, progressive filling over every loaded link (loads over link capacities).

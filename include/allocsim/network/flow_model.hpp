@@ -83,6 +83,7 @@
 // (the flow runtime passes link_load_view at their start) and keep those routes. Cost per solve
 // on such machines O(J² · U) for J all-to-all jobs (each re-route sums the others' loads).
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -152,7 +153,13 @@ class FlowNetwork {
     /// The largest any link has had since the network was made: the run's peak link
     /// utilization. Each link's use is kept as a sum of its users' terms, each rounded to a
     /// multiple of 2^-52 (rounded down), so that adding and taking away terms in any order gives
-    /// the same sum, as if summed afresh (rounding: less than 2^-52 per user).
+    /// the same sum, as if summed afresh (rounding: less than 2^-52 per user). Kept only for the
+    /// links that could still set a new peak: a job's term is largest at its upper rate (it
+    /// grows with the rate), so each link also keeps the sum of its users' largest terms (a
+    /// bound, exact integer sums); a link whose bound is at most the peak of its class cannot
+    /// raise it while its users stay, and its use is no longer summed (on a long run nearly
+    /// every link: the peak soon exceeds what most links can reach). A link is summed afresh
+    /// from its users when a new user lifts its bound above the peak.
     double max = 0;
     /// Graph machines: the same peak over the links of each LinkClass (indexed by the enum's
     /// value: injection, ejection, local, global, up, down), 0 for a class no loaded link has
@@ -184,6 +191,17 @@ class FlowNetwork {
   /// spread allocation whose all-to-all loads its busiest link less than the reference's does).
   /// Applies to the jobs added from then on: call before the first add_job.
   void set_reference_cap(bool capped) { reference_cap_ = capped; }
+
+  /// Exclusive nodes (graph machines; the simulation's allocations): no node serves two running
+  /// jobs, so a job's injection and ejection links are its own while it runs. They are then
+  /// kept out of the per-link registers (a third or more of a job's links, never shared): only
+  /// the heaviest of them (for the solver) and the largest load per class (for the peak, see
+  /// Utilization::max) are kept per job. add_job throws std::logic_error when a node (its
+  /// injection or ejection link) is already another running job's. (Under FlowLoad::mean a
+  /// job's one link is the pool: nothing to keep out, nothing checked.) Default false.
+  void set_exclusive_nodes(bool exclusive) {
+    exclusive_nodes_ = exclusive && !class_of_link_.empty();
+  }
 
   /// A job starts with the all-to-all pattern among `nodes`.
   void add_job(JobKey key, std::span<const NodeId> nodes);
@@ -251,11 +269,20 @@ class FlowNetwork {
     /// not; the heaviest private link as links become private, and found again
     /// (private_stale) only when it becomes shared.
     std::vector<int> shared, shared_slot;
-    std::vector<int> entry_slot;  ///< per position in loads, its entry's index in jobs_on_link_
+    std::vector<int> entry_slot;  ///< per position in loads, its entry's index in its link's users
     int heaviest_private = -1;
     bool private_stale = false;
     double load_sum = 0;    ///< Σ of its loads, in load order (the mean utilization's share)
     double use_factor = 0;  ///< message_rate · communicating / bandwidth in its links' use
+    /// Exclusive nodes: the largest load on its own injection and on its own ejection links.
+    double largest_injection = 0, largest_ejection = 0;
+    /// Its largest use factor (at its upper rate, with a relative margin of 1e-6 for
+    /// rounding): its links' use bound (see Utilization::max).
+    double largest_use_factor = 0;
+    /// Positions in loads of its links whose use is summed (in no set order; live_slot: each
+    /// position's index there, −1 if none): every link whose bound exceeds its class's peak
+    /// (and some whose bound no longer does, dropped when next met).
+    std::vector<int> live, live_slot;
   };
   /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
   struct LinkUser {
@@ -303,6 +330,12 @@ class FlowNetwork {
   void drop_shared(const LinkUser& user);
   /// The entry of `user` is now its link's only one: a candidate heaviest private link.
   static void became_private(const LinkUser& user);
+  /// Exclusive nodes: `link` is an injection or ejection link, its job's own.
+  bool own_link(LinkId link) const {
+    return exclusive_nodes_ && static_cast<std::size_t>(link) < class_of_link_.size() &&
+           (class_of_link_[static_cast<std::size_t>(link)] == kInjectionClass ||
+            class_of_link_[static_cast<std::size_t>(link)] == kEjectionClass);
+  }
   /// Whether `link`, with its users and demand as they stand, is contended.
   bool contended(LinkId link) const;
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
@@ -317,6 +350,16 @@ class FlowNetwork {
   void update_utilization();
   /// Puts `job`'s terms in its links' use at `use_factor` (0: takes them out).
   void set_use(RunningJob& job, double use_factor);
+  /// The use factor of `job` when its messages progress at `rate`.
+  double use_factor_at(const RunningJob& job, double rate) const;
+  /// Adds (sign 1) or takes away (−1) `job`'s largest terms in its links' use bounds; on
+  /// adding, starts summing the use of each link whose bound now exceeds its class's peak.
+  void add_bounds(RunningJob& job, int sign);
+  /// Sums `link`'s use afresh from its users and has each of them keep it live.
+  void track(LinkId link);
+  /// The peak that `link`'s use must exceed to raise one (its class's on graph machines), in
+  /// the units of LinkState::bound.
+  std::int64_t bound_threshold(LinkId link) const;
   /// The peak utilization over the links whose use rose since the last call.
   void raise_peak();
 
@@ -326,6 +369,9 @@ class FlowNetwork {
   bool adaptive_ = false;          ///< the machine's routes depend on loads (UGAL)
   bool weighted_sharing_ = false;  ///< see set_weighted_sharing
   bool reference_cap_ = true;      ///< see set_reference_cap
+  bool exclusive_nodes_ = false;   ///< see set_exclusive_nodes
+  static constexpr auto kInjectionClass = static_cast<std::uint8_t>(LinkClass::injection);
+  static constexpr auto kEjectionClass = static_cast<std::uint8_t>(LinkClass::ejection);
   /// Graph machines: only links that can saturate join jobs (see the class comment).
   bool prune_uncontended_ = false;
   /// Graph machines: per LinkId its LinkClass (as an index), and which classes the machine has;
@@ -338,20 +384,35 @@ class FlowNetwork {
   /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
-  std::vector<std::vector<LinkUser>> jobs_on_link_;  ///< per LinkId, its users (in no set order)
-  std::vector<double> demand_of_link_;  ///< per LinkId, Σ over its users of upper_rate · load
-  std::vector<char> link_contended_;    ///< per LinkId, contended as of the last change
-  std::vector<JobKey> changed_;         ///< jobs to re-solve with their connected jobs
-  bool links_changed_ = false;          ///< a job with messages came or went since the last solve()
-  std::vector<RunningJob*> queued_;     ///< jobs to re-solve (scratch of solve())
-  int sharing_jobs_ = 0;                ///< running jobs with a contended link
-  int queued_sharing_ = 0;              ///< of them, those in queued_ (scratch of solve())
-  /// Per LinkId, its use over bandwidth in units of 2^-52 (see Utilization::max).
-  std::vector<std::int64_t> use_of_link_;
-  std::int64_t peak_use_ = 0;  ///< the largest of use_of_link_ so far
+  /// What the model keeps of one link, in one place (a started or ended job visits each of its
+  /// links once: one cache miss, not one per array).
+  struct LinkState {
+    /// Its users, in no set order; two without allocating (most links have one or two).
+    boost::container::small_vector<LinkUser, 2> users;
+    double demand = 0;  ///< Σ over its users of upper_rate · load
+    /// Its use over bandwidth in units of 2^-52 (see Utilization::max), where tracked; stale
+    /// elsewhere.
+    std::int64_t use = 0;
+    /// Σ over its users of their largest terms, each rounded up to units of 2^-32: a bound on
+    /// its use (see Utilization::max).
+    std::int64_t bound = 0;
+    std::uint32_t searched = 0;  ///< the last queue_connected() search that looked at it
+    bool contended = false;      ///< as of the last change
+    /// Its use is summed: every user has it live. Every link whose bound exceeds
+    /// bound_threshold is.
+    bool tracked = false;
+  };
+  std::vector<LinkState> links_;  ///< per LinkId
+  /// Exclusive nodes: per LinkId, the running job whose own link it is (−1: none).
+  std::vector<JobKey> owner_of_link_;
+  std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs
+  bool links_changed_ = false;       ///< a job with messages came or went since the last solve()
+  std::vector<RunningJob*> queued_;  ///< jobs to re-solve (scratch of solve())
+  int sharing_jobs_ = 0;             ///< running jobs with a contended link
+  int queued_sharing_ = 0;           ///< of them, those in queued_ (scratch of solve())
+  std::int64_t peak_use_ = 0;        ///< the largest link use so far (units of 2^-52)
   std::array<std::int64_t, kLinkClassCount> peak_class_use_{};  ///< the same per link class
-  std::vector<LinkId> raised_links_;          ///< links whose use rose since the last raise_peak()
-  std::vector<std::uint32_t> link_searched_;  ///< per LinkId, last queue_connected() search
+  std::vector<LinkId> raised_links_;  ///< links whose use rose since the last raise_peak()
   std::uint32_t link_search_ = 0;
   std::unordered_map<int, double> reference_rates_;  ///< per job size; ≤ node_count entries
   /// All-to-all loads per node list (see add_job).
