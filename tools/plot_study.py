@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Draw one figure of `allocsim reproduce` from the JSON description a study writes
 (panels of series, each point x, y and the half-width of its 95 % confidence interval; a series
-may name a colour index and a dash index, e.g. colour by one setting and dash by another) to
+may name a colour index and a dash index, e.g. colour by one setting and dash by another; a
+panel's optional "xticks" names the categories of its x axis, category i at x = i) to
 STEM.png and STEM.pdf.
 
     /usr/bin/python3 tools/plot_study.py gabl-fig3.figure.json out/gabl-fig3
@@ -64,6 +65,12 @@ def main():
             ticks = sorted({p[0] for series in panel["series"] for p in series["points"]})
             axis.set_xticks(ticks)
             axis.set_xticklabels(["%g" % t for t in ticks])
+            axis.minorticks_off()
+        if panel.get("xticks"):  # categorical axis: tick i at x = i, named
+            names = panel["xticks"]
+            axis.set_xticks(range(len(names)))
+            axis.set_xticklabels(names)
+            axis.set_xlim(-0.3, len(names) - 0.7)
             axis.minorticks_off()
         if panel["title"]:
             axis.set_title(panel["title"], fontsize="medium")

@@ -246,6 +246,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   if (jobs_.count(key)) remove_job(key);
   job.key = key;
   if (job.comm < 0) job.comm = comm_;
+  if (!reference_cap_) job.capped = false;    // flow:cap=none: only its links bound its rate
   if (adaptive_) job.link_loads = job.loads;  // what UGAL sees of it (link_load_view)
   if (load_ == FlowLoad::mean && !job.loads.empty()) {
     // Its load spread evenly over all N links: one load Σ w / N on the pool, which stands for

@@ -28,8 +28,14 @@ namespace {
 
 class FlowRuntime final : public RuntimeModel {
  public:
-  FlowRuntime(double comm, double bandwidth, FlowLoad load, bool switches, bool weighted)
-      : comm_(comm), bandwidth_(bandwidth), load_(load), switches_(switches), weighted_(weighted) {}
+  FlowRuntime(double comm, double bandwidth, FlowLoad load, bool switches, bool weighted,
+              bool reference_cap)
+      : comm_(comm),
+        bandwidth_(bandwidth),
+        load_(load),
+        switches_(switches),
+        weighted_(weighted),
+        reference_cap_(reference_cap) {}
 
   double runtime(const Job& job, const Allocation&, const Topology&) const override {
     return job.runtime;
@@ -50,6 +56,7 @@ class FlowRuntime final : public RuntimeModel {
                                                comm_, bandwidth_, load_);
       network_->set_time_limit(context.time_limit());
       network_->set_weighted_sharing(weighted_);
+      network_->set_reference_cap(reference_cap_);
       // Allocations never give a node to two running jobs: their host links are their own.
       network_->set_exclusive_nodes(true);
       first_time_ = context.now();
@@ -240,6 +247,7 @@ class FlowRuntime final : public RuntimeModel {
   FlowLoad load_;
   bool switches_ = false;
   bool weighted_ = false;                            ///< share=weighted
+  bool reference_cap_ = true;                        ///< cap=compact (false: cap=none)
   std::unique_ptr<const Topology> switch_topology_;  ///< switches_: the machine's switches
   std::unordered_map<int, double> switched_reference_rates_;
   std::unordered_map<int, double> pattern_reference_rates_;
@@ -295,12 +303,14 @@ class DistanceRuntime final : public RuntimeModel {
 }  // namespace
 
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth, FlowLoad load,
-                                                bool switches, bool weighted_sharing) {
+                                                bool switches, bool weighted_sharing,
+                                                bool reference_cap) {
   require_number(comm, kFlowCommRule, "runtime model 'flow': parameter 'comm'");
   require_number(bandwidth, kFlowBandwidthRule, "runtime model 'flow': parameter 'bandwidth'");
   if (switches && load != FlowLoad::max)
     throw InputError("runtime model 'flow': switch=first needs load=max.");
-  return std::make_unique<FlowRuntime>(comm, bandwidth, load, switches, weighted_sharing);
+  return std::make_unique<FlowRuntime>(comm, bandwidth, load, switches, weighted_sharing,
+                                       reference_cap);
 }
 
 std::unique_ptr<RuntimeModel> make_distance_runtime(DistanceModelParams params) {

@@ -111,11 +111,23 @@ std::vector<RegistryEntry<RuntimeModelFactory>> runtime_model_entries() {
          {"equal", "weighted"},
          {},
          true,
+         false},
+        {"cap",
+         ParamKind::choice,
+         "compact",
+         "what bounds a job's communication rate: compact (its links and its rate alone on the "
+         "compact reference allocation: no placement communicates faster than compact, s >= 1 "
+         "at bandwidth 1) or none (its links only: a spread job whose busiest link carries "
+         "less than the reference's runs faster, s < 1, comm_slowdown below 1)",
+         {"compact", "none"},
+         {},
+         true,
          false}},
        [](const Params& p) {
          return make_flow_runtime(p.real("comm"), p.real("bandwidth"),
                                   p.text("load") == "mean" ? FlowLoad::mean : FlowLoad::max,
-                                  p.text("switch") == "first", p.text("share") == "weighted");
+                                  p.text("switch") == "first", p.text("share") == "weighted",
+                                  p.text("cap") == "compact");
        }},
       {"wormhole",
        "GABL paper's message-level network: each task sends Exp(num_mes) all-to-all packets (each "

@@ -151,6 +151,45 @@ TEST(FlowModel, MeanLoadJobsShareThePoolOfAllLinks) {
   EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, 2);
 }
 
+// flow:cap=none (set_reference_cap(false)) on dragonfly:p=2,a=4,h=2 (minimal routing): node n
+// on router n / 2, 4 routers per group joined all to all by local links, every capacity 1. The
+// reference of 4 nodes is {0, 1, 2, 3} on routers G0r0 and G0r1: the local link G0r0->G0r1
+// carries 0->2, 0->3, 1->2, 1->3 (4 messages), each injection link 3: r_ref = 1/4. The job
+// {0, 2, 4, 6}, one node per router of group 0: each injection and ejection link carries 3
+// messages, each local link 1, so its links allow 1/3. Capped (the default): min(1/4, 1/3), s =
+// 1. Uncapped: r = 1/3, s = (1/4) / (1/3) = 3/4, progress 1 / (0.5 + 0.5 x 3/4) = 8/7: it runs
+// faster than its trace runtime. The compact job itself is at s = 1 either way, and two
+// uncapped jobs on one link share it max-min fairly as before.
+TEST(FlowModel, WithoutTheReferenceCapASpreadJobCommunicatesFasterThanCompact) {
+  const Topology t = Topology::parse("dragonfly:p=2,a=4,h=2");
+  for (const bool cap : {true, false}) {
+    FlowNetwork network(t, 0.5);
+    network.set_reference_cap(cap);
+    EXPECT_DOUBLE_EQ(network.reference_rate(4), 0.25);
+    network.add_job(1, std::vector<NodeId>{0, 2, 4, 6});
+    network.solve();
+    EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, cap ? 1.0 : 0.75) << cap;
+    EXPECT_DOUBLE_EQ(network.rate(1).progress, cap ? 1.0 : 8.0 / 7) << cap;
+    EXPECT_DOUBLE_EQ(network.alone_rate(1).comm_slowdown, cap ? 1.0 : 0.75) << cap;
+    // The compact job {8, 9, 10, 11} (group 1, its first two routers): its links allow r_ref.
+    network.add_job(2, std::vector<NodeId>{8, 9, 10, 11});
+    network.solve();
+    EXPECT_DOUBLE_EQ(network.rate(2).comm_slowdown, 1.0) << cap;
+    EXPECT_DOUBLE_EQ(network.rate(1).comm_slowdown, cap ? 1.0 : 0.75) << cap;
+  }
+  // Two uncapped jobs {0, 2} and {1, 3}: each of the local link G0r0->G0r1's two messages is one
+  // job's, so max-min gives each 1/2; alone each would have 1 (every link 1 message), against
+  // r_ref(2) = 1 ({0, 1}: injection 1). s = 2, as with the cap.
+  FlowNetwork shared(t, 0.5);
+  shared.set_reference_cap(false);
+  shared.add_job(1, std::vector<NodeId>{0, 2});
+  shared.add_job(2, std::vector<NodeId>{1, 3});
+  shared.solve();
+  EXPECT_DOUBLE_EQ(shared.rate(1).comm_slowdown, 2.0);
+  EXPECT_DOUBLE_EQ(shared.rate(2).comm_slowdown, 2.0);
+  EXPECT_DOUBLE_EQ(shared.alone_rate(1).comm_slowdown, 1.0);
+}
+
 TEST(FlowModel, PacingLoadIsTheMaximumOrTheSumOverAllLinks) {
   const std::vector<std::pair<LinkId, double>> loads{{3, 2.0}, {7, 5.0}, {9, 1.0}};
   EXPECT_EQ(pacing_load(loads, FlowLoad::max, 16), 5.0);
@@ -268,19 +307,24 @@ TEST(DistanceModel, Formula) {
 // network given every running job at once), after every start and end of a random sequence
 // (the peak utilization: the largest of the fresh networks' so far).
 // Graph machines too (non-adaptive routing): their jobs share global and core links, so the
-// contended/private bookkeeping of each job is exercised. The last round of each machine shares
-// links weighted by each job's own communication share (set_comm, share=weighted).
+// contended/private bookkeeping of each job is exercised. The fourth round of each machine shares
+// links weighted by each job's own communication share (set_comm, share=weighted); the last two
+// lift the compact-reference cap (set_reference_cap(false), cap=none).
 TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
   std::mt19937 rng(13);
   for (const char* spec : {"mesh:8x8", "torus:4x4x4", "mesh:16x4", "dragonfly:p=2,a=4,h=2",
                            "fattree:k=4", "fattree:k=4,routing=ecmp"}) {
     const Topology t = Topology::parse(spec);
-    for (const auto& [bandwidth, load, weighted] : {std::tuple{1.0, FlowLoad::max, false},
-                                                    {0.5, FlowLoad::max, false},
-                                                    {0.5, FlowLoad::mean, false},
-                                                    {1.0, FlowLoad::max, true}}) {
+    for (const auto& [bandwidth, load, weighted, cap] :
+         {std::tuple{1.0, FlowLoad::max, false, true},
+          {0.5, FlowLoad::max, false, true},
+          {0.5, FlowLoad::mean, false, true},
+          {1.0, FlowLoad::max, true, true},
+          {1.0, FlowLoad::max, false, false},
+          {0.5, FlowLoad::mean, true, false}}) {
       FlowNetwork incremental(t, 0.7, bandwidth, load);
       incremental.set_weighted_sharing(weighted);
+      incremental.set_reference_cap(cap);
       std::map<FlowNetwork::JobKey, std::vector<NodeId>> running;
       std::map<FlowNetwork::JobKey, double> shares;  // weighted rounds: each job's own
       std::vector<NodeId> all(t.node_count());
@@ -313,6 +357,7 @@ TEST(FlowModel, IncrementalSolveEqualsSolvingAllJobs) {
         incremental.solve();
         FlowNetwork fresh(t, 0.7, bandwidth, load);
         fresh.set_weighted_sharing(weighted);
+        fresh.set_reference_cap(cap);
         for (const auto& [key, nodes] : running) {
           fresh.add_job(key, nodes);
           if (weighted) fresh.set_comm(key, shares.at(key));

@@ -173,3 +173,28 @@ TEST(NetworkRuntime, BadParametersAreInputErrors) {
   EXPECT_THROW(run("flow:comm=1.5", {make_job(1, 0, 2, 10)}), InputError);
   EXPECT_THROW(run("distance:a=-1", {make_job(1, 0, 2, 10)}), InputError);
 }
+
+// flow:cap=none in a whole run (FlowModel.WithoutTheReferenceCapASpreadJobCommunicatesFasterThan
+// Compact works the loads): on dragonfly:p=2,a=4,h=2, level-spread gives a 4-node job one node
+// per router of group 0 (it fits in a group: "one node per router round-robin"), {0, 2, 4, 6}:
+// its links allow 1/3 against r_ref = 1/4 on the reference {0, 1, 2, 3}. Capped (the default):
+// s = 1, runtime 10. Uncapped: s = 3/4, runtime 10 · (0.5 + 0.5 · 3/4) = 8.75, faster than its
+// trace runtime: comm_slowdown (actual / alone-compact) 0.875, interference 1 (alone).
+TEST(NetworkRuntime, FlowWithoutTheReferenceCapRunsASpreadJobFasterThanCompact) {
+  for (const bool cap : {true, false}) {
+    RunConfig config;
+    config.machine = "dragonfly:p=2,a=4,h=2";
+    config.alloc = "level-spread";
+    config.runtime_model = cap ? "flow:comm=0.5" : "flow:comm=0.5,cap=none";
+    config.keep_jobs = true;
+    Workload workload;
+    workload.jobs = {make_job(1, 0, 4, 10)};
+    const RunResult result = Simulation(config, std::move(workload)).run();
+    ASSERT_EQ(result.jobs.size(), 1u);
+    const JobRecord& job = result.jobs[0];
+    EXPECT_EQ(job.allocated_nodes, "0 2 4 6");
+    EXPECT_DOUBLE_EQ(job.runtime, cap ? 10 : 8.75) << cap;
+    EXPECT_DOUBLE_EQ(job.comm_slowdown, cap ? 1 : 0.875) << cap;
+    EXPECT_DOUBLE_EQ(job.interference, 1) << cap;
+  }
+}

@@ -24,10 +24,17 @@
 //   all-to-all job capped at bandwidth · r_ref, r_ref = 1 / L(w_ref), L the pacing load below
 //   of the reference allocation's loads: a job never communicates faster than alone on the
 //   reference allocation, so at bandwidth 1 its trace runtime is a floor. (Jobs with a mapped
-//   pattern are not capped: see add_job.)
-// - Communication slowdown s = r_ref / r (≥ 1 / bandwidth when capped). The job advances through
-//   its trace runtime at progress rate 1 / ((1 − comm) + comm·s): with s fixed it takes
-//   (1 − comm)·T + comm·T·s. Compute and communication are interleaved evenly
+//   pattern are not capped: see add_job.) Without the cap (`flow:cap=none`,
+//   set_reference_cap(false)) no job is capped: its rate r is its max-min fair share bounded
+//   only by its links, alone r = bandwidth / L(w) (L(w) < L(w_ref) when its own allocation
+//   spreads its messages over more links than the reference, e.g. an all-to-all over many
+//   dragonfly groups against the reference's few global links), so it may communicate faster
+//   than on the reference.
+// - Communication slowdown s = r_ref / r (≥ 1 / bandwidth when capped; uncapped, below 1 when
+//   the job communicates faster than alone on the reference: then it runs faster than its
+//   trace runtime, and the comm_slowdown column, actual / alone-compact runtime, is below 1). The
+//   job advances through its trace runtime at progress rate 1 / ((1 − comm) + comm·s): with s fixed
+//   it takes (1 − comm)·T + comm·T·s. Compute and communication are interleaved evenly
 //   (bulk-synchronous iterations), and shares are computed as if every running job were
 //   communicating at once (worst-case overlap, the case Leung et al. observed doubling two jobs'
 //   running times). `comm` is the network's unless a job has its own (set_comm: the
@@ -132,8 +139,10 @@ class FlowNetwork {
 
   /// Rates of one running job after solve().
   struct JobRate {
-    double comm_slowdown = 1;  ///< s = reference rate / actual communication rate (≥ 1)
-    double progress = 1;       ///< trace seconds done per second: 1 / ((1 − comm) + comm·s)
+    /// s = reference rate / actual communication rate (≥ 1 / bandwidth under the reference
+    /// cap; without it (set_reference_cap(false)) any value > 0)
+    double comm_slowdown = 1;
+    double progress = 1;  ///< trace seconds done per second: 1 / ((1 − comm) + comm·s)
   };
   /// Link use after solve(): per real link, the bandwidth fraction in use, counting each job
   /// only during the share of its time it spends communicating, comm·s / ((1 − comm) + comm·s).
@@ -174,6 +183,14 @@ class FlowNetwork {
   /// whatever its share. A job alone on its links gets its alone rate either way (weighted: up
   /// to the last bits, as every rate then comes from the solver with the scaled loads).
   void set_weighted_sharing(bool weighted) { weighted_sharing_ = weighted; }
+  /// The compact-reference cap (`flow:cap=compact|none`). On (the default, `compact`): every
+  /// all-to-all job's rate is at most bandwidth · r_ref, its rate alone on the reference
+  /// compact allocation, so no placement communicates faster than the reference. Off (`none`):
+  /// no job is capped; its rate is its max-min fair share bounded only by its links' capacity
+  /// (alone: bandwidth / its largest normalised load), and s = r_ref / r may fall below 1 (a
+  /// spread allocation whose all-to-all loads its busiest link less than the reference's does).
+  /// Applies to the jobs added from then on: call before the first add_job.
+  void set_reference_cap(bool capped) { reference_cap_ = capped; }
 
   /// Exclusive nodes (graph machines; the simulation's allocations): no node serves two running
   /// jobs, so a job's injection and ejection links are its own while it runs. They are then
@@ -355,6 +372,7 @@ class FlowNetwork {
   FlowLoad load_;
   bool adaptive_ = false;          ///< the machine's routes depend on loads (UGAL)
   bool weighted_sharing_ = false;  ///< see set_weighted_sharing
+  bool reference_cap_ = true;      ///< see set_reference_cap
   bool exclusive_nodes_ = false;   ///< see set_exclusive_nodes
   static constexpr auto kInjectionClass = static_cast<std::uint8_t>(LinkClass::injection);
   static constexpr auto kEjectionClass = static_cast<std::uint8_t>(LinkClass::ejection);

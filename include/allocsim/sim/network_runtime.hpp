@@ -75,10 +75,15 @@ std::span<const NodeId> task_nodes(const Job& job, const Allocation& allocation)
 /// trace runtime at FlowNetwork::alone_rate, the rate the job's own loads allow with no other
 /// job, computed once at its start.
 /// `weighted_sharing`: `share=weighted` (FlowNetwork::set_weighted_sharing).
+/// `reference_cap`: `cap=compact` (true, the default: no job communicates faster than alone on
+/// the reference compact allocation) or `cap=none` (false: only its links bound a job's rate,
+/// so its comm_slowdown, actual / alone-compact runtime, may fall below 1;
+/// FlowNetwork::set_reference_cap).
 std::unique_ptr<RuntimeModel> make_flow_runtime(double comm, double bandwidth = 1,
                                                 FlowLoad load = FlowLoad::max,
                                                 bool switches = false,
-                                                bool weighted_sharing = false);
+                                                bool weighted_sharing = false,
+                                                bool reference_cap = true);
 
 /// Where a task's all-to-all messages go (runs without a job pattern).
 /// GABL §4.2: "In all-to-all communication pattern, each processor allocated to a job sends a

@@ -14,7 +14,13 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 
+#include "allocsim/metrics/records.hpp"
+#include "allocsim/sweep/experiment/experiment.hpp"
+#include "allocsim/sweep/store/results.hpp"
+#include "allocsim/util/error.hpp"
+#include "allocsim/workload/job.hpp"
 #include "studies.hpp"
 
 namespace allocsim::sweep::measure {
@@ -146,6 +152,52 @@ void load_level(const StudyContext& context, Measurements& m) {
   m.notes.push_back(text);
 }
 
+/// Per group of a result file's done configs (the display text of `group_by`'s /configs
+/// columns), per communication class (0 heavy, 1 light), the mean over the group's configs of
+/// each config's mean runtime / trace runtime of its jobs of that class, read from its /jobs
+/// table (keep_jobs; configs without one are left out). Under the flow model the trace runtime
+/// is the job's running time alone on the compact reference allocation (RuntimeModel::
+/// alone_runtime), so this is the class's mean comm_slowdown column: below 1 when its jobs run
+/// faster than alone-compact (flow:cap=none), above when slower.
+std::map<std::vector<std::string>, std::array<double, 2>> class_runtimes(
+    const std::string& results, const std::vector<std::string>& group_by) {
+  const ResultTables tables = read_result_tables(results);
+  const h5::Table& configs = tables.configs;
+  const auto column = [&](const std::string& name) {
+    const int c = configs.find(name);
+    if (c < 0) throw InputError("no column '" + name + "' in " + results);
+    return static_cast<std::size_t>(c);
+  };
+  const std::size_t id = column("config_id"), status = column("status");
+  const h5::File file(results, h5::File::Mode::read);
+  std::map<std::vector<std::string>, std::array<std::array<double, 2>, 2>> sums;  // Σ, count
+  for (std::size_t r = 0; r < configs.rows(); ++r) {
+    const std::string hex = id_hex(configs.u64(r, id));
+    if (configs.text(r, status) != "done" || !file.exists("/jobs/" + hex)) continue;
+    std::array<double, 2> sum{}, count{};
+    for (const JobRecord& job : read_job_tables(file, hex)) {
+      const int c = job.comm_class == static_cast<double>(CommClass::heavy)   ? 0
+                    : job.comm_class == static_cast<double>(CommClass::light) ? 1
+                                                                              : -1;
+      if (c < 0 || job.trace_runtime <= 0) continue;
+      sum[c] += job.comm_slowdown;
+      ++count[c];
+    }
+    std::vector<std::string> key;
+    for (const auto& name : group_by) key.push_back(configs.display(r, column(name)));
+    auto& [total, configs_counted] = sums[key];
+    for (int c = 0; c < 2; ++c)
+      if (count[c] > 0) total[c] += sum[c] / count[c], ++configs_counted[c];
+  }
+  std::map<std::vector<std::string>, std::array<double, 2>> means;
+  for (const auto& [key, value] : sums) {
+    const auto& [total, counted] = value;
+    for (int c = 0; c < 2; ++c)
+      means[key][c] = counted[c] > 0 ? total[c] / counted[c] : std::nan("");
+  }
+  return means;
+}
+
 /// Yang et al. (SC 2016), abstract: "while random job placement coupled with adaptive routing
 /// is good at load balancing network traffic, it cannot guarantee the best performance for every
 /// job. The performance improvement of communication-intensive applications comes at the
@@ -153,7 +205,12 @@ void load_level(const StudyContext& context, Measurements& m) {
 /// placement; ours is SST's `simple` (lowest free ids: a job fills routers, then groups), under
 /// the same UGAL routing so that only the placement changes. Per communication class
 /// (comm_classes: heavy share 0.6, light 0.1), the slowdown other jobs cause, mean interference
-/// = actual / alone runtime on the job's own allocation.
+/// = actual / alone runtime on the job's own allocation (the check, under the model's
+/// compact-reference cap and equal sharing). The isolating experiments: link shares weighted by
+/// communication share (flow:share=weighted), and the cap lifted (flow:cap=none), where a spread
+/// job may run faster than alone-compact; there a placement's gain shows in each class's mean
+/// runtime / trace runtime (actual against alone-compact: class_runtimes), which interference
+/// (against alone on the job's own allocation) leaves out by construction.
 constexpr double kBullyDirection = 0.005;  ///< a smaller change of mean interference: no change
 
 void bully(const StudyContext& context, Measurements& m) {
@@ -161,31 +218,62 @@ void bully(const StudyContext& context, Measurements& m) {
       context,
       context.quick ? "quick/dragonfly-placement-bully.toml" : "dragonfly-placement-bully.toml",
       "dragonfly-placement-bully");
-  const GroupMeans means = group_means(results, {"shape", "by", "alloc", "share"},
-                                       {"mean_interference_heavy", "mean_interference_light"});
+  const std::vector<std::string> group_by{"shape", "by", "alloc", "share", "cap"};
+  const GroupMeans means =
+      group_means(results, group_by, {"mean_interference_heavy", "mean_interference_light"});
+  const auto runtimes = class_runtimes(results, group_by);
   // Per link sharing rule (flow:share): equal is the model's (the check); weighted, in
   // proportion to each job's communication share, is the experiment that isolates the bully's
-  // mechanism (a packet network gives more of a link to the job that injects more).
-  std::map<std::string, std::array<int, 3>> counts;          // per share: dragonflies, gains, loses
-  std::map<std::string, std::array<double, 2>> random_sums;  // per share: Σ heavy, Σ light
+  // mechanism (a packet network gives more of a link to the job that injects more). Per cap
+  // (flow:cap): compact is the model's (the check); none lets a spread job beat alone-compact.
+  using Counts = std::array<int, 3>;                          // dragonflies, gains, loses
+  std::map<std::string, Counts> counts;                       // per share (cap compact)
+  std::map<std::string, std::array<double, 2>> random_sums;   // per share: Σ heavy, Σ light
+  std::map<std::vector<std::string>, Counts> runtime_counts;  // per {by, share, cap}
+  const auto runtime_of = [&](const std::vector<std::string>& key) {
+    const auto found = runtimes.find(key);
+    return found == runtimes.end() ? std::array<double, 2>{std::nan(""), std::nan("")}
+                                   : found->second;
+  };
   for (const auto& [key, values] : means.values) {
     if (key[2] != "simple") continue;
     const double heavy = values.at("mean_interference_heavy").mean;
     const double light = values.at("mean_interference_light").mean;
-    char text[400];
+    const auto [heavy_runtime, light_runtime] = runtime_of(key);
+    char text[600];
     for (const auto& [other, w] : means.values) {
-      if (other[0] != key[0] || other[1] != key[1] || other[3] != key[3] || other[2] == "simple")
+      if (other[0] != key[0] || other[1] != key[1] || other[3] != key[3] || other[4] != key[4] ||
+          other[2] == "simple")
         continue;
       const double other_heavy = w.at("mean_interference_heavy").mean;
       const double other_light = w.at("mean_interference_light").mean;
-      std::snprintf(text, sizeof text,
-                    "bully, %s, classes by %s, UGAL, link shares %s: mean interference (actual / "
-                    "alone runtime) of heavy communicators %.4f under %s against %.4f under "
-                    "simple, of light ones %.4f against %.4f",
-                    key[0].c_str(), key[1].c_str(), key[3].c_str(), other_heavy, other[2].c_str(),
-                    heavy, other_light, light);
-      m.notes.push_back(text);
-      if (key[1] != "draw" || other[2] != "random") continue;
+      const auto [other_heavy_runtime, other_light_runtime] = runtime_of(other);
+      if (key[4] == "compact") {
+        std::snprintf(text, sizeof text,
+                      "bully, %s, classes by %s, UGAL, link shares %s: mean interference (actual "
+                      "/ alone runtime) of heavy communicators %.4f under %s against %.4f under "
+                      "simple, of light ones %.4f against %.4f",
+                      key[0].c_str(), key[1].c_str(), key[3].c_str(), other_heavy, other[2].c_str(),
+                      heavy, other_light, light);
+        m.notes.push_back(text);
+      } else {
+        std::snprintf(text, sizeof text,
+                      "bully, %s, classes by %s, UGAL, link shares %s, cap %s: mean runtime / "
+                      "trace runtime (actual against alone-compact) of heavy communicators %.4f "
+                      "under %s against %.4f under simple, of light ones %.4f against %.4f; mean "
+                      "interference of heavy ones %.4f against %.4f, of light ones %.4f against "
+                      "%.4f",
+                      key[0].c_str(), key[1].c_str(), key[3].c_str(), key[4].c_str(),
+                      other_heavy_runtime, other[2].c_str(), heavy_runtime, other_light_runtime,
+                      light_runtime, other_heavy, heavy, other_light, light);
+        m.notes.push_back(text);
+      }
+      if (other[2] != "random") continue;
+      auto& [runs, runtime_gains, runtime_loses] = runtime_counts[{key[1], key[3], key[4]}];
+      ++runs;
+      runtime_gains += other_heavy_runtime <= heavy_runtime - kBullyDirection;
+      runtime_loses += other_light_runtime >= light_runtime + kBullyDirection;
+      if (key[1] != "draw" || key[4] != "compact") continue;
       auto& [shapes, gains, loses] = counts[key[3]];
       ++shapes;
       random_sums[key[3]][0] += other_heavy;
@@ -194,8 +282,8 @@ void bully(const StudyContext& context, Measurements& m) {
       loses += other_light >= light + kBullyDirection;
     }
   }
-  const auto summary = [&](const std::string& share) {
-    const auto& [shapes, gains, loses] = counts[share];
+  const auto summary = [](const Counts& c) {
+    const auto& [shapes, gains, loses] = c;
     return "heavy communicators gain on " + std::to_string(gains) + " of " +
            std::to_string(shapes) + " dragonflies and light ones lose on " + std::to_string(loses) +
            " of " + std::to_string(shapes);
@@ -204,12 +292,14 @@ void bully(const StudyContext& context, Measurements& m) {
   const auto& [shapes, gains, loses] = counts["equal"];
   m.facts["yang/bully-heavy-gain-light-lose"] = gains == shapes && loses == shapes;
   m.notes.push_back(
-      "bully: under random placement against simple (classes by draw), " + summary("equal") +
-      " (a change of mean interference below 0.005 counts as none). In the flow model no job "
-      "communicates faster than alone on the compact reference allocation (spreading cannot "
-      "speed a job's own exchange), so interference (actual / alone runtime on the job's own "
-      "allocation) shows what other jobs cost a job, not what a placement gains it; and jobs "
-      "sharing a link get equal max-min fair rates whatever their communication shares.");
+      "bully: under random placement against simple (classes by draw), " +
+      summary(counts["equal"]) +
+      " (a change of mean interference below 0.005 counts as none). In the flow model as the "
+      "check runs it (flow:cap=compact) no job communicates faster than alone on the compact "
+      "reference allocation (spreading cannot speed a job's own exchange), so interference "
+      "(actual / alone runtime on the job's own allocation) shows what other jobs cost a job, not "
+      "what a placement gains it; and jobs sharing a link get equal max-min fair rates whatever "
+      "their communication shares. The two isolating experiments follow.");
   if (counts["weighted"][0] > 0) {
     char text[600];
     const double n = counts["equal"][0], w = counts["weighted"][0];
@@ -219,10 +309,34 @@ void bully(const StudyContext& context, Measurements& m) {
                   "(flow:share=weighted): %s; under random placement the heavy communicators' "
                   "mean interference goes from %.4f (equal) to %.4f (weighted), the light ones' "
                   "from %.4f to %.4f (means over the dragonflies)",
-                  summary("weighted").c_str(), random_sums["equal"][0] / n,
+                  summary(counts["weighted"]).c_str(), random_sums["equal"][0] / n,
                   random_sums["weighted"][0] / w, random_sums["equal"][1] / n,
                   random_sums["weighted"][1] / w);
     m.notes.push_back(text);
+  }
+  // The cap: each class's runtime / trace runtime under random against simple, per classes
+  // (by), sharing rule and cap; "flips" where heavy ones gain and light ones lose on every
+  // dragonfly.
+  std::string cap_text;
+  std::vector<std::string> flipped;
+  for (const auto& [key, c] : runtime_counts) {
+    cap_text += (cap_text.empty() ? "" : "; ") + std::string("classes by ") + key[0] +
+                ", link shares " + key[1] + ", cap " + key[2] + ": " + summary(c);
+    if (c[0] > 0 && c[1] == c[0] && c[2] == c[0])
+      flipped.push_back("by " + key[0] + " / " + key[1] + " / cap " + key[2]);
+  }
+  if (runtime_counts.count({"draw", "equal", "none"})) {
+    std::string flipped_text;
+    for (const auto& f : flipped) flipped_text += (flipped_text.empty() ? "" : ", ") + f;
+    m.notes.push_back(
+        "bully, the experiment that isolates the compact-reference cap: the same runs with "
+        "flow:cap=none (a job's rate bounded by its links only, so a spread job can run faster "
+        "than alone-compact), compared on each class's mean runtime / trace runtime (actual "
+        "against alone-compact; a change below 0.005 counts as none), random against simple: " +
+        cap_text + ". Heavy communicators gain and light ones lose on every dragonfly under: " +
+        (flipped.empty() ? std::string("none of these") : flipped_text) +
+        ". (The check itself compares interference with classes drawn, cap compact and equal "
+        "shares; its verdict does not use these runs.)");
   }
 }
 
@@ -357,11 +471,13 @@ Measurements dragonfly_placement(const StudyContext& context) {
   for (const std::string metric : {"comm", "load"})
     for (const std::string& shape : shapes) {
       Panel panel{shape,
-                  "routing (0 minimal, 1 Valiant, 2 UGAL)",
+                  "routing",
                   metric == "comm" ? "communication time / trace runtime"
                                    : "max utilization of a router-to-router link",
                   false,
-                  {}};
+                  {},
+                  false,
+                  kRoutings};  // categorical: x = the routing's index in kRoutings
       std::map<std::string, Series> by_alloc;
       for (const auto& [cell, v] : cells) {
         if (cell.shape != shape || cell.pattern != "alltoall:auto" ||

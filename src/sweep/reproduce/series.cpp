@@ -110,7 +110,14 @@ std::string write_figure(const StudyContext& context, const std::string& name, c
           << ", \"xlabel\": " << json_string(panel.xlabel)
           << ", \"ylabel\": " << json_string(panel.ylabel)
           << ", \"logy\": " << (panel.logy ? "true" : "false")
-          << ", \"logx\": " << (panel.logx ? "true" : "false") << ", \"series\": [";
+          << ", \"logx\": " << (panel.logx ? "true" : "false");
+      if (!panel.xticks.empty()) {  // only then: the other figures' specs stay as they were
+        out << ", \"xticks\": [";
+        for (std::size_t i = 0; i < panel.xticks.size(); ++i)
+          out << (i ? ", " : "") << json_string(panel.xticks[i]);
+        out << "]";
+      }
+      out << ", \"series\": [";
       for (std::size_t s = 0; s < panel.series.size(); ++s) {
         const Series& series = panel.series[s];
         out << (s ? ", " : "") << "{\"label\": " << json_string(series.label);

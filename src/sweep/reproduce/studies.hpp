@@ -62,6 +62,8 @@ struct Panel {
   bool logy = false;
   std::vector<Series> series;
   bool logx = false;
+  /// A categorical x axis: tick i, at x = i, labelled xticks[i] (empty: a numeric axis).
+  std::vector<std::string> xticks{};
 };
 struct Figure {
   std::string title;
