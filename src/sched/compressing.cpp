@@ -96,12 +96,15 @@ void CompressingConservative::reset(SchedulerContext& context) {
   held_.assign(job_count_, Held{});
   order_list_.clear();
   held_list_.clear();
+  pending_.clear();
+  asked_ = -std::numeric_limits<double>::infinity();
   profile_.reset(context.now(), context.topology().node_count());
 }
 
 void CompressingConservative::schedule(SchedulerContext& context) {
   if (&context != context_ || context.jobs().size() != job_count_) reset(context);
   now_ = context.now();
+  pending_.pop_until(now_);  // these passes happened
   profile_.advance(now_);
   if (profile_.wants_compaction()) {
     // Redundant breakpoints (left by moved reservations) change no answer, but every
@@ -116,6 +119,12 @@ void CompressingConservative::schedule(SchedulerContext& context) {
   }
   walk(context, sync(context));
   reserve_arrivals(context);
+  // The simulation is asked for the earliest pending pass only (sched/pass_times.hpp); the one
+  // asked before, if still ahead and not later, comes first anyway.
+  if (!pending_.empty() && (!(asked_ > now_) || pending_.min() < asked_)) {
+    asked_ = pending_.min();
+    context.request_pass(asked_);
+  }
 }
 
 bool CompressingConservative::sync(SchedulerContext& context) {
@@ -203,7 +212,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
         profile_.add(r.start, r.start + r.duration, -r.need);
         r.unsettled = true;
-        if (r.start > now_) context.request_pass(r.start);
+        if (r.start > now_) ask_pass(r.start);
       }
       reorder = true;
       continue;
@@ -283,7 +292,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       profile_.add(r.start, r.start + r.duration, -r.need);
       if (r.start != old_start) {
         move_gains_.push(old_start, old_start + r.duration);
-        context.request_pass(r.start);
+        ask_pass(r.start);
       }
       r.unsettled = true;
       continue;
@@ -291,7 +300,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     r.start = profile_.time(found);
     profile_.add(r.start, r.start + r.duration, -r.need);
     move_gains_.push(old_start, old_start + r.duration);
-    context.request_pass(r.start);
+    ask_pass(r.start);
     settle(r);
   }
   if (gained) {  // every job still reserved saw the entries logged before this walk
@@ -313,6 +322,10 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     order_list_[j] = job;
   }
+}
+
+void CompressingConservative::ask_pass(double time) {
+  if (time > now_ && std::isfinite(time)) pending_.push(time);  // (the simulation ignores others)
 }
 
 void CompressingConservative::insert_ordered(int job) {
@@ -376,7 +389,7 @@ void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
     r.since_pass = pass_gains_.next();
     r.since_move = move_gains_.next();
     if (r.start > now_) {
-      context.request_pass(r.start);
+      ask_pass(r.start);
       insert_ordered(job);
       continue;
     }
@@ -387,7 +400,7 @@ void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
     // Refused at now: the earliest later change of P that admits it (else now again).
     r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
     profile_.add(r.start, r.start + r.duration, -r.need);
-    if (r.start > now_) context.request_pass(r.start);
+    if (r.start > now_) ask_pass(r.start);
     insert_ordered(job);
   }
 }

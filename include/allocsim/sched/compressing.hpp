@@ -38,9 +38,10 @@
 //   start, else keeps its old start: it never moves later. A job whose reservation had come
 //   (start <= now) goes to the earliest such time, without bound (else stays at now, offered
 //   again at the next pass): the one case where a reservation moves later.
-// - Passes. The scheduler asks for a pass (SchedulerContext::request_pass) at every new
-//   reservation start after now, so a job starts at its reservation even when no job arrives or
-//   ends then (e.g. after a missed reservation, or behind a job that outran its estimate).
+// - Passes. The scheduler asks for a pass (SchedulerContext::request_pass; through the queue of
+//   sched/pass_times.hpp, same pass times) at every new reservation start after now, so a job
+//   starts at its reservation even when no job arrives or ends then (e.g. after a missed
+//   reservation, or behind a job that outran its estimate).
 //
 // Speed: P is a sorted array of breakpoints (sched/step_profile.hpp). The allocator is asked
 // only at a job's start. A compression skips or bounds each job's search, with the same
@@ -69,6 +70,7 @@
 #include <vector>
 
 #include "allocsim/sched/failure_memo.hpp"
+#include "allocsim/sched/pass_times.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sched/step_profile.hpp"
 
@@ -136,6 +138,8 @@ class CompressingConservative final : public Scheduler {
   /// before `limit` where P changes, or the allocator's wake-up for it, and P admits it;
   /// `otherwise` when there is none.
   double retry_time(const SchedulerContext& context, int job, double limit, double otherwise) const;
+  /// Adds a pass time after now to pending_ (sched/pass_times.hpp).
+  void ask_pass(double time);
   void insert_ordered(int job);
   double key_of(const Job& job) const;
 
@@ -151,7 +155,9 @@ class CompressingConservative final : public Scheduler {
   std::vector<int> scratch_;
   std::vector<int> walked_;
   std::vector<double> keep_;
-  FailureMemo memo_;  // jobs of the current walk with no earlier fit
+  PassTimes pending_;  // pass times asked for and not reached
+  double asked_ = 0;   // the last pending time asked of the simulation
+  FailureMemo memo_;   // jobs of the current walk with no earlier fit
   std::uint64_t stamp_ = 0;
   GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
   GainLog move_gains_;  // windows left by reservations that moved in a walk
