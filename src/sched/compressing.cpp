@@ -278,10 +278,9 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     // No fit before found_time either (sched/failure_memo.hpp).
     if (found_time > now_ && profile_.negatives() == 0)
       memo_.record(r.need, r.duration, found_time);
-    profile_.add(r.start, r.start + r.duration, r.need);
-    found = profile_.lower(found_time);  // the removal may have added breakpoints
     reorder = true;
-    if (profile_.time(found) == now_) {
+    if (found_time == now_) {
+      profile_.add(r.start, r.start + r.duration, r.need);
       const int used = try_start(context, job);
       if (used >= 0) {
         move_gains_.push(used < r.need ? now_ : old_start, old_start + r.duration);
@@ -297,8 +296,14 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       r.unsettled = true;
       continue;
     }
-    r.start = profile_.time(found);
-    profile_.add(r.start, r.start + r.duration, -r.need);
+    // Out of its window, into the one found (add twice, as one step).
+    if (r.duration > 0 && std::isfinite(r.duration)) {
+      profile_.move(r.start, found_time, found, r.duration, r.need);
+    } else {
+      profile_.add(r.start, r.start + r.duration, r.need);
+      profile_.add(found_time, found_time + r.duration, -r.need);
+    }
+    r.start = found_time;
     move_gains_.push(old_start, old_start + r.duration);
     ask_pass(r.start);
     settle(r);
