@@ -225,11 +225,9 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
                     : std::min(r.start, std::max(pass_gains_.reach(), move_gains_.reach()));
     const double covered = memo_.covered_until(r.need, r.duration, reach);
     if (covered >= reach) {
-      // (Not recorded when the memo covers the candidates of every job already.)
-      if (covered < std::max(pass_gains_.reach(), move_gains_.reach()))
-        fail(r);
-      else
-        settle(r);
+      // Not recorded: reach <= the job's start here, so the failure found (start `covered`,
+      // need and duration at most the job's) dominates the job's own.
+      settle(r);
       continue;
     }
     // Search bounds: candidates in [lo, hi) of each kind of logged gain (header).
