@@ -62,8 +62,18 @@
 //   job the end of the last logged gain).
 // (A bound by the largest free count before the job's start, kept by the walk, skipped 1.5 M
 // of 85 M revisits at SDSC-BLUE x0.8 and cost more than it saved once failures were kept.)
+// - A move (out of the old window, into the one found) is one StepProfile::move, its searches
+//   bounded by the found index; a revisit the memo skips records nothing (the failure that
+//   covers it dominates it); pass times wait in sched/pass_times.hpp.
 // Measured (bench/bench_conservative.cpp, SDSC-BLUE x0.8): of 85 M revisits in 205 k
-// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job.
+// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job. 120 k
+// of the compressions move ~45 jobs each; the 85 k that move none still make 32 M revisits.
+// Tried and not faster (same schedules): the memo as three arrays queried without branches,
+// a per-walk staircase of the failures past the gains' reach, the profile as two arrays with
+// a branch-free binary search, cutting the walk where one failure dominates every job left
+// (would skip 4.8 M revisits). What remains is the walk's one visit per reserved job per
+// compression (~20 ns each): skipping the dominated jobs without visiting them needs an index
+// of the queue by need and duration kept across walks (not done).
 #include <cstdint>
 #include <string>
 #include <utility>
