@@ -7,17 +7,20 @@
 // Run: ALLOCSIM_TRACE_DIR=../shared/traces build/bench/bench_conservative
 //      --benchmark_repetitions=3
 //
-// Measured (2026-11-29, shared 2-core machine, Release, medians of 3 runs, CPU s, one run of
-// this program):
-//   SDSC-BLUE:       easy 0.56, conservative 1.39 (2.46 x), conservative:replan=full 1.27 (2.26 x)
-//   SDSC-BLUE x0.8:  easy 0.85, conservative 6.51 (7.64 x), replan=full 23.57 (27.68 x)
+// Measured (2026-11-29, shared 2-core machine under load ~3-7, Release, medians of 3 runs, CPU
+// s, one run of this program each; before = main at 82e3105, after = branch wt-conserv):
+//   before  SDSC-BLUE:      easy 0.55, conservative 1.35 (2.46 x), replan=full 1.22 (2.22 x)
+//           SDSC-BLUE x0.8: easy 0.86, conservative 6.42 (7.46 x), replan=full 23.57 (27.37 x)
+//   after   SDSC-BLUE:      easy 0.61, conservative 1.31 (2.14 x), replan=full 1.28 (2.09 x)
+//           SDSC-BLUE x0.8: easy 0.87, conservative 5.34 (6.13 x), replan=full 24.85 (28.51 x)
 // (Before the failure memo of sched/failure_memo.hpp: conservative 1.70 s (3.15 x) and
-// 17.79 s (20.93 x).) The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8):
-// 205 k compressions revisit 85 M reservations; the memo skips 71 M, leaving 14 M searches
-// (5.5 M of which move a job). The walk's loop itself (one memo query per revisit, memory
-// bound) takes about 27 %, Simulation::run 14 % (as for EASY), inserting breakpoints
-// (StepProfile::ensure, add) about 12 %, the remaining searches (earliest) 9 %, lower 7 %,
-// recording failures 6 %. See sched/compressing.hpp for the bounds used.
+// 17.79 s (20.93 x).) The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8,
+// after): 205 k compressions revisit 85 M reservations; the memo skips 71 M, leaving 14 M
+// searches (5.5 M of which move a job). The walk's loop itself (a memo query per revisit)
+// takes about 30 %, the searches (StepProfile::earliest) 12 %, moves (StepProfile::move) 10 %,
+// recording failures 8 %, binary searches 5 %, compaction 4 %; Simulation::run fell from 12 %
+// to under 1 % once the pass times waited in sched/pass_times.hpp (the simulation's heap held
+// 5.5 M wake-ups). See sched/compressing.hpp for the bounds used and what was tried.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -52,6 +52,9 @@ namespace {
 /// Jobs looked at between two polls of the time limit.
 constexpr std::size_t kPollEvery = 64;
 
+/// Revisits ahead whose reservation the walk asks the cache for.
+constexpr std::size_t kPrefetchAhead = 8;
+
 double release_time(double estimated_end, double now) {
   return std::isnan(estimated_end) ? now : std::max(estimated_end, now);
 }
@@ -96,12 +99,15 @@ void CompressingConservative::reset(SchedulerContext& context) {
   held_.assign(job_count_, Held{});
   order_list_.clear();
   held_list_.clear();
+  pending_.clear();
+  asked_ = -std::numeric_limits<double>::infinity();
   profile_.reset(context.now(), context.topology().node_count());
 }
 
 void CompressingConservative::schedule(SchedulerContext& context) {
   if (&context != context_ || context.jobs().size() != job_count_) reset(context);
   now_ = context.now();
+  pending_.pop_until(now_);  // these passes happened
   profile_.advance(now_);
   if (profile_.wants_compaction()) {
     // Redundant breakpoints (left by moved reservations) change no answer, but every
@@ -116,6 +122,12 @@ void CompressingConservative::schedule(SchedulerContext& context) {
   }
   walk(context, sync(context));
   reserve_arrivals(context);
+  // The simulation is asked for the earliest pending pass only (sched/pass_times.hpp); the one
+  // asked before, if still ahead and not later, comes first anyway.
+  if (!pending_.empty() && (!(asked_ > now_) || pending_.min() < asked_)) {
+    asked_ = pending_.min();
+    context.request_pass(asked_);
+  }
 }
 
 bool CompressingConservative::sync(SchedulerContext& context) {
@@ -193,6 +205,10 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   for (std::size_t pos = 0; pos < walked_.size(); ++pos) {
     if (pos % kPollEvery == 0) context.check_time_limit();
     const int job = walked_[pos];
+    // The reservations are scattered over the job table: the one a few revisits ahead is
+    // fetched early (most revisits are a few comparisons).
+    if (pos + kPrefetchAhead < walked_.size())
+      __builtin_prefetch(&reserved_[static_cast<std::size_t>(walked_[pos + kPrefetchAhead])]);
     Reserved& r = reserved_[job];
     if (!(r.start > now_)) {  // due: offered; a refusal re-reserves it after now
       profile_.add(r.start, r.start + r.duration, r.need);
@@ -203,7 +219,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
         profile_.add(r.start, r.start + r.duration, -r.need);
         r.unsettled = true;
-        if (r.start > now_) context.request_pass(r.start);
+        if (r.start > now_) ask_pass(r.start);
       }
       reorder = true;
       continue;
@@ -216,11 +232,9 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
                     : std::min(r.start, std::max(pass_gains_.reach(), move_gains_.reach()));
     const double covered = memo_.covered_until(r.need, r.duration, reach);
     if (covered >= reach) {
-      // (Not recorded when the memo covers the candidates of every job already.)
-      if (covered < std::max(pass_gains_.reach(), move_gains_.reach()))
-        fail(r);
-      else
-        settle(r);
+      // Not recorded: reach <= the job's start here, so the failure found (start `covered`,
+      // need and duration at most the job's) dominates the job's own.
+      settle(r);
       continue;
     }
     // Search bounds: candidates in [lo, hi) of each kind of logged gain (header).
@@ -269,10 +283,9 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     // No fit before found_time either (sched/failure_memo.hpp).
     if (found_time > now_ && profile_.negatives() == 0)
       memo_.record(r.need, r.duration, found_time);
-    profile_.add(r.start, r.start + r.duration, r.need);
-    found = profile_.lower(found_time);  // the removal may have added breakpoints
     reorder = true;
-    if (profile_.time(found) == now_) {
+    if (found_time == now_) {
+      profile_.add(r.start, r.start + r.duration, r.need);
       const int used = try_start(context, job);
       if (used >= 0) {
         move_gains_.push(used < r.need ? now_ : old_start, old_start + r.duration);
@@ -283,15 +296,21 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       profile_.add(r.start, r.start + r.duration, -r.need);
       if (r.start != old_start) {
         move_gains_.push(old_start, old_start + r.duration);
-        context.request_pass(r.start);
+        ask_pass(r.start);
       }
       r.unsettled = true;
       continue;
     }
-    r.start = profile_.time(found);
-    profile_.add(r.start, r.start + r.duration, -r.need);
+    // Out of its window, into the one found (add twice, as one step).
+    if (r.duration > 0 && std::isfinite(r.duration)) {
+      profile_.move(r.start, found_time, found, r.duration, r.need);
+    } else {
+      profile_.add(r.start, r.start + r.duration, r.need);
+      profile_.add(found_time, found_time + r.duration, -r.need);
+    }
+    r.start = found_time;
     move_gains_.push(old_start, old_start + r.duration);
-    context.request_pass(r.start);
+    ask_pass(r.start);
     settle(r);
   }
   if (gained) {  // every job still reserved saw the entries logged before this walk
@@ -313,6 +332,10 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     order_list_[j] = job;
   }
+}
+
+void CompressingConservative::ask_pass(double time) {
+  if (time > now_ && std::isfinite(time)) pending_.push(time);  // (the simulation ignores others)
 }
 
 void CompressingConservative::insert_ordered(int job) {
@@ -376,7 +399,7 @@ void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
     r.since_pass = pass_gains_.next();
     r.since_move = move_gains_.next();
     if (r.start > now_) {
-      context.request_pass(r.start);
+      ask_pass(r.start);
       insert_ordered(job);
       continue;
     }
@@ -387,7 +410,7 @@ void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
     // Refused at now: the earliest later change of P that admits it (else now again).
     r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
     profile_.add(r.start, r.start + r.duration, -r.need);
-    if (r.start > now_) context.request_pass(r.start);
+    if (r.start > now_) ask_pass(r.start);
     insert_ordered(job);
   }
 }

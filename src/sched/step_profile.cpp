@@ -18,9 +18,9 @@ void StepProfile::count_negatives() {
   for (const Point& point : points_) negatives_ += point.free < 0 ? 1 : 0;
 }
 
-std::size_t StepProfile::lower(double time) const {
+std::size_t StepProfile::lower_from(std::size_t from, double time) const {
   return static_cast<std::size_t>(
-      std::lower_bound(points_.begin(), points_.end(), time,
+      std::lower_bound(points_.begin() + static_cast<std::ptrdiff_t>(from), points_.end(), time,
                        [](const Point& point, double t) { return point.time < t; }) -
       points_.begin());
 }
@@ -38,7 +38,34 @@ void StepProfile::add(double from, double to, int delta) {
   from = std::max(from, points_.front().time);
   if (!(from < to) || delta == 0) return;
   const std::size_t first = ensure(from);
-  const std::size_t stop = std::isinf(to) ? points_.size() : ensure(to);
+  std::size_t stop = points_.size();
+  if (!std::isinf(to)) {
+    stop = lower_from(first + 1, to);  // to > from
+    if (stop == points_.size() || points_[stop].time != to) {
+      const int value = points_[stop - 1].free;
+      points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(stop), Point{to, value});
+      negatives_ += value < 0 ? 1 : 0;
+    }
+  }
+  shift(first, stop, delta);
+}
+
+void StepProfile::move(double from, double to, std::size_t to_index, double duration, int nodes) {
+  if (nodes == 0) return;  // (as add: no breakpoint either)
+  // The new window's end, inserted when missing (to < from: before the old window's end).
+  const double to_end = to + duration;
+  const std::size_t to_stop = lower_from(to_index + 1, to_end);
+  if (to_stop == points_.size() || points_[to_stop].time != to_end) {
+    const int value = points_[to_stop - 1].free;
+    points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(to_stop), Point{to_end, value});
+    negatives_ += value < 0 ? 1 : 0;
+  }
+  shift(to_index, to_stop, -nodes);
+  const std::size_t from_index = lower_from(to_index + 1, from);
+  shift(from_index, lower_from(from_index + 1, from + duration), nodes);
+}
+
+void StepProfile::shift(std::size_t first, std::size_t stop, int delta) {
   for (std::size_t i = first; i < stop; ++i) {
     const int before = points_[i].free;
     points_[i].free += delta;

@@ -1,7 +1,8 @@
 // StepProfile (sched/step_profile.hpp) and FailureMemo (sched/failure_memo.hpp) against plain
-// arrays on random operations: the profile's value at every integer time after add, advance
-// and compact, its negative count, and every search answer (with and without an own window);
-// the memo's answer against the largest start over every failure recorded.
+// arrays on random operations: the profile's value at every integer time after add, advance,
+// compact and move (also against add twice, breakpoint by breakpoint), its negative count, and
+// every search answer (with and without an own window); the memo's answer against the largest start
+// over every failure recorded.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -68,8 +69,39 @@ TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
         profile.compact(keep);
         for (double t : keep) EXPECT_LT(profile.lower(t), profile.size());
         for (double t : keep) EXPECT_EQ(profile.time(profile.lower(t)), t);
-      } else {
+      } else if (kind < 9 || profile.size() < 3) {
         profile.ensure(static_cast<double>(rng.uniform_int(now + 1, 160)));
+      } else {  // move a window between breakpoints earlier: as add twice, breakpoints too
+        const auto last = static_cast<std::int64_t>(profile.size()) - 1;
+        const auto a = static_cast<std::size_t>(rng.uniform_int(2, last));
+        const auto c =
+            static_cast<std::size_t>(rng.uniform_int(1, static_cast<std::int64_t>(a) - 1));
+        const auto b =
+            static_cast<std::size_t>(rng.uniform_int(static_cast<std::int64_t>(a), last));
+        const double from = std::min(profile.time(a), 169.0), to = profile.time(c);
+        if (from != profile.time(a)) continue;  // (past the times the array follows)
+        // Ending at a breakpoint, or at a new one by time 170 (the array's horizon is 200).
+        const double duration =
+            b > a ? profile.time(b) - from
+                  : static_cast<double>(rng.uniform_int(
+                        1, std::max<std::int64_t>(1, 170 - static_cast<std::int64_t>(from))));
+        if (b == a) profile.ensure(from + duration);
+        const int nodes = static_cast<int>(rng.uniform_int(-machine, machine));
+        StepProfile twice = profile;
+        twice.add(from, from + duration, nodes);
+        twice.add(to, to + duration, -nodes);
+        profile.move(from, to, c, duration, nodes);
+        ASSERT_EQ(profile.size(), twice.size());
+        for (std::size_t i = 0; i < profile.size(); ++i) {
+          ASSERT_EQ(profile.time(i), twice.time(i));
+          ASSERT_EQ(profile.free(i), twice.free(i));
+        }
+        for (int u = static_cast<int>(from);
+             u < std::min<int>(kHorizon, static_cast<int>(from + duration)); ++u)
+          slots[static_cast<std::size_t>(u)] += nodes;
+        for (int u = static_cast<int>(to);
+             u < std::min<int>(kHorizon, static_cast<int>(to + duration)); ++u)
+          slots[static_cast<std::size_t>(u)] -= nodes;
       }
       std::size_t negatives = 0;
       for (std::size_t i = 0; i < profile.size(); ++i) negatives += profile.free(i) < 0 ? 1 : 0;

@@ -38,9 +38,10 @@
 //   start, else keeps its old start: it never moves later. A job whose reservation had come
 //   (start <= now) goes to the earliest such time, without bound (else stays at now, offered
 //   again at the next pass): the one case where a reservation moves later.
-// - Passes. The scheduler asks for a pass (SchedulerContext::request_pass) at every new
-//   reservation start after now, so a job starts at its reservation even when no job arrives or
-//   ends then (e.g. after a missed reservation, or behind a job that outran its estimate).
+// - Passes. The scheduler asks for a pass (SchedulerContext::request_pass; through the queue of
+//   sched/pass_times.hpp, same pass times) at every new reservation start after now, so a job
+//   starts at its reservation even when no job arrives or ends then (e.g. after a missed
+//   reservation, or behind a job that outran its estimate).
 //
 // Speed: P is a sorted array of breakpoints (sched/step_profile.hpp). The allocator is asked
 // only at a job's start. A compression skips or bounds each job's search, with the same
@@ -61,14 +62,25 @@
 //   job the end of the last logged gain).
 // (A bound by the largest free count before the job's start, kept by the walk, skipped 1.5 M
 // of 85 M revisits at SDSC-BLUE x0.8 and cost more than it saved once failures were kept.)
+// - A move (out of the old window, into the one found) is one StepProfile::move, its searches
+//   bounded by the found index; a revisit the memo skips records nothing (the failure that
+//   covers it dominates it); pass times wait in sched/pass_times.hpp.
 // Measured (bench/bench_conservative.cpp, SDSC-BLUE x0.8): of 85 M revisits in 205 k
-// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job.
+// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job. 120 k
+// of the compressions move ~45 jobs each; the 85 k that move none still make 32 M revisits.
+// Tried and not faster (same schedules): the memo as three arrays queried without branches,
+// a per-walk staircase of the failures past the gains' reach, the profile as two arrays with
+// a branch-free binary search, cutting the walk where one failure dominates every job left
+// (would skip 4.8 M revisits). What remains is the walk's one visit per reserved job per
+// compression (~20 ns each): skipping the dominated jobs without visiting them needs an index
+// of the queue by need and duration kept across walks (not done).
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "allocsim/sched/failure_memo.hpp"
+#include "allocsim/sched/pass_times.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sched/step_profile.hpp"
 
@@ -136,6 +148,8 @@ class CompressingConservative final : public Scheduler {
   /// before `limit` where P changes, or the allocator's wake-up for it, and P admits it;
   /// `otherwise` when there is none.
   double retry_time(const SchedulerContext& context, int job, double limit, double otherwise) const;
+  /// Adds a pass time after now to pending_ (sched/pass_times.hpp).
+  void ask_pass(double time);
   void insert_ordered(int job);
   double key_of(const Job& job) const;
 
@@ -151,7 +165,9 @@ class CompressingConservative final : public Scheduler {
   std::vector<int> scratch_;
   std::vector<int> walked_;
   std::vector<double> keep_;
-  FailureMemo memo_;  // jobs of the current walk with no earlier fit
+  PassTimes pending_;  // pass times asked for and not reached
+  double asked_ = 0;   // the last pending time asked of the simulation
+  FailureMemo memo_;   // jobs of the current walk with no earlier fit
   std::uint64_t stamp_ = 0;
   GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
   GainLog move_gains_;  // windows left by reservations that moved in a walk

@@ -31,6 +31,11 @@ class StepProfile {
   void reset(double now, int free);
   /// Adds `delta` over [max(from, now), to); nothing when that is empty.
   void add(double from, double to, int delta);
+  /// Moves a reservation of `nodes` for a finite `duration` > 0 from [from, from + duration) to
+  /// [to, to + duration), to < from: the same as add(from, from + duration, nodes) then
+  /// add(to, to + duration, -nodes), with fewer searches. `from`, `from + duration` and `to`
+  /// must be breakpoints, `to` the one at index `to_index`, after now.
+  void move(double from, double to, std::size_t to_index, double duration, int nodes);
   /// Drops the breakpoints before `now` (keeping the step that holds at now).
   void advance(double now);
   /// True when redundant breakpoints may have piled up since the last compaction.
@@ -52,7 +57,9 @@ class StepProfile {
   int free(std::size_t i) const { return points_[i].free; }
   std::size_t size() const { return points_.size(); }
   /// Index of the first breakpoint at or after `time`.
-  std::size_t lower(double time) const;
+  std::size_t lower(double time) const { return lower_from(0, time); }
+  /// Index of the first breakpoint at or after `time`, knowing it is not before `from`.
+  std::size_t lower_from(std::size_t from, double time) const;
   /// Index of the breakpoint at `time` (> the first), inserted (same count) when missing.
   std::size_t ensure(double time);
   /// Number of breakpoints with a negative free count (a running job given more nodes than
@@ -61,6 +68,8 @@ class StepProfile {
 
  private:
   bool fits(std::size_t candidate, int need, double duration) const;
+  /// Adds `delta` to the breakpoints [first, stop).
+  void shift(std::size_t first, std::size_t stop, int delta);
   void count_negatives();
   std::vector<Point> points_;
   std::size_t compacted_size_ = 0;
