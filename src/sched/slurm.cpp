@@ -261,6 +261,12 @@ class SlurmScheduler final : public Scheduler {
         start = time;
         return true;
       }
+      if (context.allocator().takes_lowest_free_ids()) {  // its answer, without asking it
+        nodes = free_usable_;
+        nodes.keep_lowest(need);
+        start = time;
+        return true;
+      }
       auto allocation = choose(context, job_index, free_usable_, time, count);
       if (!allocation) return false;
       nodes.clear();

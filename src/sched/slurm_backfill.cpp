@@ -56,6 +56,24 @@ int NodeSet::count() const {
   return total;
 }
 
+void NodeSet::keep_lowest(int count) {
+  std::size_t i = 0;
+  for (; i < words_.size(); ++i) {
+    const int here = bits(words_[i]);
+    if (here >= count) break;
+    count -= here;
+  }
+  if (i == words_.size()) return;
+  std::uint64_t word = words_[i], kept = 0;
+  for (; count > 0; --count) {
+    const std::uint64_t lowest = word & (~word + 1);
+    kept |= lowest;
+    word ^= lowest;
+  }
+  words_[i] = kept;
+  for (++i; i < words_.size(); ++i) words_[i] = 0;
+}
+
 std::vector<int> NodeSet::members() const {
   std::vector<int> nodes;
   for (std::size_t i = 0; i < words_.size(); ++i) {

@@ -46,6 +46,8 @@ class NodeSet {
   void subtract(const NodeSet& other);
   bool intersects(const NodeSet& other) const;
   int count() const;
+  /// Keeps the `count` lowest members only (all of them when there are fewer).
+  void keep_lowest(int count);
   /// Node ids in increasing order.
   std::vector<int> members() const;
   /// One entry per node: 0 for the nodes of the set, 1 for the others (a busy map).
