@@ -39,27 +39,58 @@ bool NodeSet::intersects(const NodeSet& other) const {
   return false;
 }
 
-namespace {
-/// Bits set in a word, inline (std::popcount calls libgcc where the build has no popcnt
-/// instruction, and node sets are counted in every test of a backfill pass).
-int bits(std::uint64_t word) {
-  word -= (word >> 1) & 0x5555555555555555ULL;
-  word = (word & 0x3333333333333333ULL) + ((word >> 2) & 0x3333333333333333ULL);
-  word = (word + (word >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-  return static_cast<int>((word * 0x0101010101010101ULL) >> 56);
-}
-}  // namespace
+// Node sets are counted in every test of a backfill pass: with the popcnt instruction where the
+// processor has it (GCC's target_clones picks the version when the program loads; without
+// the instruction, __builtin_popcountll calls libgcc).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ALLOCSIM_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define ALLOCSIM_POPCNT_CLONES
+#endif
 
-int NodeSet::count() const {
+ALLOCSIM_POPCNT_CLONES int NodeSet::count() const {
   int total = 0;
-  for (const auto word : words_) total += bits(word);
+  for (const std::uint64_t word : words_) total += __builtin_popcountll(word);
   return total;
 }
 
-void NodeSet::keep_lowest(int count) {
+std::pair<std::size_t, std::size_t> NodeSet::word_range() const {
+  std::size_t first = 0, last = words_.size();
+  while (first < last && words_[first] == 0) ++first;
+  while (last > first && words_[last - 1] == 0) --last;
+  return {first, last};
+}
+
+ALLOCSIM_POPCNT_CLONES int NodeSet::add_common(const NodeSet& a, const NodeSet& b,
+                                               std::size_t first, std::size_t last) {
+  std::uint64_t any = 0;
+  int added = 0;
+  for (std::size_t i = first; i < last; ++i) {
+    const std::uint64_t common = a.words_[i] & b.words_[i];
+    any |= common;
+    const std::uint64_t fresh = common & ~words_[i];
+    if (fresh != 0) {
+      added += __builtin_popcountll(fresh);
+      words_[i] |= fresh;
+    }
+  }
+  return any == 0 ? -1 : added;
+}
+
+void NodeSet::from_busy(const std::vector<char>& busy) {
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    const std::size_t begin = i * 64, end = std::min(busy.size(), begin + 64);
+    std::uint64_t word = 0;
+    for (std::size_t node = begin; node < end; ++node)
+      word |= static_cast<std::uint64_t>(busy[node] == 0) << (node - begin);
+    words_[i] = word;
+  }
+}
+
+ALLOCSIM_POPCNT_CLONES void NodeSet::keep_lowest(int count) {
   std::size_t i = 0;
   for (; i < words_.size(); ++i) {
-    const int here = bits(words_[i]);
+    const int here = __builtin_popcountll(words_[i]);
     if (here >= count) break;
     count -= here;
   }
