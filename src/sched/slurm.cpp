@@ -318,7 +318,7 @@ class SlurmScheduler final : public Scheduler {
         start = time;
         return true;
       }
-      if (context.allocator().takes_lowest_free_ids()) {  // its answer, without asking it
+      if (config_.shortcuts && context.allocator().takes_lowest_free_ids()) {  // its answer
         nodes = free_usable_;
         nodes.keep_lowest(need);
         start = time;
@@ -416,7 +416,16 @@ class SlurmScheduler final : public Scheduler {
     const int machine = context.topology().node_count();
     if (free_.size() != machine) free_ = NodeSet(machine);
     free_.from_busy(context.busy());
-    sync_planned(context);
+    if (config_.shortcuts) {
+      sync_planned(context);
+    } else {  // the reference: rebuilt from the running list, stable-sorted by planned end
+      planned_.clear();
+      for (const RunningJob& running : context.running())
+        planned_.push_back(make_planned(running.job, running.start + limit_[running.job],
+                                        running.allocation, machine));
+      std::stable_sort(planned_.begin(), planned_.end(),
+                       [](const Planned& a, const Planned& b) { return a.end < b.end; });
+    }
     const double resolution = config_.bf_resolution;
     const double window_end = floor_to(now + config_.bf_window, resolution);
     last_.window_end = window_end;
