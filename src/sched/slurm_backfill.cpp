@@ -135,12 +135,34 @@ void NodeSpace::reset(double now, double window_end, int nodes) {
   segments_[0].end = window_end;
   if (segments_[0].held.size() != nodes) segments_[0].held = NodeSet(nodes);
   segments_[0].held.clear();
+  segments_[0].first = segments_[0].last = 0;
 }
+
+namespace {
+/// The smallest range of words holding [a_first, a_last) and [b_first, b_last) (empty ones
+/// ignored).
+void widen(std::size_t& first, std::size_t& last, std::size_t b_first, std::size_t b_last) {
+  if (b_first == b_last) return;
+  if (first == last) {
+    first = b_first;
+    last = b_last;
+    return;
+  }
+  first = std::min(first, b_first);
+  last = std::max(last, b_last);
+}
+}  // namespace
 
 double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   usable.fill();
+  // The words where `usable` may lack a node: those of the segments subtracted so far. Outside
+  // them (and outside a segment's own words) no node is held, so none is gained either.
+  std::size_t cut_first = 0, cut_last = 0;
   double later = 0;
   const std::size_t count = segments_.size();
+  const std::size_t words = usable.words_.size();
+  const std::uint64_t last_mask =
+      usable.size() % 64 != 0 ? (std::uint64_t{1} << (usable.size() % 64)) - 1 : ~std::uint64_t{0};
   for (std::size_t j = 0; j < count; ++j) {
     const Segment& segment = segments_[j];
     if (later == 0 && segment.end > from && j + 1 < count) {
@@ -149,10 +171,11 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
       // usable in the next segment is not usable so far.
       const auto& next = segments_[j + 1].held.words_;
       const auto& here = segment.held.words_;
-      for (std::size_t w = 0; w < next.size(); ++w) {
+      std::size_t first = cut_first, last = cut_last;
+      widen(first, last, segment.first, segment.last);
+      for (std::size_t w = first; w < last; ++w) {
         std::uint64_t gained = ~next[w] & ~(usable.words_[w] & ~here[w]);
-        if (w + 1 == next.size() && usable.size() % 64 != 0)
-          gained &= (std::uint64_t{1} << (usable.size() % 64)) - 1;
+        if (w + 1 == words) gained &= last_mask;
         if (gained != 0) {
           later = segment.end;
           break;
@@ -161,7 +184,9 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
     }
     if (segment.end <= from) continue;
     if (segment.begin <= to) {
-      usable.subtract(segment.held);
+      for (std::size_t w = segment.first; w < segment.last; ++w)
+        usable.words_[w] &= ~segment.held.words_[w];
+      widen(cut_first, cut_last, segment.first, segment.last);
     } else {
       if (later == 0 && j + 2 < count) later = segments_[j + 1].end;
       break;
@@ -171,8 +196,11 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
 }
 
 bool NodeSpace::overlaps(const NodeSet& nodes, double from, double to) const {
-  for (const Segment& segment : segments_)
-    if (segment.end > from && segment.begin < to && nodes.intersects(segment.held)) return true;
+  for (const Segment& segment : segments_) {
+    if (!(segment.end > from && segment.begin < to)) continue;
+    for (std::size_t w = segment.first; w < segment.last; ++w)
+      if (nodes.words_[w] & segment.held.words_[w]) return true;
+  }
   return false;
 }
 
@@ -181,7 +209,7 @@ std::size_t NodeSpace::split_at(double time) {
     Segment& segment = segments_[j];
     if (segment.begin >= time) return j;
     if (segment.end > time) {
-      Segment tail{time, segment.end, segment.held};
+      Segment tail{time, segment.end, segment.held, segment.first, segment.last};
       segment.end = time;
       segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1, std::move(tail));
       return j + 1;
@@ -194,8 +222,11 @@ void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
   if (!(to > from)) return;
   const std::size_t first = split_at(from);
   split_at(to);
-  for (std::size_t j = first; j < segments_.size() && segments_[j].end <= to; ++j)
+  const auto [words_first, words_last] = nodes.word_range();
+  for (std::size_t j = first; j < segments_.size() && segments_[j].end <= to; ++j) {
     segments_[j].held |= nodes;
+    widen(segments_[j].first, segments_[j].last, words_first, words_last);
+  }
 }
 
 std::vector<double> NodeSpace::boundaries() const {

@@ -94,6 +94,7 @@ class NodeSpace {
   struct Segment {
     double begin = 0, end = 0;
     NodeSet held;
+    std::size_t first = 0, last = 0;  ///< the words of `held` that may have members
   };
   /// Splits the segment containing `time` strictly inside it; returns the index of the segment
   /// starting at `time` (segments_.size() when time >= the last end).
