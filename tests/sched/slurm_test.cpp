@@ -592,6 +592,119 @@ TEST(NodeSet, WordOperationsMatchBitByBit) {
   }
 }
 
+// NodeSpace (which visits only the words a segment's held nodes lie in) against a reference
+// map kept node by node, written from backfill.c's rules as sched/slurm_backfill.hpp states
+// them: random reservations on 1 .. 200 nodes, then usable() (nodes and later_start) and
+// overlaps() for random intervals.
+namespace {
+struct ReferenceSpace {
+  struct Segment {
+    double begin, end;
+    std::vector<char> held;
+  };
+  std::vector<Segment> segments;
+  void split_at(double time) {
+    for (std::size_t j = 0; j < segments.size(); ++j) {
+      if (segments[j].begin >= time) return;
+      if (segments[j].end > time) {
+        Segment tail{time, segments[j].end, segments[j].held};
+        segments[j].end = time;
+        segments.insert(segments.begin() + static_cast<std::ptrdiff_t>(j) + 1, tail);
+        return;
+      }
+    }
+  }
+  void reserve(const std::vector<char>& nodes, double from, double to) {
+    if (!(to > from)) return;
+    split_at(from);
+    split_at(to);
+    for (auto& segment : segments)
+      if (segment.begin >= from && segment.end <= to)
+        for (std::size_t n = 0; n < nodes.size(); ++n) segment.held[n] |= nodes[n];
+  }
+  double usable(double from, double to, std::vector<char>& usable) const {
+    usable.assign(segments[0].held.size(), 1);
+    double later = 0;
+    for (std::size_t j = 0; j < segments.size(); ++j) {
+      const Segment& segment = segments[j];
+      if (later == 0 && segment.end > from && j + 1 < segments.size()) {
+        // a node free in the next segment that is not usable so far (held here, or before)
+        for (std::size_t n = 0; n < usable.size(); ++n)
+          if (!segments[j + 1].held[n] && (!usable[n] || segment.held[n])) {
+            later = segment.end;
+            break;
+          }
+      }
+      if (segment.end <= from) continue;
+      if (segment.begin > to) {
+        if (later == 0 && j + 2 < segments.size()) later = segments[j + 1].end;
+        break;
+      }
+      for (std::size_t n = 0; n < usable.size(); ++n)
+        if (segment.held[n]) usable[n] = 0;
+    }
+    return later;
+  }
+  bool overlaps(const std::vector<char>& nodes, double from, double to) const {
+    for (const Segment& segment : segments)
+      if (segment.end > from && segment.begin < to)
+        for (std::size_t n = 0; n < nodes.size(); ++n)
+          if (nodes[n] && segment.held[n]) return true;
+    return false;
+  }
+};
+}  // namespace
+
+TEST(NodeSpace, MatchesAReferenceKeptNodeByNode) {
+  Rng rng(28);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int size = 1 + static_cast<int>(rng.uniform() * 200);
+    const double now = 60 * std::floor(rng.uniform() * 10), end = now + 3600;
+    NodeSpace space;
+    space.reset(now, end, size);
+    ReferenceSpace reference{{{now, end, std::vector<char>(static_cast<std::size_t>(size), 0)}}};
+    auto random_set = [&](double density, NodeSet& set, std::vector<char>& flags) {
+      set = NodeSet(size);
+      flags.assign(static_cast<std::size_t>(size), 0);
+      // a run of nodes (as lowest-id choices make) or scattered ones
+      const bool run = rng.uniform() < 0.5;
+      const int from = static_cast<int>(rng.uniform() * size);
+      for (int node = 0; node < size; ++node) {
+        const bool in = run ? node >= from && node < from + 1 + static_cast<int>(density * 40)
+                            : rng.uniform() < density;
+        if (in) {
+          set.set(node);
+          flags[static_cast<std::size_t>(node)] = 1;
+        }
+      }
+    };
+    const int reservations = static_cast<int>(rng.uniform() * 12);
+    NodeSet set;
+    std::vector<char> flags;
+    for (int r = 0; r < reservations; ++r) {
+      random_set(rng.uniform() * 0.3, set, flags);
+      const double from = now + 60 * std::floor(rng.uniform() * 70);
+      const double to = std::min(end, from + 60 * (1 + std::floor(rng.uniform() * 30)));
+      space.reserve(set, from, to);
+      reference.reserve(flags, from, to);
+    }
+    for (int query = 0; query < 20; ++query) {
+      const double from = now + 30 * std::floor(rng.uniform() * 130);
+      const double to = from + 30 * std::floor(rng.uniform() * 60);
+      NodeSet usable(size);
+      std::vector<char> expected;
+      ASSERT_EQ(space.usable(from, to, usable), reference.usable(from, to, expected))
+          << "trial " << trial << " query " << query;
+      for (int node = 0; node < size; ++node)
+        ASSERT_EQ(usable.test(node), expected[static_cast<std::size_t>(node)] != 0)
+            << "trial " << trial << " query " << query << " node " << node;
+      random_set(rng.uniform() * 0.2, set, flags);
+      ASSERT_EQ(space.overlaps(set, from, to), reference.overlaps(flags, from, to))
+          << "trial " << trial << " query " << query;
+    }
+  }
+}
+
 TEST(SlurmConf, RepeatedSchedulerParametersReplacesTheWholeValue) {
   SlurmConfig config;
   std::vector<std::string> problems;
