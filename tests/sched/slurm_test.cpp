@@ -545,7 +545,10 @@ TEST(NodeSet, WordOperationsMatchBitByBit) {
       if (rng.uniform() < density[0]) a.set(node);
       if (rng.uniform() < density[1]) b.set(node);
       if (rng.uniform() < 0.3) c.set(node);
-      busy[static_cast<std::size_t>(node)] = static_cast<char>(rng.uniform() < 0.5);
+      // busy entries are "nonzero when busy": any bit may be set
+      if (rng.uniform() < 0.5)
+        busy[static_cast<std::size_t>(node)] =
+            static_cast<char>(1 << static_cast<int>(rng.uniform() * 8));
     }
     // count
     int count = 0;
