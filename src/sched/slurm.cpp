@@ -363,8 +363,16 @@ class SlurmScheduler final : public Scheduler {
       }
       if (last == nullptr) break;
       if (!test) continue;
-      do window *= 2;
-      while (next < planned_.size() && planned_[next].end > barrier + window);
+      // "do window *= 2 while the next end is beyond the barrier plus the window", with the
+      // doublings that surely fall short skipped at once (window stays 30 s times a power of
+      // two, so the jump is exact; the sum is monotone in the window, so the same one ends it).
+      window *= 2;
+      if (next < planned_.size() && planned_[next].end > barrier + window) {
+        const double beyond = planned_[next].end - barrier;
+        const int skip = static_cast<int>(std::floor(std::log2(beyond / window))) - 2;
+        if (skip > 0) window = std::ldexp(window, skip);
+        while (planned_[next].end > barrier + window) window *= 2;
+      }
       // "_guess_job_end" for a job past its end (OverTimeLimit=0, KillWait not modelled).
       if (place(last->end > now ? last->end : now + 1)) {
         if (!(last->end > now)) last_.clean = false;
@@ -433,7 +441,6 @@ class SlurmScheduler final : public Scheduler {
     usable_ = NodeSet(machine);
     fit_ = NodeSet(machine);
     NodeSet chosen(machine);
-    excluded_.assign(static_cast<std::size_t>(machine), 0);
     // The jobs that may start in this pass: those needing at most the free nodes, and of these,
     // those for which enough free nodes are held by no reservation over [now, now + limit].
     // Reservations only grow and free nodes only go during a pass, so a job that cannot start
@@ -498,12 +505,10 @@ class SlurmScheduler final : public Scheduler {
         }
         if (start <= now) {
           // "Try to start the job on any non-reserved nodes".
-          bool held_free = false;
-          for (int node = 0; node < machine; ++node) {
-            excluded_[static_cast<std::size_t>(node)] = !usable_.test(node);
-            held_free =
-                held_free || (excluded_[static_cast<std::size_t>(node)] && free_.test(node));
-          }
+          held_ = free_;
+          held_.subtract(usable_);
+          const bool held_free = held_.count() > 0;   // a free node some reservation holds
+          if (held_free) usable_.to_busy(excluded_);  // excluded: the nodes not usable
           auto allocation = held_free ? context.try_allocate_excluding(job_index, excluded_)
                                       : context.try_allocate(job_index);
           if (allocation) {
@@ -637,7 +642,7 @@ class SlurmScheduler final : public Scheduler {
   std::vector<char> in_plan_;     ///< job index -> 1: in planned_ (2: running, while syncing)
   std::vector<int> position_;     ///< job index -> its place in context.running() (syncing)
   NodeSpace space_;
-  NodeSet free_, free_usable_, usable_, fit_;
+  NodeSet free_, free_usable_, usable_, fit_, held_;
   std::vector<std::size_t> candidates_;
   std::vector<char> busy_, excluded_;
   const Rng fresh_{kPlanningSeed};  ///< the generator each question about the future starts from
