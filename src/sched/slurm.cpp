@@ -369,7 +369,7 @@ class SlurmScheduler final : public Scheduler {
       window *= 2;
       if (next < planned_.size() && planned_[next].end > barrier + window) {
         const double beyond = planned_[next].end - barrier;
-        const int skip = static_cast<int>(std::floor(std::log2(beyond / window))) - 2;
+        const int skip = std::ilogb(beyond / window) - 2;  // floor(log2(beyond / window)) - 2
         if (skip > 0) window = std::ldexp(window, skip);
         while (planned_[next].end > barrier + window) window *= 2;
       }
