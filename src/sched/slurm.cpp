@@ -457,7 +457,7 @@ class SlurmScheduler final : public Scheduler {
     std::size_t checked = std::numeric_limits<std::size_t>::max();
     double touched = std::numeric_limits<double>::infinity();
     auto can_start_now = [&](int job_index) {
-      space_.usable(now, now + limit_[job_index], fit_);
+      space_.usable_only(now, now + limit_[job_index], fit_);
       fit_ &= free_;
       return fit_.count() >= need_[job_index];
     };

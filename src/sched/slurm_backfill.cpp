@@ -215,6 +215,16 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   return later;
 }
 
+void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
+  usable.fill();
+  for (const Segment& segment : segments_) {
+    if (segment.end <= from) continue;
+    if (segment.begin > to) break;
+    for (std::size_t w = segment.first; w < segment.last; ++w)
+      usable.words_[w] &= ~segment.held.words_[w];
+  }
+}
+
 bool NodeSpace::overlaps(const NodeSet& nodes, double from, double to) const {
   for (const Segment& segment : segments_) {
     if (!(segment.end > from && segment.begin < to)) continue;

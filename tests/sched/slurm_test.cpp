@@ -698,9 +698,13 @@ TEST(NodeSpace, MatchesAReferenceKeptNodeByNode) {
       std::vector<char> expected;
       ASSERT_EQ(space.usable(from, to, usable), reference.usable(from, to, expected))
           << "trial " << trial << " query " << query;
-      for (int node = 0; node < size; ++node)
+      NodeSet only(size);
+      space.usable_only(from, to, only);
+      for (int node = 0; node < size; ++node) {
         ASSERT_EQ(usable.test(node), expected[static_cast<std::size_t>(node)] != 0)
             << "trial " << trial << " query " << query << " node " << node;
+        ASSERT_EQ(only.test(node), usable.test(node));
+      }
       random_set(rng.uniform() * 0.2, set, flags);
       ASSERT_EQ(space.overlaps(set, from, to), reference.overlaps(flags, from, to))
           << "trial " << trial << " query " << query;

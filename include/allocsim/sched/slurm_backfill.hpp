@@ -80,6 +80,8 @@ class NodeSpace {
   /// in it becomes free, else, when the scan stops at a segment beginning after `to`, the end of
   /// the segment after it (backfill.c's two rules).
   double usable(double from, double to, NodeSet& usable) const;
+  /// The nodes no segment overlapping [from, to] holds, without later_start.
+  void usable_only(double from, double to, NodeSet& usable) const;
   /// True when a node of `nodes` is held by a segment overlapping [from, to) (backfill.c's
   /// _test_resv_overlap).
   bool overlaps(const NodeSet& nodes, double from, double to) const;
