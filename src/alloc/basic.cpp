@@ -44,6 +44,7 @@ class FlatAllocator final : public CloneableAllocator<FlatAllocator> {
       if (machine.is_free(node)) allocation.nodes.push_back(node);
     return allocation;
   }
+  bool takes_lowest_free_ids() const override { return true; }
 };
 
 /// p free processors drawn uniformly at random from the simulation's generator.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <tuple>
 
 #include "allocsim/sched/slurm.hpp"
 #include "allocsim/sched/slurm_backfill.hpp"
@@ -78,6 +79,8 @@ class SlurmScheduler final : public Scheduler {
     }
     tested_of_user_.assign(users_.size(), 0);
     queued_.assign(context.jobs().size(), 0);
+    in_plan_.assign(context.jobs().size(), 0);
+    position_.assign(context.jobs().size(), 0);
   }
 
   /// Decays every user's usage to `time` and adds the usage of the jobs that ran since the last
@@ -213,10 +216,64 @@ class SlurmScheduler final : public Scheduler {
   }
 
   /// A running job as the backfill pass plans it: its planned end (start + limit) and nodes.
+  /// Kept between passes (sync_planned()): a running job's end and nodes never change.
   struct Planned {
     double end = 0;
     NodeSet nodes;
+    int job = -1;                     ///< job index
+    double barrier = 0;               ///< will-run's first barrier when this job opens the groups
+    std::size_t first = 0, last = 0;  ///< the words of `nodes` with members: [first, last)
   };
+
+  /// A Planned entry for `job_index` running on `allocation` until `end`.
+  Planned make_planned(int job_index, double end, const Allocation& allocation, int machine) const {
+    constexpr double kWindow = 30;  // "int time_window = 30"
+    Planned job{end, NodeSet(machine), job_index, end + (kWindow - std::fmod(end, kWindow)), 0, 0};
+    for (NodeId node : allocation.nodes) job.nodes.set(node);
+    std::tie(job.first, job.last) = job.nodes.word_range();
+    return job;
+  }
+
+  /// Brings planned_ up to date with the context's running jobs: drops the ended ones, adds the
+  /// started ones, and orders them by planned end, ties in the order of context.running() (as a
+  /// stable sort of it: will-run's groups depend on that order, since a job without usable nodes
+  /// skips the test of the next job's end).
+  void sync_planned(const SchedulerContext& context) {
+    const int machine = context.topology().node_count();
+    const auto& runs = context.running();
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      in_plan_[runs[r].job] |= 2;
+      position_[runs[r].job] = static_cast<int>(r);
+    }
+    std::erase_if(planned_, [&](const Planned& job) {
+      if (in_plan_[job.job] & 2) return false;
+      in_plan_[job.job] = 0;
+      return true;
+    });
+    for (const RunningJob& running : context.running()) {
+      const bool known = in_plan_[running.job] & 1;
+      in_plan_[running.job] = 1;
+      if (known) continue;
+      add_planned(make_planned(running.job, running.start + limit_[running.job], running.allocation,
+                               machine));
+    }
+    // Ties (equal ends) by position: finishes move the last running job into the gap.
+    for (std::size_t i = 1; i < planned_.size(); ++i) {
+      if (planned_[i].end != planned_[i - 1].end) continue;
+      for (std::size_t j = i; j > 0 && planned_[j].end == planned_[j - 1].end &&
+                              position_[planned_[j].job] < position_[planned_[j - 1].job];
+           --j)
+        std::swap(planned_[j], planned_[j - 1]);
+    }
+  }
+
+  /// Inserts `job` into planned_ after the entries ending no later.
+  void add_planned(Planned job) {
+    in_plan_[job.job] = 1;
+    planned_.insert(std::upper_bound(planned_.begin(), planned_.end(), job.end,
+                                     [](double end, const Planned& p) { return end < p.end; }),
+                    std::move(job));
+  }
 
   /// The allocator's choice for `job_index` on the nodes of `usable` at `time` (the select
   /// plugin's node choice, asked on the predicted free set). An allocator with shape
@@ -261,6 +318,12 @@ class SlurmScheduler final : public Scheduler {
         start = time;
         return true;
       }
+      if (config_.shortcuts && context.allocator().takes_lowest_free_ids()) {  // its answer
+        nodes = free_usable_;
+        nodes.keep_lowest(need);
+        start = time;
+        return true;
+      }
       auto allocation = choose(context, job_index, free_usable_, time, count);
       if (!allocation) return false;
       nodes.clear();
@@ -283,12 +346,11 @@ class SlurmScheduler final : public Scheduler {
           break;
         }
         const Planned& job = planned_[next++];
-        if (!job.nodes.intersects(usable)) continue;  // "job has no usable nodes"
-        if (barrier < 0) barrier = job.end + (kWindow - std::fmod(job.end, kWindow));
+        const int added = free_usable_.add_common(job.nodes, usable, job.first, job.last);
+        if (added < 0) continue;  // "job has no usable nodes"
+        if (barrier < 0) barrier = job.barrier;
         last = &job;
-        nodes_ = job.nodes;
-        nodes_ &= usable;
-        free_usable_ |= nodes_;
+        count += added;
         if (next == planned_.size()) {
           more = false;
           break;
@@ -301,9 +363,16 @@ class SlurmScheduler final : public Scheduler {
       }
       if (last == nullptr) break;
       if (!test) continue;
-      do window *= 2;
-      while (next < planned_.size() && planned_[next].end > barrier + window);
-      count = free_usable_.count();
+      // "do window *= 2 while the next end is beyond the barrier plus the window", with the
+      // doublings that surely fall short skipped at once (window stays 30 s times a power of
+      // two, so the jump is exact; the sum is monotone in the window, so the same one ends it).
+      window *= 2;
+      if (next < planned_.size() && planned_[next].end > barrier + window) {
+        const double beyond = planned_[next].end - barrier;
+        const int skip = std::ilogb(beyond / window) - 2;  // floor(log2(beyond / window)) - 2
+        if (skip > 0) window = std::ldexp(window, skip);
+        while (planned_[next].end > barrier + window) window *= 2;
+      }
       // "_guess_job_end" for a job past its end (OverTimeLimit=0, KillWait not modelled).
       if (place(last->end > now ? last->end : now + 1)) {
         if (!(last->end > now)) last_.clean = false;
@@ -353,29 +422,25 @@ class SlurmScheduler final : public Scheduler {
       return remember_pass(context);
     }
     const int machine = context.topology().node_count();
-    free_ = NodeSet(machine);
-    for (int node = 0; node < machine; ++node)
-      if (!context.busy()[static_cast<std::size_t>(node)]) free_.set(node);
-    planned_.resize(context.running().size());  // keeps the node sets' storage
-    for (std::size_t r = 0; r < planned_.size(); ++r) {
-      const RunningJob& running = context.running()[r];
-      Planned& job = planned_[r];
-      job.end = running.start + limit_[running.job];
-      if (job.nodes.size() != machine) job.nodes = NodeSet(machine);
-      job.nodes.clear();
-      for (NodeId node : running.allocation.nodes) job.nodes.set(node);
+    if (free_.size() != machine) free_ = NodeSet(machine);
+    free_.from_busy(context.busy());
+    if (config_.shortcuts) {
+      sync_planned(context);
+    } else {  // the reference: rebuilt from the running list, stable-sorted by planned end
+      planned_.clear();
+      for (const RunningJob& running : context.running())
+        planned_.push_back(make_planned(running.job, running.start + limit_[running.job],
+                                        running.allocation, machine));
+      std::stable_sort(planned_.begin(), planned_.end(),
+                       [](const Planned& a, const Planned& b) { return a.end < b.end; });
     }
-    std::stable_sort(planned_.begin(), planned_.end(),
-                     [](const Planned& a, const Planned& b) { return a.end < b.end; });
     const double resolution = config_.bf_resolution;
     const double window_end = floor_to(now + config_.bf_window, resolution);
     last_.window_end = window_end;
     space_.reset(now, window_end, machine);
     usable_ = NodeSet(machine);
-    nodes_ = NodeSet(machine);
     fit_ = NodeSet(machine);
     NodeSet chosen(machine);
-    excluded_.assign(static_cast<std::size_t>(machine), 0);
     // The jobs that may start in this pass: those needing at most the free nodes, and of these,
     // those for which enough free nodes are held by no reservation over [now, now + limit].
     // Reservations only grow and free nodes only go during a pass, so a job that cannot start
@@ -392,7 +457,7 @@ class SlurmScheduler final : public Scheduler {
     std::size_t checked = std::numeric_limits<std::size_t>::max();
     double touched = std::numeric_limits<double>::infinity();
     auto can_start_now = [&](int job_index) {
-      space_.usable(now, now + limit_[job_index], fit_);
+      space_.usable_only(now, now + limit_[job_index], fit_);
       fit_ &= free_;
       return fit_.count() >= need_[job_index];
     };
@@ -440,23 +505,17 @@ class SlurmScheduler final : public Scheduler {
         }
         if (start <= now) {
           // "Try to start the job on any non-reserved nodes".
-          bool held_free = false;
-          for (int node = 0; node < machine; ++node) {
-            excluded_[static_cast<std::size_t>(node)] = !usable_.test(node);
-            held_free =
-                held_free || (excluded_[static_cast<std::size_t>(node)] && free_.test(node));
-          }
+          held_ = free_;
+          held_.subtract(usable_);
+          const bool held_free = held_.count() > 0;   // a free node some reservation holds
+          if (held_free) usable_.to_busy(excluded_);  // excluded: the nodes not usable
           auto allocation = held_free ? context.try_allocate_excluding(job_index, excluded_)
                                       : context.try_allocate(job_index);
           if (allocation) {
-            Planned job{now + limit, NodeSet(machine)};
-            for (NodeId node : allocation->nodes) job.nodes.set(node);
+            Planned job = make_planned(job_index, now + limit, *allocation, machine);
             free_.subtract(job.nodes);
             free_count -= static_cast<int>(allocation->nodes.size());
-            planned_.insert(
-                std::upper_bound(planned_.begin(), planned_.end(), job.end,
-                                 [](double end, const Planned& p) { return end < p.end; }),
-                std::move(job));
+            add_planned(std::move(job));
             context.start(job_index, std::move(*allocation));
             started_.push_back(job_index);
             last_.clean = false;
@@ -579,9 +638,11 @@ class SlurmScheduler final : public Scheduler {
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
   std::vector<int> tested_, least_need_;
-  std::vector<Planned> planned_;  ///< running jobs by planned end
+  std::vector<Planned> planned_;  ///< running jobs by planned end (kept between passes)
+  std::vector<char> in_plan_;     ///< job index -> 1: in planned_ (2: running, while syncing)
+  std::vector<int> position_;     ///< job index -> its place in context.running() (syncing)
   NodeSpace space_;
-  NodeSet free_, free_usable_, usable_, nodes_, fit_;
+  NodeSet free_, free_usable_, usable_, fit_, held_;
   std::vector<std::size_t> candidates_;
   std::vector<char> busy_, excluded_;
   const Rng fresh_{kPlanningSeed};  ///< the generator each question about the future starts from

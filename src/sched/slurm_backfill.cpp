@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 namespace allocsim {
 
@@ -39,21 +40,89 @@ bool NodeSet::intersects(const NodeSet& other) const {
   return false;
 }
 
-namespace {
-/// Bits set in a word, inline (std::popcount calls libgcc where the build has no popcnt
-/// instruction, and node sets are counted in every test of a backfill pass).
-int bits(std::uint64_t word) {
-  word -= (word >> 1) & 0x5555555555555555ULL;
-  word = (word & 0x3333333333333333ULL) + ((word >> 2) & 0x3333333333333333ULL);
-  word = (word + (word >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-  return static_cast<int>((word * 0x0101010101010101ULL) >> 56);
-}
-}  // namespace
+// Node sets are counted in every test of a backfill pass: with the popcnt instruction where the
+// processor has it (GCC's target_clones picks the version when the program loads; without
+// the instruction, __builtin_popcountll calls libgcc).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ALLOCSIM_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define ALLOCSIM_POPCNT_CLONES
+#endif
 
-int NodeSet::count() const {
+ALLOCSIM_POPCNT_CLONES int NodeSet::count() const {
   int total = 0;
-  for (const auto word : words_) total += bits(word);
+  for (const std::uint64_t word : words_) total += __builtin_popcountll(word);
   return total;
+}
+
+std::pair<std::size_t, std::size_t> NodeSet::word_range() const {
+  std::size_t first = 0, last = words_.size();
+  while (first < last && words_[first] == 0) ++first;
+  while (last > first && words_[last - 1] == 0) --last;
+  return {first, last};
+}
+
+ALLOCSIM_POPCNT_CLONES int NodeSet::add_common(const NodeSet& a, const NodeSet& b,
+                                               std::size_t first, std::size_t last) {
+  std::uint64_t any = 0;
+  int added = 0;
+  for (std::size_t i = first; i < last; ++i) {
+    const std::uint64_t common = a.words_[i] & b.words_[i];
+    any |= common;
+    const std::uint64_t fresh = common & ~words_[i];
+    if (fresh != 0) {
+      added += __builtin_popcountll(fresh);
+      words_[i] |= fresh;
+    }
+  }
+  return any == 0 ? -1 : added;
+}
+
+void NodeSet::from_busy(const std::vector<char>& busy) {
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    const std::size_t begin = i * 64, end = std::min(busy.size(), begin + 64);
+    std::uint64_t word = 0;
+    std::size_t node = begin;
+    for (; node + 8 <= end; node += 8) {  // eight entries at a time: bit 0 of each byte ORs
+      std::uint64_t bytes;                // the byte's bits, then the eight bits are gathered
+      std::memcpy(&bytes, busy.data() + node, 8);
+      bytes |= bytes >> 4;
+      bytes |= bytes >> 2;
+      bytes |= bytes >> 1;
+      bytes &= 0x0101010101010101ULL;
+      const std::uint64_t busy_bits = (bytes * 0x0102040810204080ULL) >> 56;  // bit 8k to k
+      word |= (~busy_bits & 0xffU) << (node - begin);
+    }
+    for (; node < end; ++node)
+      word |= static_cast<std::uint64_t>(busy[node] == 0) << (node - begin);
+    words_[i] = word;
+  }
+}
+
+ALLOCSIM_POPCNT_CLONES void NodeSet::keep_lowest(int count) {
+  std::size_t i = 0;
+  for (; i < words_.size(); ++i) {
+    const int here = __builtin_popcountll(words_[i]);
+    if (here >= count) break;
+    count -= here;
+  }
+  if (i == words_.size()) return;
+  // The shortest prefix of the word's bits holding `count` members, by bisection.
+  const std::uint64_t word = words_[i];
+  int low = 0, high = 64;  // popcount(word below bit low) < count <= popcount(below high)
+  if (count == 0) {
+    high = 0;
+  } else {
+    while (high - low > 1) {
+      const int mid = (low + high) / 2;
+      if (__builtin_popcountll(word & ((std::uint64_t{1} << mid) - 1)) >= count)
+        high = mid;
+      else
+        low = mid;
+    }
+  }
+  words_[i] = high == 64 ? word : word & ((std::uint64_t{1} << high) - 1);
+  for (++i; i < words_.size(); ++i) words_[i] = 0;
 }
 
 std::vector<int> NodeSet::members() const {
@@ -86,12 +155,34 @@ void NodeSpace::reset(double now, double window_end, int nodes) {
   segments_[0].end = window_end;
   if (segments_[0].held.size() != nodes) segments_[0].held = NodeSet(nodes);
   segments_[0].held.clear();
+  segments_[0].first = segments_[0].last = 0;
 }
+
+namespace {
+/// The smallest range of words holding [a_first, a_last) and [b_first, b_last) (empty ones
+/// ignored).
+void widen(std::size_t& first, std::size_t& last, std::size_t b_first, std::size_t b_last) {
+  if (b_first == b_last) return;
+  if (first == last) {
+    first = b_first;
+    last = b_last;
+    return;
+  }
+  first = std::min(first, b_first);
+  last = std::max(last, b_last);
+}
+}  // namespace
 
 double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   usable.fill();
+  // The words where `usable` may lack a node: those of the segments subtracted so far. Outside
+  // them (and outside a segment's own words) no node is held, so none is gained either.
+  std::size_t cut_first = 0, cut_last = 0;
   double later = 0;
   const std::size_t count = segments_.size();
+  const std::size_t words = usable.words_.size();
+  const std::uint64_t last_mask =
+      usable.size() % 64 != 0 ? (std::uint64_t{1} << (usable.size() % 64)) - 1 : ~std::uint64_t{0};
   for (std::size_t j = 0; j < count; ++j) {
     const Segment& segment = segments_[j];
     if (later == 0 && segment.end > from && j + 1 < count) {
@@ -100,10 +191,11 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
       // usable in the next segment is not usable so far.
       const auto& next = segments_[j + 1].held.words_;
       const auto& here = segment.held.words_;
-      for (std::size_t w = 0; w < next.size(); ++w) {
+      std::size_t first = cut_first, last = cut_last;
+      widen(first, last, segment.first, segment.last);
+      for (std::size_t w = first; w < last; ++w) {
         std::uint64_t gained = ~next[w] & ~(usable.words_[w] & ~here[w]);
-        if (w + 1 == next.size() && usable.size() % 64 != 0)
-          gained &= (std::uint64_t{1} << (usable.size() % 64)) - 1;
+        if (w + 1 == words) gained &= last_mask;
         if (gained != 0) {
           later = segment.end;
           break;
@@ -112,7 +204,9 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
     }
     if (segment.end <= from) continue;
     if (segment.begin <= to) {
-      usable.subtract(segment.held);
+      for (std::size_t w = segment.first; w < segment.last; ++w)
+        usable.words_[w] &= ~segment.held.words_[w];
+      widen(cut_first, cut_last, segment.first, segment.last);
     } else {
       if (later == 0 && j + 2 < count) later = segments_[j + 1].end;
       break;
@@ -121,9 +215,22 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   return later;
 }
 
+void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
+  usable.fill();
+  for (const Segment& segment : segments_) {
+    if (segment.end <= from) continue;
+    if (segment.begin > to) break;
+    for (std::size_t w = segment.first; w < segment.last; ++w)
+      usable.words_[w] &= ~segment.held.words_[w];
+  }
+}
+
 bool NodeSpace::overlaps(const NodeSet& nodes, double from, double to) const {
-  for (const Segment& segment : segments_)
-    if (segment.end > from && segment.begin < to && nodes.intersects(segment.held)) return true;
+  for (const Segment& segment : segments_) {
+    if (!(segment.end > from && segment.begin < to)) continue;
+    for (std::size_t w = segment.first; w < segment.last; ++w)
+      if (nodes.words_[w] & segment.held.words_[w]) return true;
+  }
   return false;
 }
 
@@ -132,7 +239,7 @@ std::size_t NodeSpace::split_at(double time) {
     Segment& segment = segments_[j];
     if (segment.begin >= time) return j;
     if (segment.end > time) {
-      Segment tail{time, segment.end, segment.held};
+      Segment tail{time, segment.end, segment.held, segment.first, segment.last};
       segment.end = time;
       segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1, std::move(tail));
       return j + 1;
@@ -145,8 +252,11 @@ void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
   if (!(to > from)) return;
   const std::size_t first = split_at(from);
   split_at(to);
-  for (std::size_t j = first; j < segments_.size() && segments_[j].end <= to; ++j)
+  const auto [words_first, words_last] = nodes.word_range();
+  for (std::size_t j = first; j < segments_.size() && segments_[j].end <= to; ++j) {
     segments_[j].held |= nodes;
+    widen(segments_[j].first, segments_[j].last, words_first, words_last);
+  }
 }
 
 std::vector<double> NodeSpace::boundaries() const {

@@ -100,6 +100,10 @@ class Allocator {
   virtual int nodes_needed(const Job& job) const { return job.procs; }
   /// True when allocate() may refuse although nodes_needed() nodes are free (shape constraints).
   virtual bool contiguous_only() const { return false; }
+  /// True when allocate() answers, whenever nodes_needed(job) nodes are free, with the
+  /// nodes_needed(job) lowest free ids (`flat`), drawing nothing and whatever its state: a
+  /// scheduler asking about a hypothetical free set may then take those ids itself.
+  virtual bool takes_lowest_free_ids() const { return false; }
   /// Committed allocations for which the allocator had given up on its own method and used a
   /// fallback (Allocation::used_fallback; budgeted exact and PTAS allocators); reported as the
   /// run's allocator_fallbacks. Questions that were asked but not committed do not count. (An

@@ -97,8 +97,10 @@ struct SlurmConfig {
   long long bf_max_job_user = 0;         ///< bf_max_job_user (0 = no limit)
   bool bf_continue = false;              ///< bf_continue (no effect: passes are instantaneous)
   bool enforce_limits = true;            ///< end a job at its time limit (allocsim's option)
-  /// Skip backfill passes whose outcome is provably the last one's and end a pass once no job
-  /// left to test can start (same schedules; tests compare with false, which tests every job).
+  /// Skip backfill passes whose outcome is provably the last one's, end a pass once no job
+  /// left to test can start, keep the running jobs' node sets between passes and take a `flat`
+  /// allocator's answer without asking it (same schedules; tests compare with false, which
+  /// tests every job, rebuilds the running jobs' sets at every pass and asks the allocator).
   bool shortcuts = true;
   /// Canonical `Key=value` lines of every setting (for messages and tests).
   std::string describe() const;

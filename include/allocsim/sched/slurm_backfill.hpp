@@ -24,7 +24,9 @@
 //   planned end of the last job removed before the test that placed it, its nodes those the
 //   allocator (the run's, modelling the select plugin) chooses on the usable nodes free then.
 //   Simulated time stands for slurmctld's time(): the barriers are multiples of 30 s of it.
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace allocsim {
@@ -46,6 +48,16 @@ class NodeSet {
   void subtract(const NodeSet& other);
   bool intersects(const NodeSet& other) const;
   int count() const;
+  /// Keeps the `count` lowest members only (all of them when there are fewer).
+  void keep_lowest(int count);
+  /// The words [first, last) that hold the members (first == last when empty): the range that
+  /// the ranged operations below need to visit for this set.
+  std::pair<std::size_t, std::size_t> word_range() const;
+  /// Adds the members of `a` ∩ `b` within the words [first, last) and returns how many of them
+  /// were not members yet (-1 when `a` ∩ `b` has no member in the range).
+  int add_common(const NodeSet& a, const NodeSet& b, std::size_t first, std::size_t last);
+  /// Builds the set from a busy map (the nodes whose entry is 0).
+  void from_busy(const std::vector<char>& busy);
   /// Node ids in increasing order.
   std::vector<int> members() const;
   /// One entry per node: 0 for the nodes of the set, 1 for the others (a busy map).
@@ -68,6 +80,8 @@ class NodeSpace {
   /// in it becomes free, else, when the scan stops at a segment beginning after `to`, the end of
   /// the segment after it (backfill.c's two rules).
   double usable(double from, double to, NodeSet& usable) const;
+  /// The nodes no segment overlapping [from, to] holds, without later_start.
+  void usable_only(double from, double to, NodeSet& usable) const;
   /// True when a node of `nodes` is held by a segment overlapping [from, to) (backfill.c's
   /// _test_resv_overlap).
   bool overlaps(const NodeSet& nodes, double from, double to) const;
@@ -82,6 +96,7 @@ class NodeSpace {
   struct Segment {
     double begin = 0, end = 0;
     NodeSet held;
+    std::size_t first = 0, last = 0;  ///< the words of `held` that may have members
   };
   /// Splits the segment containing `time` strictly inside it; returns the index of the segment
   /// starting at `time` (segments_.size() when time >= the last end).
