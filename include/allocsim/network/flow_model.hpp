@@ -130,9 +130,12 @@ double pacing_load(std::span<const std::pair<LinkId, double>> loads, FlowLoad fo
 /// links (the rates are the same bit for bit; FlowModel tests compare with the full solve). A
 /// job whose largest load is on a shared link has u = bandwidth / that load unless its cap is
 /// lower, so that link's demand reaches bandwidth: it is contended.
-/// Cost: progressive filling on the changed part plus the use of the links whose users or
-/// rates changed, summed again; add_job costs one all_to_all_link_loads (plus, once per job
-/// size, the reference allocation's).
+/// Cost: progressive filling on the changed part, plus the use of the links that can still set
+/// a peak (see Utilization::max: on long runs a small share of them) for the jobs whose rates
+/// changed; add_job and remove_job visit each of the job's loaded links once (on graph machines
+/// with exclusive nodes not its injection and ejection links, see set_exclusive_nodes), and
+/// add_job costs one all_to_all_link_loads (plus, once per job size, the reference
+/// allocation's).
 class FlowNetwork {
  public:
   using JobKey = std::int64_t;
