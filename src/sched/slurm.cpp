@@ -398,6 +398,8 @@ class SlurmScheduler final : public Scheduler {
     last_.first_beyond_window = std::numeric_limits<double>::infinity();
     last_.first_try_beyond_end = std::numeric_limits<double>::infinity();
     last_.clipped = false;
+    last_.tail_read = last_.tail_scanned = false;
+    last_.first_past_end = std::numeric_limits<double>::infinity();
     last_.limits.clear();
     // The jobs tested, in priority order: at most bf_max_job_test, and bf_max_job_user per
     // user ("bf_max_job_test: limit of %d reached"; a skipped job is not counted).
@@ -488,6 +490,14 @@ class SlurmScheduler final : public Scheduler {
           break;
         }
         const double later = space_.usable(start_res, start_res + limit, usable_);
+        // Once a reservation reaches the window's end, an answer that may depend on the map at
+        // or beyond it makes the pass depend on where the window ends (see same_outcome).
+        if (last_.clipped) {
+          if (start_res >= window_end)
+            last_.tail_read = true;
+          else if (later == 0 || start_res + limit >= window_end)
+            last_.tail_scanned = true;
+        }
         double start = 0;
         if (usable_.count() < need_[job_index] ||
             !will_run(context, job_index, usable_, start_res, start, chosen)) {
@@ -498,6 +508,12 @@ class SlurmScheduler final : public Scheduler {
           break;
         }
         start = std::max(start, start_res);
+        if (start > now && last_.clipped) {
+          if (floor_to(start, resolution) >= window_end)
+            last_.tail_read = true;
+          else if (floor_to(start + limit, resolution) > window_end)
+            last_.tail_scanned = true;
+        }
         if (start > now && space_.overlaps(chosen, floor_to(start, resolution),
                                            floor_to(start + limit, resolution))) {
           start_res = start == start_res ? start + resolution : start;
@@ -542,7 +558,12 @@ class SlurmScheduler final : public Scheduler {
         }
         // "Ensure that the job always occupies at least one bf_resolution slot".
         const double to = std::max(floor_to(start + limit, resolution), from + resolution);
-        if (to > window_end) last_.clipped = true;
+        if (to >= window_end) {  // reaches the window's end
+          last_.clipped = true;
+          // Its first time at or after the window's end, where a longer window would split the
+          // map's last segment.
+          last_.first_past_end = std::min(last_.first_past_end, from >= window_end ? from : to);
+        }
         space_.reserve(chosen, from, to);
         touched = std::min(touched, from);
         break;
@@ -565,7 +586,10 @@ class SlurmScheduler final : public Scheduler {
     /// refused at now, a reservation from now, a running job past its planned end).
     bool clean = false;
     double window_end = 0;
-    bool clipped = false;             ///< a reservation was cut at the window's end
+    bool clipped = false;    ///< a reservation reached the window's end (cut there or ending there)
+    bool tail_read = false;  ///< after that, an answer of the map may depend on its end (see below)
+    bool tail_scanned = false;  ///< after that, a scan for later_start reached the map's end
+    double first_past_end = 0;  ///< the earliest from or to of those reservations >= window_end
     double first_beyond_window = 0;   ///< earliest start of a job beyond the window
     double first_try_beyond_end = 0;  ///< earliest start_res past the window's end
     std::vector<double> boundaries;   ///< the final map's segment boundaries, ascending
@@ -606,7 +630,9 @@ class SlurmScheduler final : public Scheduler {
     if (!(last_.first_beyond_window > now + config_.bf_window)) return false;
     const double window_end = floor_to(now + config_.bf_window, config_.bf_resolution);
     if (!(last_.first_try_beyond_end > window_end)) return false;
-    if (last_.clipped && window_end != last_.window_end) return false;
+    if (window_end != last_.window_end &&
+        (last_.tail_read || (last_.tail_scanned && window_end > last_.first_past_end)))
+      return false;
     const std::vector<int>& queue = this->queue(context);
     if (last_.running.size() != context.running().size() || last_.queue.size() != queue.size() ||
         last_.queue != queue)
