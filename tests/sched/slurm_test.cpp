@@ -489,7 +489,7 @@ TEST(SlurmScheduler, ShortcutsGiveTheSameSchedulesAsTestingEveryJob) {
 TEST(SlurmScheduler, PassesSkippedAfterTheWindowMovedGiveTheSameSchedules) {
   Rng rng(4242);
   int cases = 0;
-  for (int trial = 0; trial < 150; ++trial) {
+  for (int trial = 0; trial < 300; ++trial) {
     SlurmConfig base;
     base.bf_window = 60.0 * (5 + static_cast<int>(rng.uniform() * 16));
     base.bf_resolution = rng.uniform() < 0.5 ? 60 : 120;
@@ -525,7 +525,7 @@ TEST(SlurmScheduler, PassesSkippedAfterTheWindowMovedGiveTheSameSchedules) {
                                       << base.describe();
     ++cases;
   }
-  EXPECT_EQ(cases, 150);
+  EXPECT_EQ(cases, 300);
 }
 
 // The structures kept between passes and the `flat` allocator's answer taken without asking it
