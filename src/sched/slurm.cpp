@@ -382,6 +382,20 @@ class SlurmScheduler final : public Scheduler {
     return false;
   }
 
+  /// The jobs a pass tests, in priority order: at most bf_max_job_test, and bf_max_job_user per
+  /// user ("bf_max_job_test: limit of %d reached"; a skipped job is not counted).
+  void select_tested(const std::vector<int>& queue, std::vector<int>& tested) {
+    tested.clear();
+    std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
+    for (int job_index : queue) {
+      if (static_cast<long long>(tested.size()) >= config_.bf_max_job_test) break;
+      const int user = user_of_[job_index];
+      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user) continue;
+      ++tested_of_user_[user];
+      tested.push_back(job_index);
+    }
+  }
+
   /// One pass of sched/backfill (backfill.c, _attempt_backfill) on the node_space map
   /// (sched/slurm_backfill.hpp). Each job in priority order, from start_res = now: the nodes
   /// no reservation holds over [start_res, start_res + limit]; will_run on them gives its start
@@ -403,21 +417,14 @@ class SlurmScheduler final : public Scheduler {
     last_.limits.clear();
     // The jobs tested, in priority order: at most bf_max_job_test, and bf_max_job_user per
     // user ("bf_max_job_test: limit of %d reached"; a skipped job is not counted).
-    tested_.clear();
-    std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
-    for (int job_index : queue(context)) {
-      if (static_cast<long long>(tested_.size()) >= config_.bf_max_job_test) break;
-      const int user = user_of_[job_index];
-      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user) continue;
-      ++tested_of_user_[user];
-      tested_.push_back(job_index);
-    }
+    select_tested(queue(context), tested_);
     // least_need_[i]: the fewest nodes a job of tested_[i..] needs; a job starts only on free
     // nodes, so once that exceeds the free count no later test can start one.
     least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
     for (std::size_t i = tested_.size(); i-- > 0;)
       least_need_[i] = std::min(least_need_[i + 1], need_[tested_[i]]);
     int free_count = context.free_count();
+    last_.has_map = false;
     if (config_.shortcuts && free_count < least_need_[0]) {
       last_.boundaries.clear();
       last_.ends.clear();
@@ -569,6 +576,7 @@ class SlurmScheduler final : public Scheduler {
         break;
       }
     }
+    last_.has_map = true;
     last_.boundaries = space_.boundaries();  // ascending
     last_.ends.clear();
     for (const Planned& job : planned_) last_.ends.push_back(job.end);  // ascending
@@ -595,10 +603,14 @@ class SlurmScheduler final : public Scheduler {
     std::vector<double> boundaries;   ///< the final map's segment boundaries, ascending
     std::vector<double> ends;         ///< the running jobs' planned ends, ascending
     std::vector<double> limits;       ///< the tested jobs' limits, distinct, ascending
+    /// space_ and free_ are its final map and free nodes (it did not end before building them).
+    bool has_map = false;
     std::vector<int> queue, running;
+    std::vector<int> tested;  ///< the jobs it tested (or would have), in order
   };
 
   void remember_pass(const SchedulerContext& context) {
+    last_.tested = tested_;
     last_.valid = true;
     last_.time = context.now();
     last_.queue = queue(context);
@@ -615,7 +627,7 @@ class SlurmScheduler final : public Scheduler {
   /// now]; will-run's groups of ends do not depend on t), and the window (no start beyond it that
   /// is within it now, no start_res past its end that is not now, no reservation cut at an end that
   /// moved).
-  bool same_outcome(const SchedulerContext& context) const {
+  bool same_outcome(const SchedulerContext& context) {
     const double now = context.now();
     if (!config_.shortcuts) return false;
     if (!last_.valid || !last_.clean) return false;
@@ -633,12 +645,55 @@ class SlurmScheduler final : public Scheduler {
     if (window_end != last_.window_end &&
         (last_.tail_read || (last_.tail_scanned && window_end > last_.first_past_end)))
       return false;
-    const std::vector<int>& queue = this->queue(context);
-    if (last_.running.size() != context.running().size() || last_.queue.size() != queue.size() ||
-        last_.queue != queue)
-      return false;
+    if (last_.running.size() != context.running().size()) return false;
     for (std::size_t i = 0; i < last_.running.size(); ++i)
       if (last_.running[i] != context.running()[i].job) return false;
+    const std::vector<int>& queue = this->queue(context);
+    if (last_.queue.size() > queue.size() ||
+        !std::equal(last_.queue.begin(), last_.queue.end(), queue.begin()))
+      return false;
+    return queue.size() == last_.queue.size() || only_appended_cannot_start(context, any_in);
+  }
+
+  /// Jobs were only added at the end of the queue since the last pass (same running jobs, the
+  /// other conditions of same_outcome met): a pass now tests the jobs the last one tested with
+  /// the same outcome, then the added ones that bf_max_job_test and bf_max_job_user let it test,
+  /// on a map holding at least the last pass's final map (reservations only grow during a
+  /// pass). A job starts only from start_res = now, on enough free nodes held by no reservation
+  /// over [now, now + limit]; true (and the last pass now stands for this queue) when no added
+  /// job has them on that final map, so none can in the pass. Its limit joins the limits whose
+  /// map boundaries a later same_outcome watches, after a check that none lies in (then + limit,
+  /// now + limit] (so the answer now is the answer at the last pass's time).
+  template <typename AnyIn>
+  bool only_appended_cannot_start(const SchedulerContext& context, const AnyIn& any_in) {
+    const double now = context.now();
+    const std::vector<int>& queue = this->queue(context);
+    select_tested(queue, appended_);
+    if (appended_.size() < last_.tested.size() ||
+        !std::equal(last_.tested.begin(), last_.tested.end(), appended_.begin()))
+      return false;  // cannot happen (the last tested jobs are a prefix); rerun to be safe
+    const int free_count = context.free_count();
+    const std::size_t old_limits = last_.limits.size();
+    for (std::size_t i = last_.tested.size(); i < appended_.size(); ++i) {
+      const int job_index = appended_[i];
+      if (need_[job_index] > free_count) continue;  // never on the free nodes
+      const double limit = limit_[job_index];
+      if (!last_.has_map || any_in(last_.boundaries, last_.time + limit, now + limit)) {
+        last_.limits.resize(old_limits);
+        return false;
+      }
+      space_.usable_only(now, now + limit, fit_);
+      fit_ &= free_;
+      if (fit_.count() >= need_[job_index]) {
+        last_.limits.resize(old_limits);
+        return false;
+      }
+      last_.limits.push_back(limit);
+    }
+    std::sort(last_.limits.begin(), last_.limits.end());
+    last_.limits.erase(std::unique(last_.limits.begin(), last_.limits.end()), last_.limits.end());
+    last_.queue = queue;
+    last_.tested = appended_;
     return true;
   }
 
@@ -663,7 +718,7 @@ class SlurmScheduler final : public Scheduler {
   std::vector<int> started_;
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
-  std::vector<int> tested_, least_need_;
+  std::vector<int> tested_, least_need_, appended_;
   std::vector<Planned> planned_;  ///< running jobs by planned end (kept between passes)
   std::vector<char> in_plan_;     ///< job index -> 1: in planned_ (2: running, while syncing)
   std::vector<int> position_;     ///< job index -> its place in context.running() (syncing)
