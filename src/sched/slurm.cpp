@@ -652,7 +652,7 @@ class SlurmScheduler final : public Scheduler {
     if (last_.queue.size() > queue.size() ||
         !std::equal(last_.queue.begin(), last_.queue.end(), queue.begin()))
       return false;
-    return queue.size() == last_.queue.size() || only_appended_cannot_start(context, any_in);
+    return queue.size() == last_.queue.size() || only_appended_cannot_start(context);
   }
 
   /// Jobs were only added at the end of the queue since the last pass (same running jobs, the
@@ -661,11 +661,10 @@ class SlurmScheduler final : public Scheduler {
   /// on a map holding at least the last pass's final map (reservations only grow during a
   /// pass). A job starts only from start_res = now, on enough free nodes held by no reservation
   /// over [now, now + limit]; true (and the last pass now stands for this queue) when no added
-  /// job has them on that final map, so none can in the pass. Its limit joins the limits whose
-  /// map boundaries a later same_outcome watches, after a check that none lies in (then + limit,
-  /// now + limit] (so the answer now is the answer at the last pass's time).
-  template <typename AnyIn>
-  bool only_appended_cannot_start(const SchedulerContext& context, const AnyIn& any_in) {
+  /// job has them on that final map, so none can in the pass. Their limits join the limits whose
+  /// map boundaries a later same_outcome watches: none in (then + limit, later + limit] means
+  /// none in (then + limit, now + limit] either, so the answer later is the answer now.
+  bool only_appended_cannot_start(const SchedulerContext& context) {
     const double now = context.now();
     const std::vector<int>& queue = this->queue(context);
     select_tested(queue, appended_);
@@ -678,7 +677,7 @@ class SlurmScheduler final : public Scheduler {
       const int job_index = appended_[i];
       if (need_[job_index] > free_count) continue;  // never on the free nodes
       const double limit = limit_[job_index];
-      if (!last_.has_map || any_in(last_.boundaries, last_.time + limit, now + limit)) {
+      if (!last_.has_map) {
         last_.limits.resize(old_limits);
         return false;
       }
