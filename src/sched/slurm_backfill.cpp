@@ -183,18 +183,19 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   const std::size_t words = usable.words_.size();
   const std::uint64_t last_mask =
       usable.size() % 64 != 0 ? (std::uint64_t{1} << (usable.size() % 64)) - 1 : ~std::uint64_t{0};
+  std::uint64_t* const out = usable.words_.data();
   for (std::size_t j = 0; j < count; ++j) {
     const Segment& segment = segments_[j];
+    const std::uint64_t* const here = segment.held.words_.data();
     if (later == 0 && segment.end > from && j + 1 < count) {
       // "if the next set of nodes is a subset of the currently tested ones then calling
       // _try_sched (expensive function) would be useless": later_start only where a node
       // usable in the next segment is not usable so far.
-      const auto& next = segments_[j + 1].held.words_;
-      const auto& here = segment.held.words_;
+      const std::uint64_t* const next = segments_[j + 1].held.words_.data();
       std::size_t first = cut_first, last = cut_last;
       widen(first, last, segment.first, segment.last);
       for (std::size_t w = first; w < last; ++w) {
-        std::uint64_t gained = ~next[w] & ~(usable.words_[w] & ~here[w]);
+        std::uint64_t gained = ~next[w] & ~(out[w] & ~here[w]);
         if (w + 1 == words) gained &= last_mask;
         if (gained != 0) {
           later = segment.end;
@@ -204,8 +205,7 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
     }
     if (segment.end <= from) continue;
     if (segment.begin <= to) {
-      for (std::size_t w = segment.first; w < segment.last; ++w)
-        usable.words_[w] &= ~segment.held.words_[w];
+      for (std::size_t w = segment.first; w < segment.last; ++w) out[w] &= ~here[w];
       widen(cut_first, cut_last, segment.first, segment.last);
     } else {
       if (later == 0 && j + 2 < count) later = segments_[j + 1].end;
@@ -217,11 +217,12 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
 
 void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
   usable.fill();
+  std::uint64_t* const out = usable.words_.data();
   for (const Segment& segment : segments_) {
     if (segment.end <= from) continue;
     if (segment.begin > to) break;
-    for (std::size_t w = segment.first; w < segment.last; ++w)
-      usable.words_[w] &= ~segment.held.words_[w];
+    const std::uint64_t* const here = segment.held.words_.data();
+    for (std::size_t w = segment.first; w < segment.last; ++w) out[w] &= ~here[w];
   }
 }
 
