@@ -184,7 +184,8 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   const std::uint64_t last_mask =
       usable.size() % 64 != 0 ? (std::uint64_t{1} << (usable.size() % 64)) - 1 : ~std::uint64_t{0};
   std::uint64_t* const out = usable.words_.data();
-  for (std::size_t j = 0; j < count; ++j) {
+  // The segments ending by `from` play no part (neither rule looks at them): start after them.
+  for (std::size_t j = first_ending_after(from); j < count; ++j) {
     const Segment& segment = segments_[j];
     const std::uint64_t* const here = segment.held.words_.data();
     if (later == 0 && segment.end > from && j + 1 < count) {
@@ -218,8 +219,8 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
 void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
   usable.fill();
   std::uint64_t* const out = usable.words_.data();
-  for (const Segment& segment : segments_) {
-    if (segment.end <= from) continue;
+  for (std::size_t j = first_ending_after(from); j < segments_.size(); ++j) {
+    const Segment& segment = segments_[j];
     if (segment.begin > to) break;
     const std::uint64_t* const here = segment.held.words_.data();
     for (std::size_t w = segment.first; w < segment.last; ++w) out[w] &= ~here[w];
@@ -227,26 +228,33 @@ void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
 }
 
 bool NodeSpace::overlaps(const NodeSet& nodes, double from, double to) const {
-  for (const Segment& segment : segments_) {
-    if (!(segment.end > from && segment.begin < to)) continue;
+  for (std::size_t j = first_ending_after(from); j < segments_.size(); ++j) {
+    const Segment& segment = segments_[j];
+    if (!(segment.begin < to)) break;  // and so every later one
     for (std::size_t w = segment.first; w < segment.last; ++w)
       if (nodes.words_[w] & segment.held.words_[w]) return true;
   }
   return false;
 }
 
+std::size_t NodeSpace::first_ending_after(double time) const {
+  // Segments are consecutive, so their ends ascend.
+  return static_cast<std::size_t>(
+      std::partition_point(segments_.begin(), segments_.end(),
+                           [time](const Segment& segment) { return segment.end <= time; }) -
+      segments_.begin());
+}
+
 std::size_t NodeSpace::split_at(double time) {
-  for (std::size_t j = 0; j < segments_.size(); ++j) {
-    Segment& segment = segments_[j];
-    if (segment.begin >= time) return j;
-    if (segment.end > time) {
-      Segment tail{time, segment.end, segment.held, segment.first, segment.last};
-      segment.end = time;
-      segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1, std::move(tail));
-      return j + 1;
-    }
-  }
-  return segments_.size();
+  // The segments before the first ending after `time` begin before it and end by it.
+  const std::size_t j = first_ending_after(time);
+  if (j == segments_.size()) return j;
+  Segment& segment = segments_[j];
+  if (segment.begin >= time) return j;
+  Segment tail{time, segment.end, segment.held, segment.first, segment.last};
+  segment.end = time;
+  segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1, std::move(tail));
+  return j + 1;
 }
 
 void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
