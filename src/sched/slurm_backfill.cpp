@@ -150,7 +150,8 @@ void NodeSet::to_busy(std::vector<char>& busy) const {
 }
 
 void NodeSpace::reset(double now, double window_end, int nodes) {
-  segments_.resize(1);
+  if (segments_.empty()) segments_.emplace_back();
+  live_ = 1;  // the others stay allocated for later splits
   segments_[0].begin = now;
   segments_[0].end = window_end;
   if (segments_[0].held.size() != nodes) segments_[0].held = NodeSet(nodes);
@@ -179,7 +180,7 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   // them (and outside a segment's own words) no node is held, so none is gained either.
   std::size_t cut_first = 0, cut_last = 0;
   double later = 0;
-  const std::size_t count = segments_.size();
+  const std::size_t count = live_;
   const std::size_t words = usable.words_.size();
   const std::uint64_t last_mask =
       usable.size() % 64 != 0 ? (std::uint64_t{1} << (usable.size() % 64)) - 1 : ~std::uint64_t{0};
@@ -219,7 +220,7 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
 void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
   usable.fill();
   std::uint64_t* const out = usable.words_.data();
-  for (std::size_t j = first_ending_after(from); j < segments_.size(); ++j) {
+  for (std::size_t j = first_ending_after(from); j < live_; ++j) {
     const Segment& segment = segments_[j];
     if (segment.begin > to) break;
     const std::uint64_t* const here = segment.held.words_.data();
@@ -228,7 +229,7 @@ void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
 }
 
 bool NodeSpace::overlaps(const NodeSet& nodes, double from, double to) const {
-  for (std::size_t j = first_ending_after(from); j < segments_.size(); ++j) {
+  for (std::size_t j = first_ending_after(from); j < live_; ++j) {
     const Segment& segment = segments_[j];
     if (!(segment.begin < to)) break;  // and so every later one
     for (std::size_t w = segment.first; w < segment.last; ++w)
@@ -240,7 +241,8 @@ bool NodeSpace::overlaps(const NodeSet& nodes, double from, double to) const {
 std::size_t NodeSpace::first_ending_after(double time) const {
   // Segments are consecutive, so their ends ascend.
   return static_cast<std::size_t>(
-      std::partition_point(segments_.begin(), segments_.end(),
+      std::partition_point(segments_.begin(),
+                           segments_.begin() + static_cast<std::ptrdiff_t>(live_),
                            [time](const Segment& segment) { return segment.end <= time; }) -
       segments_.begin());
 }
@@ -248,12 +250,23 @@ std::size_t NodeSpace::first_ending_after(double time) const {
 std::size_t NodeSpace::split_at(double time) {
   // The segments before the first ending after `time` begin before it and end by it.
   const std::size_t j = first_ending_after(time);
-  if (j == segments_.size()) return j;
+  if (j == live_) return j;
+  if (segments_[j].begin >= time) return j;
+  // The tail goes into the first spare segment (its node set reused, not allocated), which is
+  // then rotated into place after segment j.
+  if (live_ == segments_.size()) segments_.emplace_back();
   Segment& segment = segments_[j];
-  if (segment.begin >= time) return j;
-  Segment tail{time, segment.end, segment.held, segment.first, segment.last};
+  Segment& tail = segments_[live_];
+  tail.begin = time;
+  tail.end = segment.end;
+  tail.held = segment.held;
+  tail.first = segment.first;
+  tail.last = segment.last;
   segment.end = time;
-  segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1, std::move(tail));
+  const auto at = segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1;
+  std::rotate(at, segments_.begin() + static_cast<std::ptrdiff_t>(live_),
+              segments_.begin() + static_cast<std::ptrdiff_t>(live_) + 1);
+  ++live_;
   return j + 1;
 }
 
@@ -262,7 +275,7 @@ void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
   const std::size_t first = split_at(from);
   split_at(to);
   const auto [words_first, words_last] = nodes.word_range();
-  for (std::size_t j = first; j < segments_.size() && segments_[j].end <= to; ++j) {
+  for (std::size_t j = first; j < live_ && segments_[j].end <= to; ++j) {
     segments_[j].held |= nodes;
     widen(segments_[j].first, segments_[j].last, words_first, words_last);
   }
@@ -270,8 +283,8 @@ void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
 
 std::vector<double> NodeSpace::boundaries() const {
   std::vector<double> times;
-  for (std::size_t j = 1; j < segments_.size(); ++j) times.push_back(segments_[j].begin);
-  if (!segments_.empty()) times.push_back(segments_.back().end);
+  for (std::size_t j = 1; j < live_; ++j) times.push_back(segments_[j].begin);
+  if (live_ > 0) times.push_back(segments_[live_ - 1].end);
   return times;
 }
 

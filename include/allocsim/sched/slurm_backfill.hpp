@@ -103,7 +103,8 @@ class NodeSpace {
   std::size_t split_at(double time);
   /// The index of the first segment ending after `time` (segments_.size() when none).
   std::size_t first_ending_after(double time) const;
-  std::vector<Segment> segments_;
+  std::vector<Segment> segments_;  ///< the first live_ are the map; the rest, spares
+  std::size_t live_ = 0;
 };
 
 }  // namespace allocsim
