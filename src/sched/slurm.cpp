@@ -595,8 +595,8 @@ class SlurmScheduler final : public Scheduler {
     bool clean = false;
     double window_end = 0;
     bool clipped = false;    ///< a reservation reached the window's end (cut there or ending there)
-    bool tail_read = false;  ///< after that, an answer of the map may depend on its end (see below)
-    bool tail_scanned = false;  ///< after that, a scan for later_start reached the map's end
+    bool tail_read = false;  ///< after that, a question from the window's end
+    bool tail_scanned = false;  ///< after that, one reaching it or a later_start scan finding none
     double first_past_end = 0;  ///< the earliest from or to of those reservations >= window_end
     double first_beyond_window = 0;   ///< earliest start of a job beyond the window
     double first_try_beyond_end = 0;  ///< earliest start_res past the window's end
@@ -625,8 +625,12 @@ class SlurmScheduler final : public Scheduler {
   /// final map lies in (then, now] or in (then + L, now + L] for a tested limit L: every map
   /// of the pass had a subset of those boundaries), the planned ends passed (none in (then,
   /// now]; will-run's groups of ends do not depend on t), and the window (no start beyond it that
-  /// is within it now, no start_res past its end that is not now, no reservation cut at an end that
-  /// moved).
+  /// is within it now, no start_res past its end that is not now). When the window's end W moved
+  /// to W' and a reservation reached W: up to the first from or to >= W of those reservations,
+  /// the new map is the old one with its last segment stretched to W', which only a question
+  /// from W can tell apart (tail_read); beyond it, the new map has a boundary in [W, W') that a
+  /// question reaching W, or a later_start scan that read the last segments, may see
+  /// (tail_scanned). Jobs only added at the queue's end: only_appended_cannot_start().
   bool same_outcome(const SchedulerContext& context) {
     const double now = context.now();
     if (!config_.shortcuts) return false;
