@@ -382,6 +382,20 @@ class SlurmScheduler final : public Scheduler {
     return false;
   }
 
+  /// The jobs a pass tests, in priority order: at most bf_max_job_test, and bf_max_job_user per
+  /// user ("bf_max_job_test: limit of %d reached"; a skipped job is not counted).
+  void select_tested(const std::vector<int>& queue, std::vector<int>& tested) {
+    tested.clear();
+    std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
+    for (int job_index : queue) {
+      if (static_cast<long long>(tested.size()) >= config_.bf_max_job_test) break;
+      const int user = user_of_[job_index];
+      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user) continue;
+      ++tested_of_user_[user];
+      tested.push_back(job_index);
+    }
+  }
+
   /// One pass of sched/backfill (backfill.c, _attempt_backfill) on the node_space map
   /// (sched/slurm_backfill.hpp). Each job in priority order, from start_res = now: the nodes
   /// no reservation holds over [start_res, start_res + limit]; will_run on them gives its start
@@ -398,24 +412,19 @@ class SlurmScheduler final : public Scheduler {
     last_.first_beyond_window = std::numeric_limits<double>::infinity();
     last_.first_try_beyond_end = std::numeric_limits<double>::infinity();
     last_.clipped = false;
+    last_.tail_read = last_.tail_scanned = false;
+    last_.first_past_end = std::numeric_limits<double>::infinity();
     last_.limits.clear();
     // The jobs tested, in priority order: at most bf_max_job_test, and bf_max_job_user per
     // user ("bf_max_job_test: limit of %d reached"; a skipped job is not counted).
-    tested_.clear();
-    std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
-    for (int job_index : queue(context)) {
-      if (static_cast<long long>(tested_.size()) >= config_.bf_max_job_test) break;
-      const int user = user_of_[job_index];
-      if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user) continue;
-      ++tested_of_user_[user];
-      tested_.push_back(job_index);
-    }
+    select_tested(queue(context), tested_);
     // least_need_[i]: the fewest nodes a job of tested_[i..] needs; a job starts only on free
     // nodes, so once that exceeds the free count no later test can start one.
     least_need_.assign(tested_.size() + 1, std::numeric_limits<int>::max());
     for (std::size_t i = tested_.size(); i-- > 0;)
       least_need_[i] = std::min(least_need_[i + 1], need_[tested_[i]]);
     int free_count = context.free_count();
+    last_.has_map = false;
     if (config_.shortcuts && free_count < least_need_[0]) {
       last_.boundaries.clear();
       last_.ends.clear();
@@ -488,6 +497,14 @@ class SlurmScheduler final : public Scheduler {
           break;
         }
         const double later = space_.usable(start_res, start_res + limit, usable_);
+        // Once a reservation reaches the window's end, an answer that may depend on the map at
+        // or beyond it makes the pass depend on where the window ends (see same_outcome).
+        if (last_.clipped) {
+          if (start_res >= window_end)
+            last_.tail_read = true;
+          else if (later == 0 || start_res + limit >= window_end)
+            last_.tail_scanned = true;
+        }
         double start = 0;
         if (usable_.count() < need_[job_index] ||
             !will_run(context, job_index, usable_, start_res, start, chosen)) {
@@ -498,6 +515,12 @@ class SlurmScheduler final : public Scheduler {
           break;
         }
         start = std::max(start, start_res);
+        if (start > now && last_.clipped) {
+          if (floor_to(start, resolution) >= window_end)
+            last_.tail_read = true;
+          else if (floor_to(start + limit, resolution) > window_end)
+            last_.tail_scanned = true;
+        }
         if (start > now && space_.overlaps(chosen, floor_to(start, resolution),
                                            floor_to(start + limit, resolution))) {
           start_res = start == start_res ? start + resolution : start;
@@ -542,12 +565,18 @@ class SlurmScheduler final : public Scheduler {
         }
         // "Ensure that the job always occupies at least one bf_resolution slot".
         const double to = std::max(floor_to(start + limit, resolution), from + resolution);
-        if (to > window_end) last_.clipped = true;
+        if (to >= window_end) {  // reaches the window's end
+          last_.clipped = true;
+          // Its first time at or after the window's end, where a longer window would split the
+          // map's last segment.
+          last_.first_past_end = std::min(last_.first_past_end, from >= window_end ? from : to);
+        }
         space_.reserve(chosen, from, to);
         touched = std::min(touched, from);
         break;
       }
     }
+    last_.has_map = true;
     last_.boundaries = space_.boundaries();  // ascending
     last_.ends.clear();
     for (const Planned& job : planned_) last_.ends.push_back(job.end);  // ascending
@@ -565,16 +594,23 @@ class SlurmScheduler final : public Scheduler {
     /// refused at now, a reservation from now, a running job past its planned end).
     bool clean = false;
     double window_end = 0;
-    bool clipped = false;             ///< a reservation was cut at the window's end
+    bool clipped = false;    ///< a reservation reached the window's end (cut there or ending there)
+    bool tail_read = false;  ///< after that, a question from the window's end
+    bool tail_scanned = false;  ///< after that, one reaching it or a later_start scan finding none
+    double first_past_end = 0;  ///< the earliest from or to of those reservations >= window_end
     double first_beyond_window = 0;   ///< earliest start of a job beyond the window
     double first_try_beyond_end = 0;  ///< earliest start_res past the window's end
     std::vector<double> boundaries;   ///< the final map's segment boundaries, ascending
     std::vector<double> ends;         ///< the running jobs' planned ends, ascending
     std::vector<double> limits;       ///< the tested jobs' limits, distinct, ascending
+    /// space_ and free_ are its final map and free nodes (it did not end before building them).
+    bool has_map = false;
     std::vector<int> queue, running;
+    std::vector<int> tested;  ///< the jobs it tested (or would have), in order
   };
 
   void remember_pass(const SchedulerContext& context) {
+    last_.tested = tested_;
     last_.valid = true;
     last_.time = context.now();
     last_.queue = queue(context);
@@ -589,9 +625,13 @@ class SlurmScheduler final : public Scheduler {
   /// final map lies in (then, now] or in (then + L, now + L] for a tested limit L: every map
   /// of the pass had a subset of those boundaries), the planned ends passed (none in (then,
   /// now]; will-run's groups of ends do not depend on t), and the window (no start beyond it that
-  /// is within it now, no start_res past its end that is not now, no reservation cut at an end that
-  /// moved).
-  bool same_outcome(const SchedulerContext& context) const {
+  /// is within it now, no start_res past its end that is not now). When the window's end W moved
+  /// to W' and a reservation reached W: up to the first from or to >= W of those reservations,
+  /// the new map is the old one with its last segment stretched to W', which only a question
+  /// from W can tell apart (tail_read); beyond it, the new map has a boundary in [W, W') that a
+  /// question reaching W, or a later_start scan that read the last segments, may see
+  /// (tail_scanned). Jobs only added at the queue's end: only_appended_cannot_start().
+  bool same_outcome(const SchedulerContext& context) {
     const double now = context.now();
     if (!config_.shortcuts) return false;
     if (!last_.valid || !last_.clean) return false;
@@ -606,13 +646,57 @@ class SlurmScheduler final : public Scheduler {
     if (!(last_.first_beyond_window > now + config_.bf_window)) return false;
     const double window_end = floor_to(now + config_.bf_window, config_.bf_resolution);
     if (!(last_.first_try_beyond_end > window_end)) return false;
-    if (last_.clipped && window_end != last_.window_end) return false;
-    const std::vector<int>& queue = this->queue(context);
-    if (last_.running.size() != context.running().size() || last_.queue.size() != queue.size() ||
-        last_.queue != queue)
+    if (window_end != last_.window_end &&
+        (last_.tail_read || (last_.tail_scanned && window_end > last_.first_past_end)))
       return false;
+    if (last_.running.size() != context.running().size()) return false;
     for (std::size_t i = 0; i < last_.running.size(); ++i)
       if (last_.running[i] != context.running()[i].job) return false;
+    const std::vector<int>& queue = this->queue(context);
+    if (last_.queue.size() > queue.size() ||
+        !std::equal(last_.queue.begin(), last_.queue.end(), queue.begin()))
+      return false;
+    return queue.size() == last_.queue.size() || only_appended_cannot_start(context);
+  }
+
+  /// Jobs were only added at the end of the queue since the last pass (same running jobs, the
+  /// other conditions of same_outcome met): a pass now tests the jobs the last one tested with
+  /// the same outcome, then the added ones that bf_max_job_test and bf_max_job_user let it test,
+  /// on a map holding at least the last pass's final map (reservations only grow during a
+  /// pass). A job starts only from start_res = now, on enough free nodes held by no reservation
+  /// over [now, now + limit]; true (and the last pass now stands for this queue) when no added
+  /// job has them on that final map, so none can in the pass. Their limits join the limits whose
+  /// map boundaries a later same_outcome watches: none in (then + limit, later + limit] means
+  /// none in (then + limit, now + limit] either, so the answer later is the answer now.
+  bool only_appended_cannot_start(const SchedulerContext& context) {
+    const double now = context.now();
+    const std::vector<int>& queue = this->queue(context);
+    select_tested(queue, appended_);
+    if (appended_.size() < last_.tested.size() ||
+        !std::equal(last_.tested.begin(), last_.tested.end(), appended_.begin()))
+      return false;  // cannot happen (the last tested jobs are a prefix); rerun to be safe
+    const int free_count = context.free_count();
+    const std::size_t old_limits = last_.limits.size();
+    for (std::size_t i = last_.tested.size(); i < appended_.size(); ++i) {
+      const int job_index = appended_[i];
+      if (need_[job_index] > free_count) continue;  // never on the free nodes
+      const double limit = limit_[job_index];
+      if (!last_.has_map) {
+        last_.limits.resize(old_limits);
+        return false;
+      }
+      space_.usable_only(now, now + limit, fit_);
+      fit_ &= free_;
+      if (fit_.count() >= need_[job_index]) {
+        last_.limits.resize(old_limits);
+        return false;
+      }
+      last_.limits.push_back(limit);
+    }
+    std::sort(last_.limits.begin(), last_.limits.end());
+    last_.limits.erase(std::unique(last_.limits.begin(), last_.limits.end()), last_.limits.end());
+    last_.queue = queue;
+    last_.tested = appended_;
     return true;
   }
 
@@ -637,7 +721,7 @@ class SlurmScheduler final : public Scheduler {
   std::vector<int> started_;
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
-  std::vector<int> tested_, least_need_;
+  std::vector<int> tested_, least_need_, appended_;
   std::vector<Planned> planned_;  ///< running jobs by planned end (kept between passes)
   std::vector<char> in_plan_;     ///< job index -> 1: in planned_ (2: running, while syncing)
   std::vector<int> position_;     ///< job index -> its place in context.running() (syncing)

@@ -150,7 +150,8 @@ void NodeSet::to_busy(std::vector<char>& busy) const {
 }
 
 void NodeSpace::reset(double now, double window_end, int nodes) {
-  segments_.resize(1);
+  if (segments_.empty()) segments_.emplace_back();
+  live_ = 1;  // the others stay allocated for later splits
   segments_[0].begin = now;
   segments_[0].end = window_end;
   if (segments_[0].held.size() != nodes) segments_[0].held = NodeSet(nodes);
@@ -179,22 +180,24 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   // them (and outside a segment's own words) no node is held, so none is gained either.
   std::size_t cut_first = 0, cut_last = 0;
   double later = 0;
-  const std::size_t count = segments_.size();
+  const std::size_t count = live_;
   const std::size_t words = usable.words_.size();
   const std::uint64_t last_mask =
       usable.size() % 64 != 0 ? (std::uint64_t{1} << (usable.size() % 64)) - 1 : ~std::uint64_t{0};
-  for (std::size_t j = 0; j < count; ++j) {
+  std::uint64_t* const out = usable.words_.data();
+  // The segments ending by `from` play no part (neither rule looks at them): start after them.
+  for (std::size_t j = first_ending_after(from); j < count; ++j) {
     const Segment& segment = segments_[j];
+    const std::uint64_t* const here = segment.held.words_.data();
     if (later == 0 && segment.end > from && j + 1 < count) {
       // "if the next set of nodes is a subset of the currently tested ones then calling
       // _try_sched (expensive function) would be useless": later_start only where a node
       // usable in the next segment is not usable so far.
-      const auto& next = segments_[j + 1].held.words_;
-      const auto& here = segment.held.words_;
+      const std::uint64_t* const next = segments_[j + 1].held.words_.data();
       std::size_t first = cut_first, last = cut_last;
       widen(first, last, segment.first, segment.last);
       for (std::size_t w = first; w < last; ++w) {
-        std::uint64_t gained = ~next[w] & ~(usable.words_[w] & ~here[w]);
+        std::uint64_t gained = ~next[w] & ~(out[w] & ~here[w]);
         if (w + 1 == words) gained &= last_mask;
         if (gained != 0) {
           later = segment.end;
@@ -204,8 +207,7 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
     }
     if (segment.end <= from) continue;
     if (segment.begin <= to) {
-      for (std::size_t w = segment.first; w < segment.last; ++w)
-        usable.words_[w] &= ~segment.held.words_[w];
+      for (std::size_t w = segment.first; w < segment.last; ++w) out[w] &= ~here[w];
       widen(cut_first, cut_last, segment.first, segment.last);
     } else {
       if (later == 0 && j + 2 < count) later = segments_[j + 1].end;
@@ -217,35 +219,55 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
 
 void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
   usable.fill();
-  for (const Segment& segment : segments_) {
-    if (segment.end <= from) continue;
+  std::uint64_t* const out = usable.words_.data();
+  for (std::size_t j = first_ending_after(from); j < live_; ++j) {
+    const Segment& segment = segments_[j];
     if (segment.begin > to) break;
-    for (std::size_t w = segment.first; w < segment.last; ++w)
-      usable.words_[w] &= ~segment.held.words_[w];
+    const std::uint64_t* const here = segment.held.words_.data();
+    for (std::size_t w = segment.first; w < segment.last; ++w) out[w] &= ~here[w];
   }
 }
 
 bool NodeSpace::overlaps(const NodeSet& nodes, double from, double to) const {
-  for (const Segment& segment : segments_) {
-    if (!(segment.end > from && segment.begin < to)) continue;
+  for (std::size_t j = first_ending_after(from); j < live_; ++j) {
+    const Segment& segment = segments_[j];
+    if (!(segment.begin < to)) break;  // and so every later one
     for (std::size_t w = segment.first; w < segment.last; ++w)
       if (nodes.words_[w] & segment.held.words_[w]) return true;
   }
   return false;
 }
 
+std::size_t NodeSpace::first_ending_after(double time) const {
+  // Segments are consecutive, so their ends ascend.
+  return static_cast<std::size_t>(
+      std::partition_point(segments_.begin(),
+                           segments_.begin() + static_cast<std::ptrdiff_t>(live_),
+                           [time](const Segment& segment) { return segment.end <= time; }) -
+      segments_.begin());
+}
+
 std::size_t NodeSpace::split_at(double time) {
-  for (std::size_t j = 0; j < segments_.size(); ++j) {
-    Segment& segment = segments_[j];
-    if (segment.begin >= time) return j;
-    if (segment.end > time) {
-      Segment tail{time, segment.end, segment.held, segment.first, segment.last};
-      segment.end = time;
-      segments_.insert(segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1, std::move(tail));
-      return j + 1;
-    }
-  }
-  return segments_.size();
+  // The segments before the first ending after `time` begin before it and end by it.
+  const std::size_t j = first_ending_after(time);
+  if (j == live_) return j;
+  if (segments_[j].begin >= time) return j;
+  // The tail goes into the first spare segment (its node set reused, not allocated), which is
+  // then rotated into place after segment j.
+  if (live_ == segments_.size()) segments_.emplace_back();
+  Segment& segment = segments_[j];
+  Segment& tail = segments_[live_];
+  tail.begin = time;
+  tail.end = segment.end;
+  tail.held = segment.held;
+  tail.first = segment.first;
+  tail.last = segment.last;
+  segment.end = time;
+  const auto at = segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1;
+  std::rotate(at, segments_.begin() + static_cast<std::ptrdiff_t>(live_),
+              segments_.begin() + static_cast<std::ptrdiff_t>(live_) + 1);
+  ++live_;
+  return j + 1;
 }
 
 void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
@@ -253,7 +275,7 @@ void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
   const std::size_t first = split_at(from);
   split_at(to);
   const auto [words_first, words_last] = nodes.word_range();
-  for (std::size_t j = first; j < segments_.size() && segments_[j].end <= to; ++j) {
+  for (std::size_t j = first; j < live_ && segments_[j].end <= to; ++j) {
     segments_[j].held |= nodes;
     widen(segments_[j].first, segments_[j].last, words_first, words_last);
   }
@@ -261,8 +283,8 @@ void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
 
 std::vector<double> NodeSpace::boundaries() const {
   std::vector<double> times;
-  for (std::size_t j = 1; j < segments_.size(); ++j) times.push_back(segments_[j].begin);
-  if (!segments_.empty()) times.push_back(segments_.back().end);
+  for (std::size_t j = 1; j < live_; ++j) times.push_back(segments_[j].begin);
+  if (live_ > 0) times.push_back(segments_[live_ - 1].end);
   return times;
 }
 

@@ -101,7 +101,10 @@ class NodeSpace {
   /// Splits the segment containing `time` strictly inside it; returns the index of the segment
   /// starting at `time` (segments_.size() when time >= the last end).
   std::size_t split_at(double time);
-  std::vector<Segment> segments_;
+  /// The index of the first segment ending after `time` (segments_.size() when none).
+  std::size_t first_ending_after(double time) const;
+  std::vector<Segment> segments_;  ///< the first live_ are the map; the rest, spares
+  std::size_t live_ = 0;
 };
 
 }  // namespace allocsim
