@@ -168,6 +168,7 @@ class CompressingConservative final : public Scheduler {
   PassTimes pending_;  // pass times asked for and not reached
   double asked_ = 0;   // the last pending time asked of the simulation
   FailureMemo memo_;   // jobs of the current walk with no earlier fit
+  Staircase stair_;    // those failures from the gains' reach on (walk)
   std::uint64_t stamp_ = 0;
   GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
   GainLog move_gains_;  // windows left by reservations that moved in a walk
