@@ -249,6 +249,8 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         settle(*next);
         if (++pos == walked_.size()) break;
         if (pos % kPollEvery == 0) context.check_time_limit();
+        if (pos + kPrefetchAhead < walked_.size())
+          __builtin_prefetch(&reserved_[static_cast<std::size_t>(walked_[pos + kPrefetchAhead])]);
         next = &reserved_[static_cast<std::size_t>(walked_[pos])];
         if (next->unsettled) break;
       }
