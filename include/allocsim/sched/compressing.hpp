@@ -116,7 +116,9 @@ class CompressingConservative final : public Scheduler {
   std::vector<std::pair<int, double>> reservations() const;
 
  private:
-  struct Reserved {
+  // One cache line each (56 bytes unaligned straddle two lines one time in two; the walk
+  // touches each reservation once per compression, prefetched one line ahead).
+  struct alignas(64) Reserved {
     double start = 0;
     double duration = 0;
     double key = 0;  // queue order key (0 for fifo)
