@@ -112,12 +112,15 @@ void CompressingConservative::schedule(SchedulerContext& context) {
   if (profile_.wants_compaction()) {
     // Redundant breakpoints (left by moved reservations) change no answer, but every
     // reservation's start and end stay breakpoints (the searches' own windows need them).
+    // The starts come sorted (order_list_ is by start); only the ends are sorted, then merged.
     keep_.clear();
-    for (int job : order_list_) {
-      keep_.push_back(reserved_[job].start);
-      keep_.push_back(reserved_[job].start + reserved_[job].duration);
-    }
-    std::sort(keep_.begin(), keep_.end());
+    for (int job : order_list_) keep_.push_back(reserved_[job].start);
+    const auto starts = static_cast<std::ptrdiff_t>(keep_.size());
+    for (int job : order_list_) keep_.push_back(reserved_[job].start + reserved_[job].duration);
+    const auto ends = keep_.begin() + starts;
+    if (!std::is_sorted(keep_.begin(), ends)) std::sort(keep_.begin(), ends);
+    std::sort(ends, keep_.end());
+    std::inplace_merge(keep_.begin(), ends, keep_.end());
     profile_.compact(keep_);
   }
   walk(context, sync(context));
