@@ -112,12 +112,15 @@ void CompressingConservative::schedule(SchedulerContext& context) {
   if (profile_.wants_compaction()) {
     // Redundant breakpoints (left by moved reservations) change no answer, but every
     // reservation's start and end stay breakpoints (the searches' own windows need them).
+    // The starts come sorted (order_list_ is by start); only the ends are sorted, then merged.
     keep_.clear();
-    for (int job : order_list_) {
-      keep_.push_back(reserved_[job].start);
-      keep_.push_back(reserved_[job].start + reserved_[job].duration);
-    }
-    std::sort(keep_.begin(), keep_.end());
+    for (int job : order_list_) keep_.push_back(reserved_[job].start);
+    const auto starts = static_cast<std::ptrdiff_t>(keep_.size());
+    for (int job : order_list_) keep_.push_back(reserved_[job].start + reserved_[job].duration);
+    const auto ends = keep_.begin() + starts;
+    if (!std::is_sorted(keep_.begin(), ends)) std::sort(keep_.begin(), ends);
+    std::sort(ends, keep_.end());
+    std::inplace_merge(keep_.begin(), ends, keep_.end());
     profile_.compact(keep_);
   }
   walk(context, sync(context));
@@ -198,8 +201,15 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     r.since_move = move_gains_.next();
   };
   // No fit before its start: settled, and recorded while P >= 0 (sched/failure_memo.hpp).
+  // The failures from the gains' reach on, as a staircase (below), while that reach holds.
+  bool stair_valid = false;
+  double stair_from = 0;
+  auto remember = [&](const Reserved& r, double start) {
+    memo_.record(r.need, r.duration, start);
+    if (stair_valid && start >= stair_from) stair_.add(r.need, r.duration);
+  };
   auto fail = [&](Reserved& r) {
-    if (profile_.negatives() == 0) memo_.record(r.need, r.duration, r.start);
+    if (profile_.negatives() == 0) remember(r, r.start);
     settle(r);
   };
   for (std::size_t pos = 0; pos < walked_.size(); ++pos) {
@@ -227,9 +237,33 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     if (!gained) break;
     // A failure of this walk that dominates the job covers its candidates before its start
     // (sched/failure_memo.hpp); the settled job's candidates end by the last logged gain.
-    const double reach =
-        r.unsettled ? r.start
-                    : std::min(r.start, std::max(pass_gains_.reach(), move_gains_.reach()));
+    const double gains_reach = std::max(pass_gains_.reach(), move_gains_.reach());
+    if (!r.unsettled && gains_reach <= r.start && std::isfinite(gains_reach)) {
+      // Past the reach R of every gain: skipped iff a failure with start >= R dominates the
+      // job (covered_until(need, duration, R) >= R), asked of those failures as a staircase.
+      // The jobs after it start no earlier, so settled ones go the same way, in a row.
+      if (!stair_valid || stair_from != gains_reach) {
+        memo_.fill(gains_reach, stair_);
+        stair_valid = true;
+        stair_from = gains_reach;
+      }
+      Reserved* next = &r;
+      while (stair_.dominates(next->need, next->duration)) {
+        settle(*next);
+        if (++pos == walked_.size()) break;
+        if (pos % kPollEvery == 0) context.check_time_limit();
+        if (pos + kPrefetchAhead < walked_.size())
+          __builtin_prefetch(&reserved_[static_cast<std::size_t>(walked_[pos + kPrefetchAhead])]);
+        next = &reserved_[static_cast<std::size_t>(walked_[pos])];
+        if (next->unsettled) break;
+      }
+      if (pos == walked_.size()) break;
+      if (next != &r) {  // the first job not skipped: revisited as any other
+        --pos;
+        continue;
+      }
+    }
+    const double reach = r.unsettled ? r.start : std::min(r.start, gains_reach);
     const double covered = memo_.covered_until(r.need, r.duration, reach);
     if (covered >= reach) {
       // Not recorded: reach <= the job's start here, so the failure found (start `covered`,
@@ -281,8 +315,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     const double found_time = profile_.time(found);
     // No fit before found_time either (sched/failure_memo.hpp).
-    if (found_time > now_ && profile_.negatives() == 0)
-      memo_.record(r.need, r.duration, found_time);
+    if (found_time > now_ && profile_.negatives() == 0) remember(r, found_time);
     reorder = true;
     if (found_time == now_) {
       profile_.add(r.start, r.start + r.duration, r.need);

@@ -19,4 +19,25 @@ void FailureMemo::record(int need, double duration, double start) {
   min_duration_ = std::min(min_duration_, duration);
 }
 
+void FailureMemo::fill(double from, Staircase& stair) const {
+  stair.clear();
+  for (const Failure& failure : front_)
+    if (failure.start >= from) stair.add(failure.need, failure.duration);
+}
+
+void Staircase::add(int need, double duration) {
+  for (std::size_t i = 0; i < needs_.size(); ++i)
+    if (needs_[i] <= need && durations_[i] <= duration) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < needs_.size(); ++i)
+    if (!(need <= needs_[i] && duration <= durations_[i])) {
+      needs_[kept] = needs_[i];
+      durations_[kept++] = durations_[i];
+    }
+  needs_.resize(kept);
+  durations_.resize(kept);
+  needs_.push_back(need);
+  durations_.push_back(duration);
+}
+
 }  // namespace allocsim

@@ -91,11 +91,16 @@ bool StepProfile::wants_compaction() const {
 }
 
 void StepProfile::compact(const std::vector<double>& keep) {
+  // The breakpoints' times and `keep` both ascend: one merge-like pass finds the kept times.
   std::size_t kept = 1;
-  for (std::size_t i = 1; i < points_.size(); ++i)
+  auto next_keep = keep.begin();
+  for (std::size_t i = 1; i < points_.size(); ++i) {
+    const double time = points_[i].time;
+    while (next_keep != keep.end() && *next_keep < time) ++next_keep;
     if (points_[i].free != points_[kept - 1].free ||
-        std::binary_search(keep.begin(), keep.end(), points_[i].time))
+        (next_keep != keep.end() && *next_keep == time))
       points_[kept++] = points_[i];
+  }
   points_.resize(kept);
   compacted_size_ = kept;
   count_negatives();

@@ -2,7 +2,8 @@
 // arrays on random operations: the profile's value at every integer time after add, advance,
 // compact and move (also against add twice, breakpoint by breakpoint), its negative count, and
 // every search answer (with and without an own window); the memo's answer against the largest start
-// over every failure recorded.
+// over every failure recorded; the staircase of the failures from a start on (filled, then added
+// to as failures are recorded) against every failure recorded.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -182,6 +183,49 @@ TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
     }
     memo.clear();
     EXPECT_EQ(memo.covered_until(100, 100), -std::numeric_limits<double>::infinity());
+  }
+}
+
+TEST(FailureMemo, StaircaseFromAStartAgainstEveryFailure) {
+  // As the walk uses it: filled from the memo at `from`, then given every failure recorded with
+  // a start >= from; asked whether a failure with start >= from dominates a (need, duration).
+  Rng rng(11);
+  for (int trial = 0; trial < 300; ++trial) {
+    FailureMemo memo;
+    Staircase stair;
+    struct Failure {
+      int need;
+      double duration;
+      double start;
+    };
+    std::vector<Failure> all;
+    double start = 0, from = 0;
+    bool filled = false;
+    for (int step = 0; step < 60; ++step) {
+      start += static_cast<double>(rng.uniform_int(0, 2));
+      const double at =
+          rng.uniform_int(0, 3) == 0 ? start - static_cast<double>(rng.uniform_int(0, 8)) : start;
+      const Failure failure{static_cast<int>(rng.uniform_int(0, 12)),
+                            static_cast<double>(rng.uniform_int(0, 12)), at};
+      memo.record(failure.need, failure.duration, failure.start);
+      all.push_back(failure);
+      if (filled && failure.start >= from) stair.add(failure.need, failure.duration);
+      if (!filled || rng.uniform_int(0, 9) == 0) {  // (re)filled at a new start
+        from = start - static_cast<double>(rng.uniform_int(0, 10));
+        memo.fill(from, stair);
+        filled = true;
+      }
+      EXPECT_LE(stair.size(), all.size());
+      for (int query = 0; query < 10; ++query) {
+        const int need = static_cast<int>(rng.uniform_int(0, 13));
+        const double duration = static_cast<double>(rng.uniform_int(0, 13));
+        bool expected = false;
+        for (const Failure& f : all)
+          expected = expected || (f.start >= from && f.need <= need && f.duration <= duration);
+        EXPECT_EQ(stair.dominates(need, duration), expected);
+        EXPECT_EQ(memo.covered_until(need, duration, from) >= from, expected);
+      }
+    }
   }
 }
 

@@ -20,6 +20,32 @@
 
 namespace allocsim {
 
+/// A set of (need, duration) pairs asked only whether one of them is at most a given pair in
+/// both: the failures of a FailureMemo from some start on (FailureMemo::fill), for the jobs past
+/// the reach of every logged gain (sched/compressing.hpp), with no start to compare.
+class Staircase {
+ public:
+  void clear() {
+    needs_.clear();
+    durations_.clear();
+  }
+  /// Adds a pair (pairs it is at most in both are dropped; nothing when one is at most it).
+  void add(int need, double duration);
+  /// Whether some pair has need <= `need` and duration <= `duration`.
+  bool dominates(int need, double duration) const {
+    bool found = false;
+    for (std::size_t i = 0; i < needs_.size(); ++i)
+      found |= (needs_[i] <= need) & (durations_[i] <= duration);
+    return found;
+  }
+  /// Number of pairs kept.
+  std::size_t size() const { return needs_.size(); }
+
+ private:
+  std::vector<int> needs_;
+  std::vector<double> durations_;
+};
+
 /// The failures of one walk, as the (need, duration) pairs not dominated by a later one.
 class FailureMemo {
  public:
@@ -45,6 +71,9 @@ class FailureMemo {
   }
   /// Records a failure: no fit before `start`.
   void record(int need, double duration, double start);
+  /// The (need, duration) of every failure with start >= `from`, into `stair` (cleared first):
+  /// stair.dominates(n, d) is then covered_until(n, d, from) >= from, for `from` > -infinity.
+  void fill(double from, Staircase& stair) const;
   /// Number of failures kept.
   std::size_t size() const { return front_.size(); }
 
