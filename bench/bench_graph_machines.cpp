@@ -47,6 +47,25 @@
 // of each started or ended job's ~6,000 loaded links (insert_job, remove_job, set_use: ~40 %),
 // the solver on the contended part (~11 %) and the all-to-all loads (~15 %) against a `fixed`
 // run that costs 9 us per job.
+// Then (2026-11-29, third session; rates, mean and peaks the same bit for bit):
+//   - fat trees: all-to-all loads per level from per-subtree counts by destination key (n_S ·
+//     (D(κ) − D_S(κ)) up, D_S(κ) · (n − n_S) down), not one climb per destination;
+//   - link use summed only on links that can still set a peak (a per-link bound from the
+//     users' largest terms; on these runs under 1 % of the terms);
+//   - one LinkState per link (users inline when two or fewer);
+//   - exclusive nodes: injection and ejection links out of the per-link registers.
+// Measured (same commands; CPU medians of 3, machine at load ~5 from other work; random: one
+// run):
+//   dragonfly, flat:   fixed 0.182 s, flow 2.62 s (14.4 x)
+//   fat tree,  flat:   fixed 0.083 s, flow 2.34 s (28.1 x)
+//   dragonfly, random: fixed 4.37 s,  flow 17.3 s (4.0 x)
+//   fat tree,  random: fixed 2.13 s,  flow 17.5 s (8.2 x)
+// The fat tree with `flat` is still above 20 x. Per start and end a job visits each of its
+// ~1,600 switch links (remove_job ~20 %, insert_job ~13 %: two thirds of those visits are on
+// links shared with other jobs but not contended, whose users lists live on the heap), and each
+// event re-solves ~40 jobs on ~800 contended links (MaxMinSolver + flows ~26 %). Tried without
+// gain: users inline up to four, prefetching the next links' states, a larger connected-search
+// budget (8 -> 64 users per job: 1.13 x slower).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
