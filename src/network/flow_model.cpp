@@ -289,10 +289,8 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
       JobKey& owner = owner_of_link_[link];
       if (owner >= 0 && owner != key)
         throw std::logic_error("FlowNetwork: job " + std::to_string(key) +
-                               " uses the node of "
-                               "link " +
-                               std::to_string(link) + ", which job " + std::to_string(owner) +
-                               " runs on (exclusive nodes)");
+                               " uses the node of link " + std::to_string(link) + ", which job " +
+                               std::to_string(owner) + " runs on (exclusive nodes)");
       owner = key;
       double& largest = class_of_link_[link] == kInjectionClass ? stored.largest_injection
                                                                 : stored.largest_ejection;
@@ -347,10 +345,15 @@ void FlowNetwork::add_bound(RunningJob& job, std::size_t position, int sign) {
     state.tracked = false;  // (a user joins that would not keep it live)
   } else if (!state.tracked) {
     track(link);
-  } else if (job.live_slot[position] < 0) {
-    job.live_slot[position] = static_cast<int>(job.live.size());
-    job.live.push_back(static_cast<int>(position));
+  } else {
+    make_live(job, static_cast<int>(position));
   }
+}
+
+void FlowNetwork::make_live(RunningJob& job, int position) {
+  if (job.live_slot[static_cast<std::size_t>(position)] >= 0) return;
+  job.live_slot[static_cast<std::size_t>(position)] = static_cast<int>(job.live.size());
+  job.live.push_back(position);
 }
 
 void FlowNetwork::track(LinkId link) {
@@ -358,10 +361,7 @@ void FlowNetwork::track(LinkId link) {
   for (const LinkUser& user : links_[link].users) {
     RunningJob& job = *user.job;
     use += quantized_use(job.use_factor * user.load());
-    if (job.live_slot[user.position] < 0) {
-      job.live_slot[user.position] = static_cast<int>(job.live.size());
-      job.live.push_back(user.position);
-    }
+    make_live(job, user.position);
   }
   links_[link].use = use;
   links_[link].tracked = true;

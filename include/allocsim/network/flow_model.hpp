@@ -362,6 +362,8 @@ class FlowNetwork {
   /// `position`; on adding, starts summing the link's use if its bound now exceeds its class's
   /// peak.
   void add_bound(RunningJob& job, std::size_t position, int sign);
+  /// Puts the link at `position` in `job`'s live list unless it is there.
+  static void make_live(RunningJob& job, int position);
   /// Sums `link`'s use afresh from its users and has each of them keep it live.
   void track(LinkId link);
   /// The peak that `link`'s use must exceed to raise one (its class's on graph machines), in
