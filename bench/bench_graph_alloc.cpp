@@ -22,10 +22,19 @@
 // before its leaf distances were kept per parent switch, runs of one parent skipped whole and
 // the free counts summed bottom-up; same selections on SDSC and KTH runs on fat trees and
 // slurm-topology files, compared job by job against the previous binary).
+// `slurm-block` takes topology/block files only: it runs on a block machine of the same size,
+// 129 blocks of 128 nodes (the dragonfly's groups), BlockSizes=128,256,..,16384, written to a
+// temporary file, half busy in the same way, against `random` on that machine (the last lines).
+// 2026-11-29 (third session, same command, load ~2 from a study run): random 20.5 us; simple
+// 0.01 x, dfly-rdr 0.70 x, dfly-rdg 0.60 x, dfly-rrn 0.65 x, dfly-rrr 0.60 x, dfly-spread 0.02 x,
+// level-spread 0.66 x, jokanovic 0.44 x, nearest 1.20 x, slurm-tree 1.97 x, slurm-dragonfly
+// 1.05 x; on the block machine random 20.3 us, slurm-block 11.5 us (0.56 x).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,15 +47,28 @@ using namespace allocsim;
 namespace {
 
 const char* const kMachine = "dragonfly:p=8,a=16,h=8";
+/// Allocators for topology/block files, measured on kBlockMachine against `random` there.
+const std::vector<std::string> kBlockAllocators{"random", "slurm-block"};
+
+/// A topology/block file of the dragonfly's size: 129 blocks of 128 nodes, written once.
+std::string block_machine() {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "allocsim-bench-block16512.conf";
+  std::ofstream file(path);
+  file << "BlockSizes=128,256,512,1024,2048,4096,8192,16384\n";
+  for (int b = 0; b < 129; ++b)
+    file << "BlockName=b" << b << " Nodes=n[" << 128 * b << "-" << 128 * b + 127 << "]\n";
+  return "slurm-topology:" + path.string();
+}
 const std::vector<std::string> kAllocators{
     "random",      "simple",       "dfly-rdr",  "dfly-rdg", "dfly-rrn",   "dfly-rrr",
     "dfly-spread", "level-spread", "jokanovic", "nearest",  "slurm-tree", "slurm-dragonfly"};
 
 struct HalfBusy {
-  Topology topology = Topology::parse(kMachine);
+  Topology topology;
   std::vector<char> busy;
   int free_count = 0;
-  HalfBusy() {
+  explicit HalfBusy(const std::string& spec) : topology(Topology::parse(spec)) {
     const int nodes = topology.node_count();
     busy.assign(nodes, 0);
     Rng rng(2027);
@@ -66,9 +88,11 @@ struct HalfBusy {
   }
 };
 
-const HalfBusy& state() {
-  static const HalfBusy half_busy;  // built once per process, read-only
-  return half_busy;
+/// The half-busy state of the dragonfly (block = false) or of the block machine.
+const HalfBusy& state(bool block) {
+  static const HalfBusy dragonfly(kMachine);  // built once per process, read-only
+  static const HalfBusy blocks(block_machine());
+  return block ? blocks : dragonfly;
 }
 
 std::map<std::string, std::vector<double>>& timings() {
@@ -76,8 +100,8 @@ std::map<std::string, std::vector<double>>& timings() {
   return per_allocator;
 }
 
-void Allocate(benchmark::State& bench, const std::string& name) {
-  const HalfBusy& machine = state();
+void Allocate(benchmark::State& bench, const std::string& name, bool block) {
+  const HalfBusy& machine = state(block);
   const std::unique_ptr<Allocator> allocator = make_allocator(name, machine.topology);
   Rng rng(5);
   const MachineView view(machine.topology, machine.busy, machine.free_count, rng);
@@ -100,7 +124,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
-      const std::string name = run.run_name.function_name.substr(std::string("GraphAlloc/").size());
+      const std::string name =
+          run.run_name.function_name.substr(run.run_name.function_name.find('/') + 1);
       if (run.run_type == Run::RT_Iteration && run.iterations > 0)
         timings()[name].push_back(run.GetAdjustedCPUTime());
       else if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median")
@@ -116,12 +141,17 @@ class RatioReporter : public benchmark::ConsoleReporter {
       std::sort(v.begin(), v.end());
       return v.empty() ? 0.0 : v[v.size() / 2];
     };
-    const double random = median("random");
-    std::printf("\nmedian CPU time per job (us) and ratio to random on %s:\n", kMachine);
-    for (const std::string& name : kAllocators) {
-      const double t = median(name);
-      if (t > 0) std::printf("  %-13s %10.2f  %5.2f x\n", name.c_str(), t, t / random);
-    }
+    const auto print = [&](const std::vector<std::string>& names, const std::string& prefix,
+                           const char* machine) {
+      const double random = median(prefix + "random");
+      std::printf("\nmedian CPU time per job (us) and ratio to random on %s:\n", machine);
+      for (const std::string& name : names) {
+        const double t = median(prefix + name);
+        if (t > 0) std::printf("  %-15s %10.2f  %5.2f x\n", name.c_str(), t, t / random);
+      }
+    };
+    print(kAllocators, "", kMachine);
+    print(kBlockAllocators, "block/", "129 blocks of 128 nodes (topology/block)");
   }
 
  private:
@@ -133,7 +163,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
 int main(int argc, char** argv) {
   for (const std::string& name : kAllocators)
     benchmark::RegisterBenchmark(("GraphAlloc/" + name).c_str(), [name](benchmark::State& s) {
-      Allocate(s, name);
+      Allocate(s, name, false);
+    })->Unit(benchmark::kMicrosecond);
+  for (const std::string& name : kBlockAllocators)
+    benchmark::RegisterBenchmark(("BlockAlloc/block/" + name).c_str(), [name](benchmark::State& s) {
+      Allocate(s, name, true);
     })->Unit(benchmark::kMicrosecond);
   benchmark::Initialize(&argc, argv);
   RatioReporter reporter;
