@@ -56,6 +56,32 @@ Schedule schedule(const std::string& sched, std::vector<Job> jobs,
   return result;
 }
 
+/// `jobs` on `machine` under `slurm` with `config`, its shortcuts on or off (the fast path
+/// against passes that test every job), per-job records kept.
+RunResult run_slurm(const std::vector<Job>& jobs, SlurmConfig config, bool shortcuts,
+                    const std::string& machine) {
+  config.shortcuts = shortcuts;
+  RunConfig run_config;
+  run_config.machine = machine;
+  run_config.sched = "slurm";
+  run_config.alloc = "flat";
+  run_config.keep_jobs = true;
+  Workload workload;
+  workload.jobs = jobs;
+  Simulation simulation(run_config, std::move(workload));
+  simulation.set_scheduler(make_slurm_scheduler(config));
+  return simulation.run();
+}
+
+/// The same on flat:16, as job id -> (start, end).
+Schedule schedule_on_flat16(const std::vector<Job>& jobs, const SlurmConfig& config,
+                            bool shortcuts) {
+  Schedule result;
+  for (const auto& record : run_slurm(jobs, config, shortcuts, "flat:16").jobs)
+    result[record.job_id] = {record.start, record.end};
+  return result;
+}
+
 const std::string kMultifactor = "slurm:PriorityType=priority/multifactor,PriorityCalcPeriod=0,";
 
 }  // namespace
@@ -451,21 +477,8 @@ TEST(SlurmScheduler, ShortcutsGiveTheSameSchedulesAsTestingEveryJob) {
     }
     for (const SlurmConfig& base : configs) {
       Schedule result[2];
-      for (int shortcuts = 0; shortcuts < 2; ++shortcuts) {
-        SlurmConfig config = base;
-        config.shortcuts = shortcuts == 1;
-        RunConfig run_config;
-        run_config.machine = "flat:16";
-        run_config.sched = "slurm";
-        run_config.alloc = "flat";
-        run_config.keep_jobs = true;
-        Workload workload;
-        workload.jobs = jobs;
-        Simulation simulation(run_config, std::move(workload));
-        simulation.set_scheduler(make_slurm_scheduler(config));
-        for (const auto& record : simulation.run().jobs)
-          result[shortcuts][record.job_id] = {record.start, record.end};
-      }
+      for (int shortcuts = 0; shortcuts < 2; ++shortcuts)
+        result[shortcuts] = schedule_on_flat16(jobs, base, shortcuts == 1);
       std::string differences;
       for (const auto& [id, times] : result[0])
         if (result[1][id] != times)
@@ -505,21 +518,8 @@ TEST(SlurmScheduler, PassesSkippedAfterTheWindowMovedGiveTheSameSchedules) {
                          static_cast<int>(rng.uniform() * 3), estimate));
     }
     Schedule result[2];
-    for (int shortcuts = 0; shortcuts < 2; ++shortcuts) {
-      SlurmConfig config = base;
-      config.shortcuts = shortcuts == 1;
-      RunConfig run_config;
-      run_config.machine = "flat:16";
-      run_config.sched = "slurm";
-      run_config.alloc = "flat";
-      run_config.keep_jobs = true;
-      Workload workload;
-      workload.jobs = jobs;
-      Simulation simulation(run_config, std::move(workload));
-      simulation.set_scheduler(make_slurm_scheduler(config));
-      for (const auto& record : simulation.run().jobs)
-        result[shortcuts][record.job_id] = {record.start, record.end};
-    }
+    for (int shortcuts = 0; shortcuts < 2; ++shortcuts)
+      result[shortcuts] = schedule_on_flat16(jobs, base, shortcuts == 1);
     for (const auto& [id, times] : result[0])
       ASSERT_EQ(result[1][id], times) << "trial " << trial << ", job " << id << "\n"
                                       << base.describe();
@@ -558,21 +558,9 @@ TEST(SlurmScheduler, KeptNodeSetsGiveTheSameSchedulesAsRebuiltOnes) {
     }
     for (const SlurmConfig& base : configs) {
       std::map<std::int64_t, std::tuple<double, double, std::string>> result[2];
-      for (int shortcuts = 0; shortcuts < 2; ++shortcuts) {
-        SlurmConfig config = base;
-        config.shortcuts = shortcuts == 1;
-        RunConfig run_config;
-        run_config.machine = "flat:150";
-        run_config.sched = "slurm";
-        run_config.alloc = "flat";
-        run_config.keep_jobs = true;
-        Workload workload;
-        workload.jobs = jobs;
-        Simulation simulation(run_config, std::move(workload));
-        simulation.set_scheduler(make_slurm_scheduler(config));
-        for (const auto& record : simulation.run().jobs)
+      for (int shortcuts = 0; shortcuts < 2; ++shortcuts)
+        for (const auto& record : run_slurm(jobs, base, shortcuts == 1, "flat:150").jobs)
           result[shortcuts][record.job_id] = {record.start, record.end, record.allocated_nodes};
-      }
       for (const auto& [id, rebuilt] : result[0])
         ASSERT_EQ(result[1][id], rebuilt) << "trial " << trial << ", job " << id << "\n"
                                           << base.describe();
