@@ -143,24 +143,31 @@ TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
   }
 }
 
+/// A failure recorded by a walk: a job of `need` and `duration` found no place before `start`.
+struct Failure {
+  int need;
+  double duration;
+  double start;
+};
+
+/// The next random failure of a walk whose starts (`start`, advanced here) are mostly
+/// nondecreasing (the walk's order), sometimes earlier (a moved job's new start).
+Failure next_failure(Rng& rng, double& start) {
+  start += static_cast<double>(rng.uniform_int(0, 2));
+  const double at =
+      rng.uniform_int(0, 3) == 0 ? start - static_cast<double>(rng.uniform_int(0, 8)) : start;
+  return {static_cast<int>(rng.uniform_int(0, 12)), static_cast<double>(rng.uniform_int(0, 12)),
+          at};
+}
+
 TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
   Rng rng(2028);
   for (int round = 0; round < 200; ++round) {
     FailureMemo memo;
-    struct Failure {
-      int need;
-      double duration;
-      double start;
-    };
     std::vector<Failure> all;
     double start = 0;
     for (int step = 0; step < 50; ++step) {
-      // Mostly nondecreasing (the walk's order), sometimes earlier (a moved job's new start).
-      start += static_cast<double>(rng.uniform_int(0, 2));
-      const double at =
-          rng.uniform_int(0, 3) == 0 ? start - static_cast<double>(rng.uniform_int(0, 8)) : start;
-      const Failure failure{static_cast<int>(rng.uniform_int(0, 12)),
-                            static_cast<double>(rng.uniform_int(0, 12)), at};
+      const Failure failure = next_failure(rng, start);
       memo.record(failure.need, failure.duration, failure.start);
       all.push_back(failure);
       for (int query = 0; query < 10; ++query) {
@@ -193,20 +200,11 @@ TEST(FailureMemo, StaircaseFromAStartAgainstEveryFailure) {
   for (int trial = 0; trial < 300; ++trial) {
     FailureMemo memo;
     Staircase stair;
-    struct Failure {
-      int need;
-      double duration;
-      double start;
-    };
     std::vector<Failure> all;
     double start = 0, from = 0;
     bool filled = false;
     for (int step = 0; step < 60; ++step) {
-      start += static_cast<double>(rng.uniform_int(0, 2));
-      const double at =
-          rng.uniform_int(0, 3) == 0 ? start - static_cast<double>(rng.uniform_int(0, 8)) : start;
-      const Failure failure{static_cast<int>(rng.uniform_int(0, 12)),
-                            static_cast<double>(rng.uniform_int(0, 12)), at};
+      const Failure failure = next_failure(rng, start);
       memo.record(failure.need, failure.duration, failure.start);
       all.push_back(failure);
       if (filled && failure.start >= from) stair.add(failure.need, failure.duration);
