@@ -2,6 +2,7 @@
 // what it leaves out are in sched/slurm.hpp. The backfill pass plans on specific nodes, on
 // sched/backfill's node_space map (sched/slurm_backfill.hpp).
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -21,6 +22,17 @@ constexpr std::size_t kPollEvery = 64;
 /// Seed of the scratch generator handed to the allocator when it is asked about a future
 /// free set (any fixed value: every question of a pass draws alike).
 constexpr std::uint64_t kPlanningSeed = 0x5eed;
+
+/// floor(log2(x)) for a normal x > 0 (std::ilogb, without its library call: will-run asks it at
+/// every test whose next end lies more than twice the window beyond the barrier).
+int binary_exponent(double x) {
+  return static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff) - 1023;
+}
+
+/// 2^k for 0 <= k <= 1023, exact (multiplying by it is std::ldexp).
+double power_of_two(int k) {
+  return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + k) << 52);
+}
 
 double floor_to(double time, double resolution) {
   return std::floor(time / resolution) * resolution;
@@ -309,9 +321,7 @@ class SlurmScheduler final : public Scheduler {
                 double& start, NodeSet& nodes) {
     const double now = context.now();
     const int need = need_[job_index];
-    free_usable_ = free_;
-    free_usable_ &= usable;
-    int count = free_usable_.count();
+    int count = free_usable_.assign_common(free_, usable);
     auto place = [&](double time) {
       if (count < need) return false;
       if (time <= now && from <= now && !context.allocator().contiguous_only()) {
@@ -319,8 +329,7 @@ class SlurmScheduler final : public Scheduler {
         return true;
       }
       if (config_.shortcuts && context.allocator().takes_lowest_free_ids()) {  // its answer
-        nodes = free_usable_;
-        nodes.keep_lowest(need);
+        nodes.assign_lowest(free_usable_, need);
         start = time;
         return true;
       }
@@ -369,8 +378,8 @@ class SlurmScheduler final : public Scheduler {
       window *= 2;
       if (next < planned_.size() && planned_[next].end > barrier + window) {
         const double beyond = planned_[next].end - barrier;
-        const int skip = std::ilogb(beyond / window) - 2;  // floor(log2(beyond / window)) - 2
-        if (skip > 0) window = std::ldexp(window, skip);
+        const int skip = binary_exponent(beyond / window) - 2;  // floor(log2(beyond / window)) - 2
+        if (skip > 0) window *= power_of_two(skip);
         while (planned_[next].end > barrier + window) window *= 2;
       }
       // "_guess_job_end" for a job past its end (OverTimeLimit=0, KillWait not modelled).
@@ -431,7 +440,7 @@ class SlurmScheduler final : public Scheduler {
       return remember_pass(context);
     }
     const int machine = context.topology().node_count();
-    if (free_.size() != machine) free_ = NodeSet(machine);
+    if (free_.size() != machine) free_ = free_usable_ = NodeSet(machine);
     free_.from_busy(context.busy());
     if (config_.shortcuts) {
       sync_planned(context);

@@ -99,16 +99,31 @@ void NodeSet::from_busy(const std::vector<char>& busy) {
   }
 }
 
-ALLOCSIM_POPCNT_CLONES void NodeSet::keep_lowest(int count) {
+ALLOCSIM_POPCNT_CLONES int NodeSet::assign_common(const NodeSet& a, const NodeSet& b) {
+  std::uint64_t* __restrict const out = words_.data();
+  const std::uint64_t* __restrict const left = a.words_.data();
+  const std::uint64_t* __restrict const right = b.words_.data();
+  int total = 0;
+  for (std::size_t i = 0, n = words_.size(); i < n; ++i) {
+    out[i] = left[i] & right[i];
+    total += __builtin_popcountll(out[i]);
+  }
+  return total;
+}
+
+ALLOCSIM_POPCNT_CLONES void NodeSet::assign_lowest(const NodeSet& from, int count) {
   std::size_t i = 0;
-  for (; i < words_.size(); ++i) {
-    const int here = __builtin_popcountll(words_[i]);
+  const std::size_t n = words_.size();
+  for (; i < n; ++i) {  // whole words kept while they hold fewer than `count` members
+    const std::uint64_t word = from.words_[i];
+    const int here = __builtin_popcountll(word);
     if (here >= count) break;
+    words_[i] = word;
     count -= here;
   }
-  if (i == words_.size()) return;
+  if (i == n) return;
   // The shortest prefix of the word's bits holding `count` members, by bisection.
-  const std::uint64_t word = words_[i];
+  const std::uint64_t word = from.words_[i];
   int low = 0, high = 64;  // popcount(word below bit low) < count <= popcount(below high)
   if (count == 0) {
     high = 0;
@@ -122,7 +137,11 @@ ALLOCSIM_POPCNT_CLONES void NodeSet::keep_lowest(int count) {
     }
   }
   words_[i] = high == 64 ? word : word & ((std::uint64_t{1} << high) - 1);
-  for (++i; i < words_.size(); ++i) words_[i] = 0;
+  for (++i; i < n; ++i) words_[i] = 0;
+}
+
+void NodeSet::keep_lowest(int count) {
+  assign_lowest(*this, count);
 }
 
 std::vector<int> NodeSet::members() const {
@@ -172,6 +191,13 @@ void widen(std::size_t& first, std::size_t& last, std::size_t b_first, std::size
   first = std::min(first, b_first);
   last = std::max(last, b_last);
 }
+/// out[w] &= ~held[w] for the words [first, last). The bounds are read once and the pointers
+/// do not alias, so the compiler keeps them in registers and vectorizes the loop (it reloaded
+/// the segment's bound after every store when the loop read it from the segment).
+void remove_held(std::uint64_t* __restrict out, const std::uint64_t* __restrict held,
+                 std::size_t first, std::size_t last) {
+  for (std::size_t w = first; w < last; ++w) out[w] &= ~held[w];
+}
 }  // namespace
 
 double NodeSpace::usable(double from, double to, NodeSet& usable) const {
@@ -207,7 +233,7 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
     }
     if (segment.end <= from) continue;
     if (segment.begin <= to) {
-      for (std::size_t w = segment.first; w < segment.last; ++w) out[w] &= ~here[w];
+      remove_held(out, here, segment.first, segment.last);
       widen(cut_first, cut_last, segment.first, segment.last);
     } else {
       if (later == 0 && j + 2 < count) later = segments_[j + 1].end;
@@ -223,8 +249,7 @@ void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
   for (std::size_t j = first_ending_after(from); j < live_; ++j) {
     const Segment& segment = segments_[j];
     if (segment.begin > to) break;
-    const std::uint64_t* const here = segment.held.words_.data();
-    for (std::size_t w = segment.first; w < segment.last; ++w) out[w] &= ~here[w];
+    remove_held(out, segment.held.words_.data(), segment.first, segment.last);
   }
 }
 

@@ -624,6 +624,20 @@ TEST(NodeSet, WordOperationsMatchBitByBit) {
       kept += expected;
       ASSERT_EQ(lowest.test(node), expected) << "size " << size << " keep " << keep;
     }
+    // assign_common: a ∩ c and its count; assign_lowest: the `keep` lowest of a, into a set
+    // holding other members before (every word is written)
+    NodeSet both = b;
+    const int common_count = both.assign_common(a, c);
+    int expect_common = 0;
+    for (int node = 0; node < size; ++node) {
+      ASSERT_EQ(both.test(node), a.test(node) && c.test(node));
+      expect_common += a.test(node) && c.test(node);
+    }
+    ASSERT_EQ(common_count, expect_common);
+    NodeSet assigned = c;
+    assigned.assign_lowest(a, keep);
+    for (int node = 0; node < size; ++node)
+      ASSERT_EQ(assigned.test(node), lowest.test(node)) << "size " << size << " keep " << keep;
     // from_busy
     NodeSet free(size);
     free.from_busy(busy);

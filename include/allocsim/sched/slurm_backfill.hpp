@@ -50,6 +50,12 @@ class NodeSet {
   int count() const;
   /// Keeps the `count` lowest members only (all of them when there are fewer).
   void keep_lowest(int count);
+  /// Becomes `a` ∩ `b` (all three of one size, `a` and `b` other objects than this one) and
+  /// returns its member count, in one pass over the words (will-run's first step on every try).
+  int assign_common(const NodeSet& a, const NodeSet& b);
+  /// Becomes the `count` lowest members of `from` (of the same size), as a copy of `from`
+  /// followed by keep_lowest(count) but without copying the words past the last one kept.
+  void assign_lowest(const NodeSet& from, int count);
   /// The words [first, last) that hold the members (first == last when empty): the range that
   /// the ranged operations below need to visit for this set.
   std::pair<std::size_t, std::size_t> word_range() const;
