@@ -2,7 +2,6 @@
 // what it leaves out are in sched/slurm.hpp. The backfill pass plans on specific nodes, on
 // sched/backfill's node_space map (sched/slurm_backfill.hpp).
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -10,6 +9,7 @@
 
 #include "allocsim/sched/slurm.hpp"
 #include "allocsim/sched/slurm_backfill.hpp"
+#include "allocsim/sched/slurm_will_run.hpp"
 
 namespace allocsim {
 
@@ -22,17 +22,6 @@ constexpr std::size_t kPollEvery = 64;
 /// Seed of the scratch generator handed to the allocator when it is asked about a future
 /// free set (any fixed value: every question of a pass draws alike).
 constexpr std::uint64_t kPlanningSeed = 0x5eed;
-
-/// floor(log2(x)) for a normal x > 0 (std::ilogb, without its library call: will-run asks it at
-/// every test whose next end lies more than twice the window beyond the barrier).
-int binary_exponent(double x) {
-  return static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff) - 1023;
-}
-
-/// 2^k for 0 <= k <= 1023, exact (multiplying by it is std::ldexp).
-double power_of_two(int k) {
-  return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + k) << 52);
-}
 
 double floor_to(double time, double resolution) {
   return std::floor(time / resolution) * resolution;
@@ -227,15 +216,8 @@ class SlurmScheduler final : public Scheduler {
     started_.clear();
   }
 
-  /// A running job as the backfill pass plans it: its planned end (start + limit) and nodes.
-  /// Kept between passes (sync_planned()): a running job's end and nodes never change.
-  struct Planned {
-    double end = 0;
-    NodeSet nodes;
-    int job = -1;                     ///< job index
-    double barrier = 0;               ///< will-run's first barrier when this job opens the groups
-    std::size_t first = 0, last = 0;  ///< the words of `nodes` with members: [first, last)
-  };
+  /// Running jobs are kept between passes (sync_planned()): their ends and nodes never change.
+  using Planned = PlannedJob;
 
   /// A Planned entry for `job_index` running on `allocation` until `end`.
   Planned make_planned(int job_index, double end, const Allocation& allocation, int machine) const {
@@ -321,19 +303,30 @@ class SlurmScheduler final : public Scheduler {
                 double& start, NodeSet& nodes) {
     const double now = context.now();
     const int need = need_[job_index];
-    int count = free_usable_.assign_common(free_, usable);
+    const bool choosing = context.allocator().contiguous_only();
+    if (config_.shortcuts && !choosing && context.allocator().takes_lowest_free_ids()) {
+      // The allocator's answer is the lowest free usable ids: the first test reaching `need`
+      // (sched/slurm_will_run.hpp: why the memo keeps the schedule).
+      WillRunMemo::Answer answer;
+      if (!walks_.first_reaching(free_, planned_, usable, need, answer)) return false;
+      start = answer.test == 0 ? now : answer.end > now ? answer.end : now + 1;
+      if (answer.test > 0 && !(answer.end > now)) last_.clean = false;
+      if (answer.test > 0 || from > now) nodes.assign_lowest(*answer.free_usable, need);
+      return true;
+    }
+    walk_.start(free_, usable);
     auto place = [&](double time) {
-      if (count < need) return false;
-      if (time <= now && from <= now && !context.allocator().contiguous_only()) {
+      if (walk_.count() < need) return false;
+      if (time <= now && from <= now && !choosing) {
         start = time;
         return true;
       }
       if (config_.shortcuts && context.allocator().takes_lowest_free_ids()) {  // its answer
-        nodes.assign_lowest(free_usable_, need);
+        nodes.assign_lowest(walk_.free_usable(), need);
         start = time;
         return true;
       }
-      auto allocation = choose(context, job_index, free_usable_, time, count);
+      auto allocation = choose(context, job_index, walk_.free_usable(), time, walk_.count());
       if (!allocation) return false;
       nodes.clear();
       for (NodeId node : allocation->nodes) nodes.set(node);
@@ -341,50 +334,10 @@ class SlurmScheduler final : public Scheduler {
       return true;
     };
     if (place(now)) return true;
-    constexpr double kWindow = 30;  // "int time_window = 30"
-    double window = kWindow, barrier = -1;
-    std::size_t next = 0;
-    bool more = true;
-    while (more) {
-      const Planned* last = nullptr;
-      int removed = 0;
-      bool test = true;
-      while (true) {
-        if (next == planned_.size()) {
-          more = false;
-          break;
-        }
-        const Planned& job = planned_[next++];
-        const int added = free_usable_.add_common(job.nodes, usable, job.first, job.last);
-        if (added < 0) continue;  // "job has no usable nodes"
-        if (barrier < 0) barrier = job.barrier;
-        last = &job;
-        count += added;
-        if (next == planned_.size()) {
-          more = false;
-          break;
-        }
-        if (planned_[next].end > barrier + window) break;
-        if (removed++ > 200) {
-          test = false;
-          break;
-        }
-      }
-      if (last == nullptr) break;
-      if (!test) continue;
-      // "do window *= 2 while the next end is beyond the barrier plus the window", with the
-      // doublings that surely fall short skipped at once (window stays 30 s times a power of
-      // two, so the jump is exact; the sum is monotone in the window, so the same one ends it).
-      window *= 2;
-      if (next < planned_.size() && planned_[next].end > barrier + window) {
-        const double beyond = planned_[next].end - barrier;
-        const int skip = binary_exponent(beyond / window) - 2;  // floor(log2(beyond / window)) - 2
-        if (skip > 0) window *= power_of_two(skip);
-        while (planned_[next].end > barrier + window) window *= 2;
-      }
+    for (double end = 0; walk_.advance(planned_, usable, end);) {
       // "_guess_job_end" for a job past its end (OverTimeLimit=0, KillWait not modelled).
-      if (place(last->end > now ? last->end : now + 1)) {
-        if (!(last->end > now)) last_.clean = false;
+      if (place(end > now ? end : now + 1)) {
+        if (!(end > now)) last_.clean = false;
         return true;
       }
     }
@@ -440,7 +393,7 @@ class SlurmScheduler final : public Scheduler {
       return remember_pass(context);
     }
     const int machine = context.topology().node_count();
-    if (free_.size() != machine) free_ = free_usable_ = NodeSet(machine);
+    if (free_.size() != machine) free_ = NodeSet(machine);
     free_.from_busy(context.busy());
     if (config_.shortcuts) {
       sync_planned(context);
@@ -456,6 +409,7 @@ class SlurmScheduler final : public Scheduler {
     const double window_end = floor_to(now + config_.bf_window, resolution);
     last_.window_end = window_end;
     space_.reset(now, window_end, machine);
+    walks_.clear();
     usable_ = NodeSet(machine);
     fit_ = NodeSet(machine);
     NodeSet chosen(machine);
@@ -549,6 +503,7 @@ class SlurmScheduler final : public Scheduler {
             free_count -= static_cast<int>(allocation->nodes.size());
             add_planned(std::move(job));
             context.start(job_index, std::move(*allocation));
+            walks_.clear();  // the free nodes and the running jobs changed
             started_.push_back(job_index);
             last_.clean = false;
             touched = now;
@@ -735,7 +690,9 @@ class SlurmScheduler final : public Scheduler {
   std::vector<char> in_plan_;     ///< job index -> 1: in planned_ (2: running, while syncing)
   std::vector<int> position_;     ///< job index -> its place in context.running() (syncing)
   NodeSpace space_;
-  NodeSet free_, free_usable_, usable_, fit_, held_;
+  NodeSet free_, usable_, fit_, held_;
+  WillRunWalk walk_;   ///< will-run's walk when the allocator chooses (or shortcuts are off)
+  WillRunMemo walks_;  ///< will-run's walks of this pass since its last start, per usable set
   std::vector<std::size_t> candidates_;
   std::vector<char> busy_, excluded_;
   const Rng fresh_{kPlanningSeed};  ///< the generator each question about the future starts from

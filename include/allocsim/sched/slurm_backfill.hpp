@@ -64,6 +64,10 @@ class NodeSet {
   int add_common(const NodeSet& a, const NodeSet& b, std::size_t first, std::size_t last);
   /// Builds the set from a busy map (the nodes whose entry is 0).
   void from_busy(const std::vector<char>& busy);
+  /// The same size and members.
+  bool operator==(const NodeSet& other) const = default;
+  /// A hash of the members (equal sets hash alike).
+  std::uint64_t hash() const;
   /// Node ids in increasing order.
   std::vector<int> members() const;
   /// One entry per node: 0 for the nodes of the set, 1 for the others (a busy map).
