@@ -299,8 +299,8 @@ class SlurmScheduler final : public Scheduler {
   /// `usable` the job can start, given the running jobs; false when never.
   /// The nodes are not chosen for a job that can start now from `from` = now on an allocator
   /// without shape constraints (the pass starts it through the context, which chooses them).
-  bool will_run(SchedulerContext& context, int job_index, const NodeSet& usable, double from,
-                double& start, NodeSet& nodes) {
+  bool will_run(SchedulerContext& context, int job_index, const NodeSet& usable,
+                std::uint64_t usable_hash, double from, double& start, NodeSet& nodes) {
     const double now = context.now();
     const int need = need_[job_index];
     const bool choosing = context.allocator().contiguous_only();
@@ -308,7 +308,7 @@ class SlurmScheduler final : public Scheduler {
       // The allocator's answer is the lowest free usable ids: the first test reaching `need`
       // (sched/slurm_will_run.hpp: why the memo keeps the schedule).
       WillRunMemo::Answer answer;
-      if (!walks_.first_reaching(free_, planned_, usable, need, answer)) return false;
+      if (!walks_.first_reaching(free_, planned_, usable, usable_hash, need, answer)) return false;
       start = answer.test == 0 ? now : answer.end > now ? answer.end : now + 1;
       if (answer.test > 0 && !(answer.end > now)) last_.clean = false;
       if (answer.test > 0 || from > now) nodes.assign_lowest(*answer.free_usable, need);
@@ -469,8 +469,9 @@ class SlurmScheduler final : public Scheduler {
             last_.tail_scanned = true;
         }
         double start = 0;
-        if (usable_.count() < need_[job_index] ||
-            !will_run(context, job_index, usable_, start_res, start, chosen)) {
+        std::uint64_t usable_hash = 0;
+        if (usable_.count_and_hash(usable_hash) < need_[job_index] ||
+            !will_run(context, job_index, usable_, usable_hash, start_res, start, chosen)) {
           if (later != 0) {
             start_res = later;
             continue;

@@ -145,14 +145,24 @@ void NodeSet::keep_lowest(int count) {
 }
 
 std::uint64_t NodeSet::hash() const {
+  std::uint64_t value = 0;
+  count_and_hash(value);
+  return value;
+}
+
+ALLOCSIM_POPCNT_CLONES int NodeSet::count_and_hash(std::uint64_t& hash) const {
   // Each word multiplied on its own (no chain from word to word, so the products overlap in
   // the processor), summed, then mixed.
   std::uint64_t value = static_cast<std::uint64_t>(size_);
-  for (std::size_t i = 0; i < words_.size(); ++i)
+  int total = 0;
+  for (std::size_t i = 0; i < words_.size(); ++i) {
     value += (words_[i] ^ (i * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+    total += __builtin_popcountll(words_[i]);
+  }
   value ^= value >> 31;
   value *= 0x94d049bb133111ebULL;
-  return value ^ (value >> 29);
+  hash = value ^ (value >> 29);
+  return total;
 }
 
 std::vector<int> NodeSet::members() const {

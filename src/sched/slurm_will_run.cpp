@@ -117,8 +117,9 @@ WillRunMemo::Entry& WillRunMemo::find_or_add(const NodeSet& usable, std::uint64_
 }
 
 bool WillRunMemo::first_reaching(const NodeSet& free, const std::vector<PlannedJob>& planned,
-                                 const NodeSet& usable, int need, Answer& answer) {
-  Entry& entry = find_or_add(usable, usable.hash(), free);
+                                 const NodeSet& usable, std::uint64_t hash, int need,
+                                 Answer& answer) {
+  Entry& entry = find_or_add(usable, hash, free);
   // The kept tests first (the counts only grow, so the first reaching `need` is the answer).
   const std::size_t kept = entry.counts.size();
   if (entry.counts.back() >= need) {

@@ -638,6 +638,15 @@ TEST(NodeSet, WordOperationsMatchBitByBit) {
     assigned.assign_lowest(a, keep);
     for (int node = 0; node < size; ++node)
       ASSERT_EQ(assigned.test(node), lowest.test(node)) << "size " << size << " keep " << keep;
+    // count_and_hash: count() and hash(); equal sets hash alike
+    std::uint64_t hash = 0;
+    ASSERT_EQ(a.count_and_hash(hash), count);
+    ASSERT_EQ(hash, a.hash());
+    NodeSet same(size);
+    for (int node = 0; node < size; ++node)
+      if (a.test(node)) same.set(node);
+    ASSERT_TRUE(same == a);
+    ASSERT_EQ(same.hash(), hash);
     // from_busy
     NodeSet free(size);
     free.from_busy(busy);

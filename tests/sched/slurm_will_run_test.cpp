@@ -135,14 +135,17 @@ TEST(WillRunMemo, MatchesAWalkWrittenNodeByNode) {
     for (int u = 0; u < 4; ++u) pool.push_back(random_set(rng, size, 0.3 + 0.7 * rng.uniform()));
     memo.clear();
     for (int query = 0; query < 40; ++query) {
-      const auto& usable = pool[static_cast<std::size_t>(rng.uniform() * static_cast<double>(pool.size()))];
+      const auto& usable =
+          pool[static_cast<std::size_t>(rng.uniform() * static_cast<double>(pool.size()))];
       const int need = static_cast<int>(rng.uniform() * (size + 2));
       const auto tests = reference_walk(free, job_nodes, ends, usable);
       std::size_t expect = tests.size();
       for (std::size_t t = 0; t < tests.size() && expect == tests.size(); ++t)
         if (tests[t].count >= need) expect = t;
       WillRunMemo::Answer answer;
-      const bool found = memo.first_reaching(free_set, planned, to_node_set(usable), need, answer);
+      const NodeSet usable_set = to_node_set(usable);
+      const bool found =
+          memo.first_reaching(free_set, planned, usable_set, usable_set.hash(), need, answer);
       ASSERT_EQ(found, expect < tests.size()) << "trial " << trial << " query " << query;
       if (!found) {
         ++never;

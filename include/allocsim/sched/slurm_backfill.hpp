@@ -68,6 +68,8 @@ class NodeSet {
   bool operator==(const NodeSet& other) const = default;
   /// A hash of the members (equal sets hash alike).
   std::uint64_t hash() const;
+  /// count(), with hash() into `hash`, in one pass over the words.
+  int count_and_hash(std::uint64_t& hash) const;
   /// Node ids in increasing order.
   std::vector<int> members() const;
   /// One entry per node: 0 for the nodes of the set, 1 for the others (a busy map).

@@ -63,10 +63,10 @@ class WillRunMemo {
   /// Forgets every walk (the free nodes or the running jobs changed, or a new pass).
   void clear();
   /// The first test of the walk on `usable` with at least `need` free usable nodes (false when
-  /// none), walking on `free` and `planned` as far as needed. The answer's pointer lives until
-  /// the next call.
+  /// none), walking on `free` and `planned` as far as needed; `hash` is usable.hash(). The
+  /// answer's pointer lives until the next call.
   bool first_reaching(const NodeSet& free, const std::vector<PlannedJob>& planned,
-                      const NodeSet& usable, int need, Answer& answer);
+                      const NodeSet& usable, std::uint64_t hash, int need, Answer& answer);
 
  private:
   struct Entry {
