@@ -197,6 +197,7 @@ void NodeSpace::reset(double now, double window_end, int nodes) {
   if (segments_[0].held.size() != nodes) segments_[0].held = NodeSet(nodes);
   segments_[0].held.clear();
   segments_[0].first = segments_[0].last = 0;
+  segments_[0].releases = -1;
 }
 
 namespace {
@@ -236,7 +237,11 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
   for (std::size_t j = first_ending_after(from); j < count; ++j) {
     const Segment& segment = segments_[j];
     const std::uint64_t* const here = segment.held.words_.data();
-    if (later == 0 && segment.end > from && j + 1 < count) {
+    if (later == 0 && segment.end > from && j + 1 < count && cut_first == cut_last) {
+      // Nothing cut so far (`usable` is every node): a node is gained exactly when one held
+      // here is not held in the next segment, a property of the map kept per segment.
+      if (releases(j)) later = segment.end;
+    } else if (later == 0 && segment.end > from && j + 1 < count) {
       // "if the next set of nodes is a subset of the currently tested ones then calling
       // _try_sched (expensive function) would be useless": later_start only where a node
       // usable in the next segment is not usable so far.
@@ -262,6 +267,18 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
     }
   }
   return later;
+}
+
+bool NodeSpace::releases(std::size_t j) const {
+  const Segment& segment = segments_[j];
+  if (segment.releases < 0) {
+    const std::uint64_t* const here = segment.held.words_.data();
+    const std::uint64_t* const next = segments_[j + 1].held.words_.data();
+    std::uint64_t any = 0;
+    for (std::size_t w = segment.first; w < segment.last; ++w) any |= here[w] & ~next[w];
+    segment.releases = any != 0 ? 1 : 0;
+  }
+  return segment.releases == 1;
 }
 
 void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
@@ -308,6 +325,8 @@ std::size_t NodeSpace::split_at(double time) {
   tail.held = segment.held;
   tail.first = segment.first;
   tail.last = segment.last;
+  tail.releases = segment.releases;  // the same nodes, the same next segment
+  segment.releases = 0;              // its next holds the same nodes
   segment.end = time;
   const auto at = segments_.begin() + static_cast<std::ptrdiff_t>(j) + 1;
   std::rotate(at, segments_.begin() + static_cast<std::ptrdiff_t>(live_),
@@ -321,8 +340,10 @@ void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
   const std::size_t first = split_at(from);
   split_at(to);
   const auto [words_first, words_last] = nodes.word_range();
+  if (first > 0 && first < live_) segments_[first - 1].releases = -1;  // its next grows
   for (std::size_t j = first; j < live_ && segments_[j].end <= to; ++j) {
     segments_[j].held |= nodes;
+    segments_[j].releases = -1;  // it grows, and its next too (or not: the last one)
     widen(segments_[j].first, segments_[j].last, words_first, words_last);
   }
 }

@@ -718,6 +718,23 @@ struct ReferenceSpace {
 };
 }  // namespace
 
+// later_start after a reservation that begins where the segment asked about ends: node 0 is
+// held over [0, 600) and then over [600, 1200), so it is released at 1200, not at 600 (what the
+// map knew of the first segment before the second reservation must go).
+TEST(NodeSpace, LaterStartSeesAReservationAddedAfterTheSegment) {
+  NodeSpace space;
+  space.reset(0, 3600, 4);
+  NodeSet node0(4);
+  node0.set(0);
+  NodeSet usable(4);
+  space.reserve(node0, 0, 600);
+  EXPECT_EQ(space.usable(0, 100, usable), 600);
+  space.reserve(node0, 600, 1200);
+  EXPECT_EQ(space.usable(0, 100, usable), 1200);
+  EXPECT_FALSE(usable.test(0));
+  EXPECT_EQ(usable.count(), 3);
+}
+
 TEST(NodeSpace, MatchesAReferenceKeptNodeByNode) {
   Rng rng(28);
   for (int trial = 0; trial < 400; ++trial) {
@@ -768,6 +785,13 @@ TEST(NodeSpace, MatchesAReferenceKeptNodeByNode) {
       random_set(rng.uniform() * 0.2, set, flags);
       ASSERT_EQ(space.overlaps(set, from, to), reference.overlaps(flags, from, to))
           << "trial " << trial << " query " << query;
+      if (rng.uniform() < 0.3) {  // the map changes between questions (what it kept must go)
+        random_set(rng.uniform() * 0.3, set, flags);
+        const double at = now + 60 * std::floor(rng.uniform() * 70);
+        const double until = std::min(end, at + 60 * (1 + std::floor(rng.uniform() * 30)));
+        space.reserve(set, at, until);
+        reference.reserve(flags, at, until);
+      }
     }
   }
 }

@@ -109,7 +109,13 @@ class NodeSpace {
     double begin = 0, end = 0;
     NodeSet held;
     std::size_t first = 0, last = 0;  ///< the words of `held` that may have members
+    /// Whether a node held here is not held in the next segment (1, 0; -1: not known yet).
+    /// usable()'s later_start scan asks it of the first segment it visits (where nothing is
+    /// cut yet); kept until this segment or the next changes (split_at(), reserve()).
+    mutable signed char releases = -1;
   };
+  /// Segment j's `releases`, computed when not known.
+  bool releases(std::size_t j) const;
   /// Splits the segment containing `time` strictly inside it; returns the index of the segment
   /// starting at `time` (segments_.size() when time >= the last end).
   std::size_t split_at(double time);
