@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <tuple>
 
 #include "allocsim/sched/slurm.hpp"
 #include "allocsim/sched/slurm_backfill.hpp"
+#include "allocsim/sched/slurm_priority.hpp"
 #include "allocsim/sched/slurm_will_run.hpp"
 
 namespace allocsim {
@@ -36,15 +36,15 @@ class SlurmScheduler final : public Scheduler {
   }
 
   void schedule(SchedulerContext& context) override {
-    if (users_.empty()) index_users(context);
+    if (!priority_.indexed()) index_jobs(context);
     const double now = context.now();
-    update_order(context);
+    priority_.update_order(context);
     main_pass(context);
     const double interval = config_.bf_interval;
     const bool is_tick = floor_to(now, interval) == now;
     if (config_.backfill && !context.waiting().empty() && is_tick && !same_outcome(context))
       backfill_pass(context);
-    if (accounting()) remember_running(context);
+    priority_.remember_running(context);
     // Slurm's backfill thread wakes every bf_interval: the next multiple, while jobs wait.
     if (config_.backfill && !context.waiting().empty()) {
       const double next = floor_to(now, interval) + interval;
@@ -56,128 +56,26 @@ class SlurmScheduler final : public Scheduler {
   }
 
  private:
-  bool accounting() const { return config_.multifactor && config_.weight_fairshare > 0; }
-
-  /// One share per SWF user id of the run (unknown = one user), indexed in id order.
-  void index_users(const SchedulerContext& context) {
-    for (const Job& job : context.jobs()) users_.push_back(job.user);
-    std::sort(users_.begin(), users_.end());
-    users_.erase(std::unique(users_.begin(), users_.end()), users_.end());
-    if (users_.empty()) users_.push_back(-1);
-    user_of_.reserve(context.jobs().size());
-    for (const Job& job : context.jobs())
-      user_of_.push_back(static_cast<int>(std::lower_bound(users_.begin(), users_.end(), job.user) -
-                                          users_.begin()));
-    usage_.assign(users_.size(), 0.0);
-    limit_.reserve(context.jobs().size());
+  /// Per-job needs and limits, the users and their shares (SlurmPriority::index).
+  void index_jobs(const SchedulerContext& context) {
     need_.reserve(context.jobs().size());
     for (std::size_t j = 0; j < context.jobs().size(); ++j)
       need_.push_back(context.nodes_needed(static_cast<int>(j)));
+    limit_.reserve(context.jobs().size());
     for (const Job& job : context.jobs()) {
       // What Slurm plans for a job without a time limit: "part_time_limit = YEAR_MINUTES".
       const double limit = slurm_time_limit(job);
       limit_.push_back(std::isfinite(limit) ? limit : kYear);
     }
-    tested_of_user_.assign(users_.size(), 0);
-    queued_.assign(context.jobs().size(), 0);
+    priority_.index(context, need_);
+    tested_of_user_.assign(priority_.user_count(), 0);
     in_plan_.assign(context.jobs().size(), 0);
     position_.assign(context.jobs().size(), 0);
   }
 
-  /// Decays every user's usage to `time` and adds the usage of the jobs that ran since the last
-  /// update (every start and end is a pass, so each ran over the whole interval):
-  /// nodes × ∫ 2^(−(time − s)/h) ds over it, or nodes × seconds without decay.
-  void advance_usage(double time) {
-    const double elapsed = time - usage_time_;
-    if (!(elapsed > 0)) return;
-    const double half_life = config_.decay_half_life;
-    const double factor = half_life > 0 ? std::exp2(-elapsed / half_life) : 1.0;
-    const double gain = half_life > 0 ? half_life / std::numbers::ln2 * (1 - factor) : elapsed;
-    if (factor != 1.0) {
-      for (double& usage : usage_) usage *= factor;
-      total_usage_ *= factor;
-    }
-    for (const auto& [user, nodes] : accruing_) {
-      usage_[user] += nodes * gain;
-      total_usage_ += nodes * gain;
-    }
-    usage_time_ = time;
-  }
-
-  void remember_running(const SchedulerContext& context) {
-    accruing_.clear();
-    for (const RunningJob& running : context.running())
-      accruing_.emplace_back(user_of_[running.job],
-                             static_cast<double>(running.allocation.nodes.size()));
-  }
-
-  /// Priority of `job_index` at `time` (multifactor), truncated to an integer as Slurm's is.
-  double priority(const SchedulerContext& context, int job_index, double time) const {
-    const Job& job = context.jobs()[job_index];
-    double value = 0;
-    if (config_.weight_age > 0) {
-      const double age = std::max(0.0, time - job.submit);
-      value += config_.weight_age *
-               (config_.max_age > 0 ? std::min(age, config_.max_age) / config_.max_age : 1.0);
-    }
-    if (config_.weight_job_size > 0) {
-      const double machine = static_cast<double>(context.topology().node_count());
-      double size = static_cast<double>(need_[job_index]) / machine;
-      if (config_.favor_small) size = 1 - size;
-      value += config_.weight_job_size * size;
-    }
-    if (config_.weight_fairshare > 0) {
-      const double share = 1.0 / static_cast<double>(users_.size());
-      const double used =
-          total_at_tick_ > 0 ? usage_at_tick_[user_of_[job_index]] / total_at_tick_ : 0.0;
-      value += config_.weight_fairshare * std::exp2(-used / share);
-    }
-    return std::max(1.0, std::floor(value));
-  }
-
-  /// The waiting jobs in priority order (ties: arrival order, i.e. job index) in queue_.
-  void update_order(const SchedulerContext& context) {
-    const auto& waiting = context.waiting();
-    if (!config_.multifactor) return;  // priority/basic: the waiting list, first come first served
-    const double now = context.now();
-    const double period = config_.calc_period;
-    const double tick = period > 0 ? floor_to(now, period) : now;
-    const bool recompute = tick != tick_;
-    if (recompute) {
-      if (accounting()) {
-        if (tick > usage_time_) advance_usage(tick);
-        usage_at_tick_ = usage_;
-        total_at_tick_ = total_usage_;
-      }
-      tick_ = tick;
-    }
-    if (accounting()) advance_usage(now);
-    // Drop the jobs no longer waiting (dropped by the simulation); add the new ones at their
-    // priority of the tick. queued_: 1 = in ranked_, 2 = waiting now.
-    for (int job_index : waiting) queued_[job_index] |= 2;
-    std::erase_if(ranked_, [&](const std::pair<double, int>& entry) {
-      if (queued_[entry.second] & 2) return false;
-      queued_[entry.second] = 0;
-      return true;
-    });
-    if (recompute) {
-      for (auto& entry : ranked_) entry.first = -priority(context, entry.second, tick);
-      std::sort(ranked_.begin(), ranked_.end());
-    }
-    for (int job_index : waiting) {
-      if (!(queued_[job_index] & 1)) {
-        const std::pair<double, int> entry{-priority(context, job_index, tick), job_index};
-        ranked_.insert(std::upper_bound(ranked_.begin(), ranked_.end(), entry), entry);
-      }
-      queued_[job_index] = 1;
-    }
-    queue_.clear();
-    for (const auto& entry : ranked_) queue_.push_back(entry.second);
-  }
-
   /// The waiting jobs in priority order.
   const std::vector<int>& queue(const SchedulerContext& context) const {
-    return config_.multifactor ? queue_ : context.waiting();
+    return priority_.queue(context);
   }
 
   /// Slurm's main scheduler: jobs in priority order start while they fit.
@@ -192,7 +90,7 @@ class SlurmScheduler final : public Scheduler {
       }
       return;
     }
-    for (int job_index : queue_) {
+    for (int job_index : priority_.queue(context)) {
       context.check_time_limit();
       auto allocation = context.try_allocate(job_index);
       if (!allocation) break;
@@ -204,15 +102,7 @@ class SlurmScheduler final : public Scheduler {
 
   /// Drops the jobs just started from the priority order.
   void forget_started() {
-    if (started_.empty()) return;
-    auto started = [&](int job_index) {
-      return std::find(started_.begin(), started_.end(), job_index) != started_.end();
-    };
-    if (config_.multifactor) {
-      std::erase_if(queue_, started);
-      std::erase_if(ranked_, [&](const auto& entry) { return started(entry.second); });
-      for (int job_index : started_) queued_[job_index] = 0;
-    }
+    priority_.forget(started_);
     started_.clear();
   }
 
@@ -351,7 +241,7 @@ class SlurmScheduler final : public Scheduler {
     std::fill(tested_of_user_.begin(), tested_of_user_.end(), 0);
     for (int job_index : queue) {
       if (static_cast<long long>(tested.size()) >= config_.bf_max_job_test) break;
-      const int user = user_of_[job_index];
+      const int user = priority_.user_of(job_index);
       if (config_.bf_max_job_user > 0 && tested_of_user_[user] >= config_.bf_max_job_user) continue;
       ++tested_of_user_[user];
       tested.push_back(job_index);
@@ -668,21 +558,9 @@ class SlurmScheduler final : public Scheduler {
   SlurmConfig config_;
   LastPass last_;
   double requested_ = -std::numeric_limits<double>::infinity();
-  // Users and usage (fair share).
-  std::vector<int> users_;     ///< SWF user ids, sorted
-  std::vector<int> user_of_;   ///< job index -> index into users_
-  std::vector<double> usage_;  ///< decayed usage per user at usage_time_ (node seconds)
-  double total_usage_ = 0, usage_time_ = 0;
-  std::vector<double> usage_at_tick_;
-  double total_at_tick_ = 0;
-  std::vector<std::pair<int, double>> accruing_;  ///< (user, nodes) running since the last pass
-  // Priority order.
-  double tick_ = -std::numeric_limits<double>::infinity();
-  std::vector<std::pair<double, int>> ranked_;  ///< multifactor: (-priority, job index), sorted
-  std::vector<char> queued_;                    ///< 1: in ranked_; 2: seen waiting in this pass
-  std::vector<int> queue_;     ///< multifactor: waiting job indices in priority order
-  std::vector<double> limit_;  ///< job index -> time limit as planned (no limit: a year)
-  std::vector<int> need_;      ///< job index -> nodes the allocator needs
+  SlurmPriority priority_{config_};  ///< the waiting jobs in priority order
+  std::vector<double> limit_;        ///< job index -> time limit as planned (no limit: a year)
+  std::vector<int> need_;            ///< job index -> nodes the allocator needs
   std::vector<int> started_;
   // Backfill scratch.
   std::vector<long long> tested_of_user_;
