@@ -13,6 +13,7 @@ Usage: check_reproduction.py ALLOCSIM STUDY|--list trace|none WORKDIR
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,30 @@ FIGURE_STUDIES = ["gabl", "gabl-wormhole", "cplant-curves", "cplant-contention",
 def fail(message):
     print("FAIL:", message)
     sys.exit(1)
+
+
+def check_no_nan(markdown, where):
+    """A note or row that prints a number it could not compute ("nan") fails."""
+    for line in markdown.splitlines():
+        if re.search(r"\bnan\b", line, re.IGNORECASE):
+            fail("%s prints nan: %s" % (where, line[:300]))
+
+
+def check_resume_without_job_tables(allocsim, workdir):
+    """dragonfly-placement's bully runtimes come from per-job tables: a result file written
+    without them (an older file resumed) must say so once and print no nan."""
+    import h5py  # Debian's python3-h5py; only this study needs it
+    with h5py.File(os.path.join(workdir, "dragonfly-placement-bully.h5"), "a") as f:
+        del f["jobs"]
+    run = subprocess.run([allocsim, "reproduce", "dragonfly-placement", "--quick", "--resume",
+                          "-o", workdir], capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        fail("resume: exit %d\n%s\n%s" % (run.returncode, run.stdout, run.stderr))
+    with open(os.path.join(workdir, "dragonfly-placement.md")) as f:
+        markdown = f.read()
+    check_no_nan(markdown, "the resumed run without per-job tables")
+    if "have no per-job table" not in markdown:
+        fail("the resumed run without per-job tables does not say so")
 
 
 def check_list(allocsim):
@@ -155,6 +180,9 @@ def main():
                 fail("figure %s missing or empty" % full)
         if "](%s)" % figure not in markdown:
             fail("figure %s not in the Markdown" % figure)
+    check_no_nan(markdown, "the Markdown")
+    if study == "dragonfly-placement":
+        check_resume_without_job_tables(allocsim, workdir)
     print("ok: %s (%s; %d measured; %d figures)" % (study, summary, measured, len(figures)))
 
 

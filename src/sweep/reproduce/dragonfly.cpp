@@ -155,12 +155,12 @@ void load_level(const StudyContext& context, Measurements& m) {
 /// Per group of a result file's done configs (the display text of `group_by`'s /configs
 /// columns), per communication class (0 heavy, 1 light), the mean over the group's configs of
 /// each config's mean runtime / trace runtime of its jobs of that class, read from its /jobs
-/// table (keep_jobs; configs without one are left out). Under the flow model the trace runtime
-/// is the job's running time alone on the compact reference allocation (RuntimeModel::
-/// alone_runtime), so this is the class's mean comm_slowdown column: below 1 when its jobs run
-/// faster than alone-compact (flow:cap=none), above when slower.
+/// table (keep_jobs; configs without one are left out and counted in `without_jobs`). Under the
+/// flow model the trace runtime is the job's running time alone on the compact reference allocation
+/// (RuntimeModel:: alone_runtime), so this is the class's mean comm_slowdown column: below 1 when
+/// its jobs run faster than alone-compact (flow:cap=none), above when slower.
 std::map<std::vector<std::string>, std::array<double, 2>> class_runtimes(
-    const std::string& results, const std::vector<std::string>& group_by) {
+    const std::string& results, const std::vector<std::string>& group_by, int& without_jobs) {
   const ResultTables tables = read_result_tables(results);
   const h5::Table& configs = tables.configs;
   const auto column = [&](const std::string& name) {
@@ -173,7 +173,11 @@ std::map<std::vector<std::string>, std::array<double, 2>> class_runtimes(
   std::map<std::vector<std::string>, std::array<std::array<double, 2>, 2>> sums;  // Σ, count
   for (std::size_t r = 0; r < configs.rows(); ++r) {
     const std::string hex = id_hex(configs.u64(r, id));
-    if (configs.text(r, status) != "done" || !file.exists("/jobs/" + hex)) continue;
+    if (configs.text(r, status) != "done") continue;
+    if (!file.exists("/jobs/" + hex)) {
+      ++without_jobs;
+      continue;
+    }
     std::array<double, 2> sum{}, count{};
     for (const JobRecord& job : read_job_tables(file, hex)) {
       const int c = job.comm_class == static_cast<double>(CommClass::heavy)   ? 0
@@ -221,7 +225,14 @@ void bully(const StudyContext& context, Measurements& m) {
   const std::vector<std::string> group_by{"shape", "by", "alloc", "share", "cap"};
   const GroupMeans means =
       group_means(results, group_by, {"mean_interference_heavy", "mean_interference_light"});
-  const auto runtimes = class_runtimes(results, group_by);
+  int without_jobs = 0;
+  const auto runtimes = class_runtimes(results, group_by, without_jobs);
+  if (without_jobs > 0)
+    m.notes.push_back("bully: " + std::to_string(without_jobs) + " finished configurations in " +
+                      results +
+                      " have no per-job table (the file was written before the experiment kept "
+                      "them): their runtimes are left out of the comparisons below; remove the "
+                      "file to run them again");
   // Per link sharing rule (flow:share): equal is the model's (the check); weighted, in
   // proportion to each job's communication share, is the experiment that isolates the bully's
   // mechanism (a packet network gives more of a link to the job that injects more). Per cap
@@ -248,6 +259,9 @@ void bully(const StudyContext& context, Measurements& m) {
       const double other_heavy = w.at("mean_interference_heavy").mean;
       const double other_light = w.at("mean_interference_light").mean;
       const auto [other_heavy_runtime, other_light_runtime] = runtime_of(other);
+      const bool runtimes_known = !std::isnan(heavy_runtime) && !std::isnan(light_runtime) &&
+                                  !std::isnan(other_heavy_runtime) &&
+                                  !std::isnan(other_light_runtime);
       if (key[4] == "compact") {
         std::snprintf(text, sizeof text,
                       "bully, %s, classes by %s, UGAL, link shares %s: mean interference (actual "
@@ -256,7 +270,7 @@ void bully(const StudyContext& context, Measurements& m) {
                       key[0].c_str(), key[1].c_str(), key[3].c_str(), other_heavy, other[2].c_str(),
                       heavy, other_light, light);
         m.notes.push_back(text);
-      } else {
+      } else if (runtimes_known) {
         std::snprintf(text, sizeof text,
                       "bully, %s, classes by %s, UGAL, link shares %s, cap %s: mean runtime / "
                       "trace runtime (actual against alone-compact) of heavy communicators %.4f "
@@ -269,10 +283,12 @@ void bully(const StudyContext& context, Measurements& m) {
         m.notes.push_back(text);
       }
       if (other[2] != "random") continue;
-      auto& [runs, runtime_gains, runtime_loses] = runtime_counts[{key[1], key[3], key[4]}];
-      ++runs;
-      runtime_gains += other_heavy_runtime <= heavy_runtime - kBullyDirection;
-      runtime_loses += other_light_runtime >= light_runtime + kBullyDirection;
+      if (runtimes_known) {  // else said once above (no per-job table)
+        auto& [runs, runtime_gains, runtime_loses] = runtime_counts[{key[1], key[3], key[4]}];
+        ++runs;
+        runtime_gains += other_heavy_runtime <= heavy_runtime - kBullyDirection;
+        runtime_loses += other_light_runtime >= light_runtime + kBullyDirection;
+      }
       if (key[1] != "draw" || key[4] != "compact") continue;
       auto& [shapes, gains, loses] = counts[key[3]];
       ++shapes;
