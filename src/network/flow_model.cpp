@@ -222,6 +222,35 @@ void FlowNetwork::set_comm(JobKey key, double comm) {
   if (job.loads.empty()) job.rate = rate_at(job, job.message_rate);  // solve() skips it
 }
 
+// (Inlined: out of line, the compiler finds a function of prefetches alone without effect
+// and drops its calls.)
+[[gnu::always_inline]] inline void FlowNetwork::prefetch_ahead(const RunningJob& job, std::size_t i,
+                                                               bool leaving) const {
+  // Most of insert_job's and remove_job's time is waiting for memory: a job's links come in
+  // link order (their LinkStates in address order), but a link of three users or more keeps
+  // them on the heap, at an address known only once its state is read. So two stages: the
+  // state kStateAhead links ahead, and the users array (the entries to be read or written)
+  // kUsersAhead links ahead, whose state was fetched by the first stage. (Hints only: no
+  // result depends on them.)
+  const std::size_t count = job.loads.size();
+  if (i + kStateAhead < count) {
+    const char* state = reinterpret_cast<const char*>(&links_[job.loads[i + kStateAhead].first]);
+    __builtin_prefetch(state);
+    __builtin_prefetch(state + sizeof(LinkState) - 1);
+  }
+  if (i + kUsersAhead >= count) return;
+  const std::size_t ahead = i + kUsersAhead;
+  const auto& users = links_[job.loads[ahead].first].users;
+  if (!leaving) {
+    __builtin_prefetch(users.data() + users.size(), 1);  // where push_back writes
+  } else if (!users.empty()) {
+    // Its own entry (overwritten) and the last one (moved there).
+    __builtin_prefetch(
+        users.data() + std::min<std::size_t>(job.entry_slot[ahead], users.size() - 1), 1);
+    __builtin_prefetch(users.data() + users.size() - 1);
+  }
+}
+
 void FlowNetwork::insert_job(JobKey key, RunningJob job,
                              const std::vector<std::pair<LinkId, double>>* alone_loads) {
   if (jobs_.count(key)) remove_job(key);
@@ -249,7 +278,10 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   // (the same as its alone rate when that comes from its own loads)
   job.upper_rate = alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
-  if (links_.empty()) links_.resize(compact_of_link_.size());
+  if (links_.empty()) {
+    links_.reserve(compact_of_link_.size());  // (never grows: the users' allocator stays)
+    for (std::size_t i = 0; i < compact_of_link_.size(); ++i) links_.emplace_back(&users_pool_);
+  }
   if (exclusive_nodes_ && owner_of_link_.empty()) owner_of_link_.assign(links_.size(), -1);
   if (stored.loads.empty()) {
     // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
@@ -264,6 +296,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   stored.entry_slot.resize(stored.loads.size());
   set_largest_use_factor(stored);
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
+    prefetch_ahead(stored, i, false);
     stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
     if (own_link(link)) {  // never shared: a private link whose use is its own term
@@ -316,6 +349,7 @@ void FlowNetwork::remove_job(JobKey key) {
     changed_.push_back(other.key);
   };
   for (std::size_t i = 0; i < job->loads.size(); ++i) {
+    prefetch_ahead(*job, i, true);
     const auto& [link, load] = job->loads[i];
     if (own_link(link)) {
       owner_of_link_[link] = -1;
