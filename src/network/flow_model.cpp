@@ -34,6 +34,8 @@ FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth
       compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {
   if (const GraphMachine* graph = topology.graph()) {
     class_of_link_.reserve(graph->links().size());
+    unit_capacities_ = std::all_of(graph->links().begin(), graph->links().end(),
+                                   [](const GraphLink& link) { return link.capacity == 1; });
     for (const GraphLink& link : graph->links()) {
       const auto index = static_cast<std::uint8_t>(link.link_class);
       class_of_link_.push_back(index);
@@ -43,7 +45,7 @@ FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth
 }
 
 void FlowNetwork::normalise(std::vector<std::pair<LinkId, double>>& loads) const {
-  if (!topology_->graph()) return;  // every capacity 1
+  if (!topology_->graph() || unit_capacities_) return;  // every capacity 1: w / 1 = w
   for (auto& [link, load] : loads) load /= topology_->link_capacity(link);
 }
 
@@ -172,9 +174,12 @@ double FlowNetwork::one_flow_rate(const RunningJob& job,
   // Progressive filling of one flow: frozen loads 0, active weight = its load on each link.
   const double cap =
       job.capped ? bandwidth_ * job.reference_rate : std::numeric_limits<double>::infinity();
-  double lowest = FlowSet::kNoCap;
-  for (const auto& [link, load] : loads)
-    lowest = std::min(lowest, (bandwidth_ - 0.0) / (0.0 + load));
+  // The lowest level (bandwidth − 0) / (0 + load) over the links is bandwidth / the largest
+  // load: correctly rounded division by a positive number falls as the divisor grows, so the
+  // smallest quotient is the largest load's, the same bits (one division, not one per link).
+  double largest = 0;
+  for (const auto& [link, load] : loads) largest = std::max(largest, load);
+  const double lowest = largest > 0 ? bandwidth_ / largest : FlowSet::kNoCap;
   return cap <= lowest ? std::max(0.0, cap) : std::max(0.0, lowest);
 }
 
@@ -559,7 +564,8 @@ void FlowNetwork::solve_queued() {
   if (queued_.empty()) return;  // a job that shared no link ended
   if (queued_.size() == 1 && queued_[0]->distinct_links && !weighted_sharing_) {
     // One job alone on its links: progressive filling freezes its one flow at its cap or at
-    // the lowest bandwidth / load over its links, whichever comes first (the same operations).
+    // the lowest bandwidth / load over its links, whichever comes first (the same result: see
+    // one_flow_rate).
     rates_.assign(1, one_flow_rate(*queued_[0], queued_[0]->loads));
   } else {
     solve_queued_flows();

@@ -387,6 +387,7 @@ class FlowNetwork {
   bool weighted_sharing_ = false;  ///< see set_weighted_sharing
   bool reference_cap_ = true;      ///< see set_reference_cap
   bool exclusive_nodes_ = false;   ///< see set_exclusive_nodes
+  bool unit_capacities_ = false;   ///< graph machines: every link's capacity is 1 (normalise)
   static constexpr auto kInjectionClass = static_cast<std::uint8_t>(LinkClass::injection);
   static constexpr auto kEjectionClass = static_cast<std::uint8_t>(LinkClass::ejection);
   /// Graph machines: only links that can saturate join jobs (see the class comment).
