@@ -235,9 +235,22 @@ void FlowNetwork::set_comm(JobKey key, double comm) {
   // link order (their LinkStates in address order), but a link of three users or more keeps
   // them on the heap, at an address known only once its state is read. So two stages: the
   // state kStateAhead links ahead, and the users array (the entries to be read or written)
-  // kUsersAhead links ahead, whose state was fetched by the first stage. (Hints only: no
-  // result depends on them.)
+  // kUsersAhead links ahead, whose state was fetched by the first stage; remove_job also
+  // writes into the job of the entry it moves and reads the load of a link's last user: a
+  // third stage kEntryAhead links ahead, from the users fetched by the second. (Hints only:
+  // no result depends on them.)
   const std::size_t count = job.loads.size();
+  if (leaving && i + kEntryAhead < count) {
+    const auto& users = links_[job.loads[i + kEntryAhead].first].users;
+    if (users.size() >= 2) {
+      const LinkUser& last = users.back();
+      __builtin_prefetch(last.job->entry_slot.data() + last.position, 1);
+      if (users.size() == 2) {
+        const LinkUser& other = users.front().job == &job ? last : users.front();
+        __builtin_prefetch(other.job->loads.data() + other.position);
+      }
+    }
+  }
   if (i + kStateAhead < count) {
     const char* state = reinterpret_cast<const char*>(&links_[job.loads[i + kStateAhead].first]);
     __builtin_prefetch(state);
@@ -394,6 +407,7 @@ void FlowNetwork::add_shared(const LinkUser& user) {
   if (job.shared.empty()) ++sharing_jobs_;
   job.shared_slot[user.position] = static_cast<int>(job.shared.size());
   job.shared.push_back(user.position);
+  job.shared_loads.push_back(job.loads[user.position]);
 }
 
 void FlowNetwork::drop_shared(const LinkUser& user) {
@@ -401,8 +415,10 @@ void FlowNetwork::drop_shared(const LinkUser& user) {
   const int slot = job.shared_slot[user.position];
   const int last = job.shared.back();
   job.shared[slot] = last;
+  job.shared_loads[slot] = job.shared_loads.back();
   job.shared_slot[last] = slot;
   job.shared.pop_back();
+  job.shared_loads.pop_back();
   job.shared_slot[user.position] = -1;
   if (job.shared.empty()) --sharing_jobs_;
 }
@@ -451,8 +467,8 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
   // every job with a shared link is queued, nothing more can be reached: stop there.
   for (; next < queued_.size() && queued_sharing_ < sharing_jobs_; ++next) {
     RunningJob& job = *queued_[next];
-    for (const int position : job.shared) {
-      const LinkId link = job.loads[position].first;
+    for (const auto& shared : job.shared_loads) {
+      const LinkId link = shared.first;
       if (links_[link].searched == link_search_) continue;
       links_[link].searched = link_search_;
       const auto& users = links_[link].users;
@@ -530,13 +546,14 @@ void FlowNetwork::solve_queued_flows() {
     // The contended links, then the heaviest private one. Their order changes no operation of
     // the solver on a link, but where a link repeats in a job's loads (the order in which its
     // weights add up): then in load order.
-    std::span<const int> shared = job->shared;
-    if (!job->distinct_links) {
-      positions_.assign(shared.begin(), shared.end());
+    if (job->distinct_links) {
+      for (const auto& [link, load] : job->shared_loads) use(link, load);
+    } else {
+      positions_.assign(job->shared.begin(), job->shared.end());
       std::sort(positions_.begin(), positions_.end());
-      shared = positions_;
+      for (const int position : positions_)
+        use(job->loads[position].first, job->loads[position].second);
     }
-    for (const int position : shared) use(job->loads[position].first, job->loads[position].second);
     if (job->heaviest_private >= 0)
       use(job->loads[job->heaviest_private].first, job->loads[job->heaviest_private].second);
     // A job of fewer than two nodes has no messages: cap 0 keeps it out of the way.

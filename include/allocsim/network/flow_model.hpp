@@ -276,6 +276,9 @@ class FlowNetwork {
     /// not; the heaviest private link as links become private, and found again
     /// (private_stale) only when it becomes shared.
     std::vector<int> shared, shared_slot;
+    /// loads[p] for each p of shared, in the same order: what the connected search and the
+    /// solver read of it, in one place rather than scattered over loads.
+    std::vector<std::pair<LinkId, double>> shared_loads;
     std::vector<int> entry_slot;  ///< per position in loads, its entry's index in its link's users
     int heaviest_private = -1;
     bool private_stale = false;
@@ -340,7 +343,7 @@ class FlowNetwork {
   /// Prefetches the memory that the visit of `job`'s loaded links some positions after
   /// `i` will use (insert_job: `leaving` false; remove_job: true).
   void prefetch_ahead(const RunningJob& job, std::size_t i, bool leaving) const;
-  static constexpr std::size_t kStateAhead = 48, kUsersAhead = 20;
+  static constexpr std::size_t kStateAhead = 48, kUsersAhead = 20, kEntryAhead = 6;
   /// Exclusive nodes: `link` is an injection or ejection link, its job's own.
   bool own_link(LinkId link) const {
     return exclusive_nodes_ && static_cast<std::size_t>(link) < class_of_link_.size() &&
