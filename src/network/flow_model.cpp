@@ -244,17 +244,15 @@ void FlowNetwork::set_comm(JobKey key, double comm) {
     const auto& users = links_[job.loads[i + kEntryAhead].first].users;
     if (users.size() >= 2) {
       const LinkUser& last = users.back();
-      __builtin_prefetch(last.job->entry_slot.data() + last.position, 1);
+      __builtin_prefetch(job_of(last).entry_slot.data() + last.position, 1);
       if (users.size() == 2) {
-        const LinkUser& other = users.front().job == &job ? last : users.front();
-        __builtin_prefetch(other.job->loads.data() + other.position);
+        const LinkUser& other = users.front().job == job.slot ? last : users.front();
+        __builtin_prefetch(job_of(other).loads.data() + other.position);
       }
     }
   }
   if (i + kStateAhead < count) {
-    const char* state = reinterpret_cast<const char*>(&links_[job.loads[i + kStateAhead].first]);
-    __builtin_prefetch(state);
-    __builtin_prefetch(state + sizeof(LinkState) - 1);
+    __builtin_prefetch(&links_[job.loads[i + kStateAhead].first]);  // (one cache line)
   }
   if (i + kUsersAhead >= count) return;
   const std::size_t ahead = i + kUsersAhead;
@@ -296,9 +294,20 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   // (the same as its alone rate when that comes from its own loads)
   job.upper_rate = alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
+  if (free_job_slots_.empty()) {
+    stored.slot = static_cast<std::int32_t>(job_slots_.size());
+    job_slots_.push_back(&stored);
+  } else {
+    stored.slot = free_job_slots_.back();
+    free_job_slots_.pop_back();
+    job_slots_[static_cast<std::size_t>(stored.slot)] = &stored;
+  }
   if (links_.empty()) {
     links_.reserve(compact_of_link_.size());  // (never grows: the users' allocator stays)
     for (std::size_t i = 0; i < compact_of_link_.size(); ++i) links_.emplace_back(&users_pool_);
+    use_of_link_.assign(compact_of_link_.size(), 0);
+    searched_of_link_.assign(compact_of_link_.size(), 0);
+    tracked_of_link_.assign(compact_of_link_.size(), 0);
   }
   if (exclusive_nodes_ && owner_of_link_.empty()) owner_of_link_.assign(links_.size(), -1);
   if (stored.loads.empty()) {
@@ -327,24 +336,24 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
       double& largest = class_of_link_[link] == kInjectionClass ? stored.largest_injection
                                                                 : stored.largest_ejection;
       largest = std::max(largest, stored.loads[i].second);
-      became_private({&stored, static_cast<int>(i)});
+      became_private(stored, static_cast<int>(i));
       continue;
     }
     auto& on_link = links_[link].users;
+    const bool was_contended = contended(link);
     stored.entry_slot[i] = static_cast<int>(on_link.size());
-    on_link.push_back({&stored, static_cast<int>(i)});
+    on_link.push_back({stored.slot, static_cast<int>(i)});
     if (on_link.size() == 1) {
-      became_private(on_link.front());
+      became_private(stored, static_cast<int>(i));
     } else if (on_link.size() == 2) {  // private → shared
-      RunningJob& other = *on_link.front().job;
+      RunningJob& other = job_of(on_link.front());
       if (other.heaviest_private == on_link.front().position) other.private_stale = true;
     }
     links_[link].demand += stored.upper_rate * stored.loads[i].second;
-    const bool was_contended = links_[link].contended;
-    links_[link].contended = contended(link);
-    if (!was_contended && links_[link].contended) {
+    const bool now_contended = contended(link);
+    if (!was_contended && now_contended) {
       for (const LinkUser& user : on_link) add_shared(user);  // (this job's entry too)
-    } else if (links_[link].contended) {
+    } else if (now_contended) {
       add_shared(on_link.back());
     }
     add_bound(stored, i, 1);
@@ -375,35 +384,38 @@ void FlowNetwork::remove_job(JobKey key) {
     }
     add_bound(*job, i, -1);
     auto& on_link = links_[link].users;
+    const bool was_contended = contended(link);
     // Its entry leaves; the last takes its place (the users' order is of no consequence).
     const int slot = job->entry_slot[i];
     on_link[slot] = on_link.back();
-    on_link[slot].job->entry_slot[on_link[slot].position] = slot;
+    job_of(on_link[slot]).entry_slot[on_link[slot].position] = slot;
     on_link.pop_back();
-    if (on_link.size() == 1) became_private(on_link.front());  // shared → private
+    if (on_link.size() == 1)  // shared → private
+      became_private(job_of(on_link.front()), on_link.front().position);
     // Sums of what remains, not differences, once one user or none is left: exact.
     links_[link].demand = on_link.empty() ? 0.0
                           : on_link.size() == 1
-                              ? on_link.front().job->upper_rate * on_link.front().load()
+                              ? job_of(on_link.front()).upper_rate * load_of(on_link.front())
                               : links_[link].demand - job->upper_rate * load;
-    const bool was_contended = links_[link].contended;
-    links_[link].contended = contended(link);
-    if (was_contended && !links_[link].contended) {
+    const bool now_contended = contended(link);
+    if (was_contended && !now_contended) {
       // The link no longer joins them: each may now be in a part of its own.
       for (const LinkUser& user : on_link) {
         drop_shared(user);
-        seed(*user.job);
+        seed(job_of(user));
       }
     } else if (was_contended) {
-      seed(*on_link.front().job);  // one suffices: the link still joins them all
+      seed(job_of(on_link.front()));  // one suffices: the link still joins them all
     }
   }
   if (!job->shared.empty()) --sharing_jobs_;
+  job_slots_[static_cast<std::size_t>(job->slot)] = nullptr;
+  free_job_slots_.push_back(job->slot);
   jobs_.erase(found);
 }
 
 void FlowNetwork::add_shared(const LinkUser& user) {
-  RunningJob& job = *user.job;
+  RunningJob& job = job_of(user);
   if (job.shared.empty()) ++sharing_jobs_;
   job.shared_slot[user.position] = static_cast<int>(job.shared.size());
   job.shared.push_back(user.position);
@@ -411,7 +423,7 @@ void FlowNetwork::add_shared(const LinkUser& user) {
 }
 
 void FlowNetwork::drop_shared(const LinkUser& user) {
-  RunningJob& job = *user.job;
+  RunningJob& job = job_of(user);
   const int slot = job.shared_slot[user.position];
   const int last = job.shared.back();
   job.shared[slot] = last;
@@ -423,14 +435,13 @@ void FlowNetwork::drop_shared(const LinkUser& user) {
   if (job.shared.empty()) --sharing_jobs_;
 }
 
-void FlowNetwork::became_private(const LinkUser& user) {
-  RunningJob& job = *user.job;
+void FlowNetwork::became_private(RunningJob& job, int position) {
   if (job.private_stale) return;  // to be found again anyway
   const int best = job.heaviest_private;
-  const double load = job.loads[user.position].second;
+  const double load = job.loads[position].second;
   if (best < 0 || load > job.loads[best].second ||
-      (load == job.loads[best].second && user.position < best))
-    job.heaviest_private = user.position;
+      (load == job.loads[best].second && position < best))
+    job.heaviest_private = position;
 }
 
 bool FlowNetwork::contended(LinkId link) const {
@@ -460,7 +471,7 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
   if (!first.shared.empty()) ++queued_sharing_;
   // Each link's users are looked at once (links stamped with this search's number).
   if (++link_search_ == 0) {
-    for (LinkState& state : links_) state.searched = 0;
+    std::fill(searched_of_link_.begin(), searched_of_link_.end(), 0);
     link_search_ = 1;
   }
   // Only shared links lead to other jobs: a private link's one user is the job itself. Once
@@ -469,13 +480,13 @@ bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
     RunningJob& job = *queued_[next];
     for (const auto& shared : job.shared_loads) {
       const LinkId link = shared.first;
-      if (links_[link].searched == link_search_) continue;
-      links_[link].searched = link_search_;
+      if (searched_of_link_[link] == link_search_) continue;
+      searched_of_link_[link] = link_search_;
       const auto& users = links_[link].users;
       if (users.size() > budget) return false;
       budget -= users.size();
       for (const LinkUser& user : users)
-        if (RunningJob* other = user.job; !other->queued) {
+        if (RunningJob* other = &job_of(user); !other->queued) {
           other->queued = true;
           queued_.push_back(other);
           ++queued_sharing_;  // (reached through a shared link)

@@ -46,8 +46,8 @@ void FlowNetwork::add_bound(RunningJob& job, std::size_t position, int sign) {
   state.bound += sign * quantized_bound(job.largest_use_factor * load);
   if (sign < 0) return;
   if (state.bound <= bound_threshold(link)) {
-    state.tracked = false;  // (a user joins that would not keep it live)
-  } else if (!state.tracked) {
+    tracked_of_link_[link] = 0;  // (a user joins that would not keep it live)
+  } else if (!tracked_of_link_[link]) {
     track(link);
   } else {
     make_live(job, static_cast<int>(position));
@@ -63,12 +63,12 @@ void FlowNetwork::make_live(RunningJob& job, int position) {
 void FlowNetwork::track(LinkId link) {
   std::int64_t use = 0;
   for (const LinkUser& user : links_[link].users) {
-    RunningJob& job = *user.job;
-    use += quantized_use(job.use_factor * user.load());
+    RunningJob& job = job_of(user);
+    use += quantized_use(job.use_factor * load_of(user));
     make_live(job, user.position);
   }
-  links_[link].use = use;
-  links_[link].tracked = true;
+  use_of_link_[link] = use;
+  tracked_of_link_[link] = 1;
 }
 
 std::int64_t FlowNetwork::bound_threshold(LinkId link) const {
@@ -99,8 +99,8 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
   for (std::size_t i = 0; i < job.live.size();) {
     const auto position = static_cast<std::size_t>(job.live[i]);
     const auto& [link, load] = job.loads[position];
-    if (!links_[link].tracked || links_[link].bound <= bound_threshold(link)) {
-      links_[link].tracked = false;
+    if (!tracked_of_link_[link] || links_[link].bound <= bound_threshold(link)) {
+      tracked_of_link_[link] = 0;
       job.live_slot[position] = -1;
       job.live[i] = job.live.back();
       job.live.pop_back();
@@ -110,7 +110,7 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
     }
     const std::int64_t change =
         quantized_use(use_factor * load) - quantized_use(job.use_factor * load);
-    links_[link].use += change;
+    use_of_link_[link] += change;
     if (change > 0) raised_links_.push_back(link);
     ++i;
   }
@@ -120,13 +120,13 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
 void FlowNetwork::raise_peak() {
   // After every re-solved job's terms changed: a link's use in between may exceed any real one.
   for (const LinkId link : raised_links_) {
-    if (!links_[link].tracked) continue;  // (its sum is stale: it cannot raise a peak)
-    peak_use_ = std::max(peak_use_, links_[link].use);
+    if (!tracked_of_link_[link]) continue;  // (its sum is stale: it cannot raise a peak)
+    peak_use_ = std::max(peak_use_, use_of_link_[link]);
     // Per class on graph machines (the pool link of FlowLoad::mean has none: see
     // update_utilization).
     if (static_cast<std::size_t>(link) < class_of_link_.size()) {
       std::int64_t& peak = peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]];
-      peak = std::max(peak, links_[link].use);
+      peak = std::max(peak, use_of_link_[link]);
     }
   }
   raised_links_.clear();

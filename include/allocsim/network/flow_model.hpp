@@ -265,6 +265,7 @@ class FlowNetwork {
     double communicating = 0;  ///< the share of its time spent communicating (utilization)
     JobRate rate;
     JobKey key = 0;
+    std::int32_t slot = -1;       ///< in job_slots_ (what its links' users name)
     bool queued = false;          ///< scratch of solve(): already among the jobs to re-solve
     bool seeded = false;          ///< already in changed_
     bool distinct_links = false;  ///< its loads are sorted by link, no link twice
@@ -294,12 +295,19 @@ class FlowNetwork {
     /// (and some whose bound no longer does, dropped when next met).
     std::vector<int> live, live_slot;
   };
-  /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
+  /// A job loading a link: one entry per entry of its loads. Eight bytes, so that a link's
+  /// state with two users inline fills one cache line.
   struct LinkUser {
-    RunningJob* job = nullptr;
-    int position = 0;  ///< of the entry in the job's loads
-    double load() const { return job->loads[static_cast<std::size_t>(position)].second; }
+    std::int32_t job = 0;       ///< its slot in job_slots_
+    std::int32_t position = 0;  ///< of the entry in the job's loads
   };
+  RunningJob& job_of(const LinkUser& user) const {
+    return *job_slots_[static_cast<std::size_t>(user.job)];
+  }
+  /// The user's (normalised) load on the link.
+  double load_of(const LinkUser& user) const {
+    return job_of(user).loads[static_cast<std::size_t>(user.position)].second;
+  }
   struct NodeListHash {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;
   };
@@ -339,7 +347,7 @@ class FlowNetwork {
   void add_shared(const LinkUser& user);
   void drop_shared(const LinkUser& user);
   /// The entry of `user` is now its link's only one: a candidate heaviest private link.
-  static void became_private(const LinkUser& user);
+  static void became_private(RunningJob& job, int position);
   /// Prefetches the memory that the visit of `job`'s loaded links some positions after
   /// `i` will use (insert_job: `leaving` false; remove_job: true).
   void prefetch_ahead(const RunningJob& job, std::size_t i, bool leaving) const;
@@ -350,7 +358,8 @@ class FlowNetwork {
            (class_of_link_[static_cast<std::size_t>(link)] == kInjectionClass ||
             class_of_link_[static_cast<std::size_t>(link)] == kEjectionClass);
   }
-  /// Whether `link`, with its users and demand as they stand, is contended.
+  /// Whether `link`, with its users and demand as they stand, is contended (kept nowhere: it
+  /// changes only with them).
   bool contended(LinkId link) const;
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
   /// at no more than `budget` link users (less what it looks at): false if it would.
@@ -405,14 +414,18 @@ class FlowNetwork {
   /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
+  /// The running jobs by slot (RunningJob::slot; null: free, and in free_job_slots_).
+  std::vector<RunningJob*> job_slots_;
+  std::vector<std::int32_t> free_job_slots_;
   /// Where the links' users lists of three users or more live: pools of their own, a few MB
   /// together, instead of blocks scattered over the heap among the jobs' load lists (a start or
   /// end visits some 1,600 of them: fewer cache and TLB misses). Declared before links_, which
   /// it outlives.
   std::pmr::unsynchronized_pool_resource users_pool_;
-  /// What the model keeps of one link, in one place (a started or ended job visits each of its
-  /// links once: one cache miss, not one per array).
-  struct LinkState {
+  /// What a started or ended job reads and writes of each of its links, in one cache line (it
+  /// visits each of its links once: one cache miss, not one per array); the rest of a link's
+  /// state is in use_of_link_, searched_of_link_ and tracked_of_link_.
+  struct alignas(64) LinkState {
     using Users =
         boost::container::small_vector<LinkUser, 2, std::pmr::polymorphic_allocator<LinkUser>>;
     explicit LinkState(std::pmr::memory_resource* pool)
@@ -421,19 +434,18 @@ class FlowNetwork {
     /// in users_pool_.
     Users users;
     double demand = 0;  ///< Σ over its users of upper_rate · load
-    /// Its use over bandwidth in units of 2^-52 (see Utilization::max), where tracked; stale
-    /// elsewhere.
-    std::int64_t use = 0;
     /// Σ over its users of their largest terms, each rounded up to units of 2^-32: a bound on
     /// its use (see Utilization::max).
     std::int64_t bound = 0;
-    std::uint32_t searched = 0;  ///< the last queue_connected() search that looked at it
-    bool contended = false;      ///< as of the last change
-    /// Its use is summed: every user has it live. Every link whose bound exceeds
-    /// bound_threshold is.
-    bool tracked = false;
   };
+  static_assert(sizeof(LinkState) == 64);
   std::vector<LinkState> links_;  ///< per LinkId
+  /// Per LinkId: its use over bandwidth in units of 2^-52 (see Utilization::max), where
+  /// tracked, stale elsewhere; the last queue_connected() search that looked at it; whether its
+  /// use is summed (every user has it live; every link whose bound exceeds bound_threshold is).
+  std::vector<std::int64_t> use_of_link_;
+  std::vector<std::uint32_t> searched_of_link_;
+  std::vector<char> tracked_of_link_;
   /// Exclusive nodes: per LinkId, the running job whose own link it is (−1: none).
   std::vector<JobKey> owner_of_link_;
   std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs
