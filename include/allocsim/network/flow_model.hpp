@@ -419,7 +419,7 @@ class FlowNetwork {
   std::vector<std::int32_t> free_job_slots_;
   /// Where the links' users lists of three users or more live: pools of their own, a few MB
   /// together, instead of blocks scattered over the heap among the jobs' load lists (a start or
-  /// end visits some 1,600 of them: fewer cache and TLB misses). Declared before links_, which
+  /// end visits some 1,600 of them: fewer cache misses). Declared before links_, which
   /// it outlives.
   std::pmr::unsynchronized_pool_resource users_pool_;
   /// What a started or ended job reads and writes of each of its links, in one cache line (it
