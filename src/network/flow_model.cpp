@@ -227,6 +227,11 @@ void FlowNetwork::set_comm(JobKey key, double comm) {
   if (job.loads.empty()) job.rate = rate_at(job, job.message_rate);  // solve() skips it
 }
 
+bool FlowNetwork::contended(LinkId link) const {
+  if (links_[link].users.size() < 2) return false;
+  return !prune_uncontended_ || links_[link].demand > bandwidth_ * (1 - kContentionMargin);
+}
+
 // (Inlined: out of line, the compiler finds a function of prefetches alone without effect
 // and drops its calls.)
 [[gnu::always_inline]] inline void FlowNetwork::prefetch_ahead(const RunningJob& job, std::size_t i,

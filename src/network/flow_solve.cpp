@@ -9,11 +9,6 @@
 
 namespace allocsim {
 
-bool FlowNetwork::contended(LinkId link) const {
-  if (links_[link].users.size() < 2) return false;
-  return !prune_uncontended_ || links_[link].demand > bandwidth_ * (1 - kContentionMargin);
-}
-
 void FlowNetwork::refresh_private(RunningJob& job) const {
   if (!job.private_stale) return;
   job.private_stale = false;
