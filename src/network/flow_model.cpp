@@ -227,6 +227,21 @@ void FlowNetwork::set_comm(JobKey key, double comm) {
   if (job.loads.empty()) job.rate = rate_at(job, job.message_rate);  // solve() skips it
 }
 
+void FlowNetwork::add_bound(RunningJob& job, std::size_t position, int sign) {
+  // (Here, beside insert_job and remove_job, which call it for every link they visit.)
+  const auto& [link, load] = job.loads[position];
+  LinkState& state = links_[link];
+  state.bound += sign * quantized_bound(job.largest_use_factor * load);
+  if (sign < 0) return;
+  if (state.bound <= bound_threshold(link)) {
+    tracked_of_link_[link] = 0;  // (a user joins that would not keep it live)
+  } else if (!tracked_of_link_[link]) {
+    track(link);
+  } else {
+    make_live(job, static_cast<int>(position));
+  }
+}
+
 bool FlowNetwork::contended(LinkId link) const {
   if (links_[link].users.size() < 2) return false;
   return !prune_uncontended_ || links_[link].demand > bandwidth_ * (1 - kContentionMargin);

@@ -8,19 +8,12 @@ namespace allocsim {
 
 namespace {
 
-constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::LinkState::use per unit of use
-constexpr int kBoundShift = 20;       ///< bound units (2^-32) are 2^20 use units
+constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::use_of_link_ per unit of use
 
 /// A link-use term in units of 2^-52, rounded down (terms are ≥ 0; the clamp, far above any
 /// real use, keeps a sum of many of them in range).
 std::int64_t quantized_use(double use) {
   return static_cast<std::int64_t>(std::min(use * kUseScale, kUseScale * 0x1p8));
-}
-
-/// A bound term in units of 2^-32, rounded up (≥ the use term it bounds, over 2^20); the clamp
-/// keeps sums of millions in range.
-std::int64_t quantized_bound(double use) {
-  return static_cast<std::int64_t>(std::min(use, 0x1p20) * 0x1p32) + 1;
 }
 
 }  // namespace
@@ -40,20 +33,6 @@ void FlowNetwork::set_largest_use_factor(RunningJob& job) const {
   job.largest_use_factor = std::isfinite(largest) ? largest : 0x1p20;
 }
 
-void FlowNetwork::add_bound(RunningJob& job, std::size_t position, int sign) {
-  const auto& [link, load] = job.loads[position];
-  LinkState& state = links_[link];
-  state.bound += sign * quantized_bound(job.largest_use_factor * load);
-  if (sign < 0) return;
-  if (state.bound <= bound_threshold(link)) {
-    tracked_of_link_[link] = 0;  // (a user joins that would not keep it live)
-  } else if (!tracked_of_link_[link]) {
-    track(link);
-  } else {
-    make_live(job, static_cast<int>(position));
-  }
-}
-
 void FlowNetwork::make_live(RunningJob& job, int position) {
   if (job.live_slot[static_cast<std::size_t>(position)] >= 0) return;
   job.live_slot[static_cast<std::size_t>(position)] = static_cast<int>(job.live.size());
@@ -69,13 +48,6 @@ void FlowNetwork::track(LinkId link) {
   }
   use_of_link_[link] = use;
   tracked_of_link_[link] = 1;
-}
-
-std::int64_t FlowNetwork::bound_threshold(LinkId link) const {
-  const std::int64_t peak = static_cast<std::size_t>(link) < class_of_link_.size()
-                                ? peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]]
-                                : peak_use_;
-  return peak >> kBoundShift;
 }
 
 void FlowNetwork::set_use(RunningJob& job, double use_factor) {

@@ -82,6 +82,7 @@
 // minimal routes). Jobs added with explicit loads (mapped patterns) are routed by their caller
 // (the flow runtime passes link_load_view at their start) and keep those routes. Cost per solve
 // on such machines O(J² · U) for J all-to-all jobs (each re-route sums the others' loads).
+#include <algorithm>
 #include <array>
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
@@ -387,8 +388,20 @@ class FlowNetwork {
   /// Sums `link`'s use afresh from its users and has each of them keep it live.
   void track(LinkId link);
   /// The peak that `link`'s use must exceed to raise one (its class's on graph machines), in
-  /// the units of LinkState::bound.
-  std::int64_t bound_threshold(LinkId link) const;
+  /// the units of LinkState::bound. (Here, with quantized_bound, to be inlined in the visits of
+  /// a job's links.)
+  std::int64_t bound_threshold(LinkId link) const {
+    const std::int64_t peak = static_cast<std::size_t>(link) < class_of_link_.size()
+                                  ? peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]]
+                                  : peak_use_;
+    return peak >> kBoundShift;
+  }
+  static constexpr int kBoundShift = 20;  ///< bound units (2^-32) are 2^20 use units (2^-52)
+  /// A bound term in units of 2^-32, rounded up (≥ the use term it bounds, over 2^20); the
+  /// clamp keeps sums of millions in range.
+  static std::int64_t quantized_bound(double use) {
+    return static_cast<std::int64_t>(std::min(use, 0x1p20) * 0x1p32) + 1;
+  }
   /// The peak utilization over the links whose use rose since the last call.
   void raise_peak();
 
