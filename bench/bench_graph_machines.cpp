@@ -91,10 +91,12 @@
 // 3, machine at load 3-4 from other work):
 //   dragonfly, flat:   fixed 0.180-0.207 s, flow old 2.59-2.70 s, new 1.86-2.18 s (10.3-10.5 x)
 //   fat tree,  flat:   fixed 0.082-0.084 s, flow old 2.20-2.39 s, new 1.64-1.78 s (20.0-21.3 x)
-// Fat tree flat flow, new / old, whole process, 7 alternated pairs: 0.72 (CPU median). Earlier
-// the same day at load ~2: 18.8 x. The ratio depends on the machine's load (the flow run, bound
-// by memory, suffers more from other work than the fixed one) and on the fixed run's cost, 43 %
-// of which is FatTree::distance in the locality columns: a faster locality meter raises it.
+// A third run of the new binary alone (load ~2.3): fat tree 1.85 s / 0.093 s (19.9 x),
+// dragonfly 2.15 s / 0.181 s (11.9 x). Fat tree flat flow, new / old, whole process, 7
+// alternated pairs: 0.72 (CPU median). Earlier the same day at load ~2: 18.8 x. The ratio depends
+// on the machine's load (the flow run, bound by memory, suffers more from other work than the fixed
+// one) and on the fixed run's cost, 43 % of which is FatTree::distance in the locality columns: a
+// faster locality meter raises it.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
