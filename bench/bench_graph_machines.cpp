@@ -66,6 +66,37 @@
 // event re-solves ~40 jobs on ~800 contended links (MaxMinSolver + flows ~26 %). Tried without
 // gain: users inline up to four, prefetching the next links' states, a larger connected-search
 // budget (8 -> 64 users per job: 1.13 x slower).
+// Then (2026-11-29, fourth session; rates, utilizations and outputs bit for bit, the same mean
+// responses, goldens unchanged):
+//   - the links' states and users lists prefetched in stages as a job visits its links (the
+//     earlier attempt's prefetch function, out of line, had its calls dropped by the compiler:
+//     the prefetches are now inlined);
+//   - users lists of three or more in a pool of their own, not scattered over the heap among
+//     the memoized all-to-all loads (~100 MB);
+//   - a link's per-visit state in one 64-byte line (users named by a 4-byte job slot, two
+//     inline; the contended flag recomputed, not stored; use, search stamp, tracked flag apart);
+//   - the solver's search for saturated links only inside the blocks of 16 links holding the
+//     lowest level (it scanned every link each round: a fifth of the solver's time);
+//   - each job's contended (link, load) pairs side by side for the search and the solver;
+//   - touched links taken by a bitmap, not a scan of every link or a sort; a job's alone rate
+//     from its largest load (one division); no division by capacities that are all 1; fat-tree
+//     all-to-all keys counted in arrays instead of sorted per level; the per-link helpers of
+//     insert_job and remove_job inlined.
+// Counted first (fat tree flat, 10,000 jobs): 15.8 M link visits per direction, 61 % on links of
+// three users or more, 5 % on contended ones; 15,000 solves of 42 jobs, 796 links, 3,834 link
+// uses and 31 rounds on average. Not done: merging the solver's links with equal columns (only
+// 18 % of them; finding them costs about what it saves); a larger search budget is still slower
+// (32 users per job: 1.03 x, unbounded: 1.14 x); huge pages (glibc.malloc.hugetlb=1): no gain.
+// Measured (same command, old (97c5d45) and new binaries alternated, two rounds, CPU medians of
+// 3, machine at load 3-4 from other work):
+//   dragonfly, flat:   fixed 0.180-0.207 s, flow old 2.59-2.70 s, new 1.86-2.18 s (10.3-10.5 x)
+//   fat tree,  flat:   fixed 0.082-0.084 s, flow old 2.20-2.39 s, new 1.64-1.78 s (20.0-21.3 x)
+// A third run of the new binary alone (load ~2.3): fat tree 1.85 s / 0.093 s (19.9 x),
+// dragonfly 2.15 s / 0.181 s (11.9 x). Fat tree flat flow, new / old, whole process, 7
+// alternated pairs: 0.72 (CPU median). Earlier the same day at load ~2: 18.8 x. The ratio depends
+// on the machine's load (the flow run, bound by memory, suffers more from other work than the fixed
+// one) and on the fixed run's cost, 43 % of which is FatTree::distance in the locality columns: a
+// faster locality meter raises it.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 

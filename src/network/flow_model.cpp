@@ -34,6 +34,8 @@ FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth
       compact_of_link_(topology.link_slot_count() + (load == FlowLoad::mean ? 1 : 0), -1) {
   if (const GraphMachine* graph = topology.graph()) {
     class_of_link_.reserve(graph->links().size());
+    unit_capacities_ = std::all_of(graph->links().begin(), graph->links().end(),
+                                   [](const GraphLink& link) { return link.capacity == 1; });
     for (const GraphLink& link : graph->links()) {
       const auto index = static_cast<std::uint8_t>(link.link_class);
       class_of_link_.push_back(index);
@@ -43,7 +45,7 @@ FlowNetwork::FlowNetwork(const Topology& topology, double comm, double bandwidth
 }
 
 void FlowNetwork::normalise(std::vector<std::pair<LinkId, double>>& loads) const {
-  if (!topology_->graph()) return;  // every capacity 1
+  if (!topology_->graph() || unit_capacities_) return;  // every capacity 1: w / 1 = w
   for (auto& [link, load] : loads) load /= topology_->link_capacity(link);
 }
 
@@ -172,9 +174,12 @@ double FlowNetwork::one_flow_rate(const RunningJob& job,
   // Progressive filling of one flow: frozen loads 0, active weight = its load on each link.
   const double cap =
       job.capped ? bandwidth_ * job.reference_rate : std::numeric_limits<double>::infinity();
-  double lowest = FlowSet::kNoCap;
-  for (const auto& [link, load] : loads)
-    lowest = std::min(lowest, (bandwidth_ - 0.0) / (0.0 + load));
+  // The lowest level (bandwidth − 0) / (0 + load) over the links is bandwidth / the largest
+  // load: correctly rounded division by a positive number falls as the divisor grows, so the
+  // smallest quotient is the largest load's, the same bits (one division, not one per link).
+  double largest = 0;
+  for (const auto& [link, load] : loads) largest = std::max(largest, load);
+  const double lowest = largest > 0 ? bandwidth_ / largest : FlowSet::kNoCap;
   return cap <= lowest ? std::max(0.0, cap) : std::max(0.0, lowest);
 }
 
@@ -222,6 +227,66 @@ void FlowNetwork::set_comm(JobKey key, double comm) {
   if (job.loads.empty()) job.rate = rate_at(job, job.message_rate);  // solve() skips it
 }
 
+void FlowNetwork::add_bound(RunningJob& job, std::size_t position, int sign) {
+  // (Here, beside insert_job and remove_job, which call it for every link they visit.)
+  const auto& [link, load] = job.loads[position];
+  LinkState& state = links_[link];
+  state.bound += sign * quantized_bound(job.largest_use_factor * load);
+  if (sign < 0) return;
+  if (state.bound <= bound_threshold(link)) {
+    tracked_of_link_[link] = 0;  // (a user joins that would not keep it live)
+  } else if (!tracked_of_link_[link]) {
+    track(link);
+  } else {
+    make_live(job, static_cast<int>(position));
+  }
+}
+
+bool FlowNetwork::contended(LinkId link) const {
+  if (links_[link].users.size() < 2) return false;
+  return !prune_uncontended_ || links_[link].demand > bandwidth_ * (1 - kContentionMargin);
+}
+
+// (Inlined: out of line, the compiler finds a function of prefetches alone without effect
+// and drops its calls.)
+[[gnu::always_inline]] inline void FlowNetwork::prefetch_ahead(const RunningJob& job, std::size_t i,
+                                                               bool leaving) const {
+  // Most of insert_job's and remove_job's time is waiting for memory: a job's links come in
+  // link order (their LinkStates in address order), but a link of three users or more keeps
+  // them on the heap, at an address known only once its state is read. So two stages: the
+  // state kStateAhead links ahead, and the users array (the entries to be read or written)
+  // kUsersAhead links ahead, whose state was fetched by the first stage; remove_job also
+  // writes into the job of the entry it moves and reads the load of a link's last user: a
+  // third stage kEntryAhead links ahead, from the users fetched by the second. (Hints only:
+  // no result depends on them.)
+  const std::size_t count = job.loads.size();
+  if (leaving && i + kEntryAhead < count) {
+    const auto& users = links_[job.loads[i + kEntryAhead].first].users;
+    if (users.size() >= 2) {
+      const LinkUser& last = users.back();
+      __builtin_prefetch(job_of(last).entry_slot.data() + last.position, 1);
+      if (users.size() == 2) {
+        const LinkUser& other = users.front().job == job.slot ? last : users.front();
+        __builtin_prefetch(job_of(other).loads.data() + other.position);
+      }
+    }
+  }
+  if (i + kStateAhead < count) {
+    __builtin_prefetch(&links_[job.loads[i + kStateAhead].first]);  // (one cache line)
+  }
+  if (i + kUsersAhead >= count) return;
+  const std::size_t ahead = i + kUsersAhead;
+  const auto& users = links_[job.loads[ahead].first].users;
+  if (!leaving) {
+    __builtin_prefetch(users.data() + users.size(), 1);  // where push_back writes
+  } else if (!users.empty()) {
+    // Its own entry (overwritten) and the last one (moved there).
+    __builtin_prefetch(
+        users.data() + std::min<std::size_t>(job.entry_slot[ahead], users.size() - 1), 1);
+    __builtin_prefetch(users.data() + users.size() - 1);
+  }
+}
+
 void FlowNetwork::insert_job(JobKey key, RunningJob job,
                              const std::vector<std::pair<LinkId, double>>* alone_loads) {
   if (jobs_.count(key)) remove_job(key);
@@ -249,7 +314,21 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   // (the same as its alone rate when that comes from its own loads)
   job.upper_rate = alone_on_own_loads ? job.alone_message_rate : alone_message_rate(job, job.loads);
   RunningJob& stored = jobs_.emplace(key, std::move(job)).first->second;
-  if (links_.empty()) links_.resize(compact_of_link_.size());
+  if (free_job_slots_.empty()) {
+    stored.slot = static_cast<std::int32_t>(job_slots_.size());
+    job_slots_.push_back(&stored);
+  } else {
+    stored.slot = free_job_slots_.back();
+    free_job_slots_.pop_back();
+    job_slots_[static_cast<std::size_t>(stored.slot)] = &stored;
+  }
+  if (links_.empty()) {
+    links_.reserve(compact_of_link_.size());  // (never grows: the users' allocator stays)
+    for (std::size_t i = 0; i < compact_of_link_.size(); ++i) links_.emplace_back(&users_pool_);
+    use_of_link_.assign(compact_of_link_.size(), 0);
+    searched_of_link_.assign(compact_of_link_.size(), 0);
+    tracked_of_link_.assign(compact_of_link_.size(), 0);
+  }
   if (exclusive_nodes_ && owner_of_link_.empty()) owner_of_link_.assign(links_.size(), -1);
   if (stored.loads.empty()) {
     // No messages: its rate is what solve_queued() would give it (slowdown 1), and nobody
@@ -264,6 +343,7 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
   stored.entry_slot.resize(stored.loads.size());
   set_largest_use_factor(stored);
   for (std::size_t i = 0; i < stored.loads.size(); ++i) {
+    prefetch_ahead(stored, i, false);
     stored.load_sum += stored.loads[i].second;
     const LinkId link = stored.loads[i].first;
     if (own_link(link)) {  // never shared: a private link whose use is its own term
@@ -276,24 +356,24 @@ void FlowNetwork::insert_job(JobKey key, RunningJob job,
       double& largest = class_of_link_[link] == kInjectionClass ? stored.largest_injection
                                                                 : stored.largest_ejection;
       largest = std::max(largest, stored.loads[i].second);
-      became_private({&stored, static_cast<int>(i)});
+      became_private(stored, static_cast<int>(i));
       continue;
     }
     auto& on_link = links_[link].users;
+    const bool was_contended = contended(link);
     stored.entry_slot[i] = static_cast<int>(on_link.size());
-    on_link.push_back({&stored, static_cast<int>(i)});
+    on_link.push_back({stored.slot, static_cast<int>(i)});
     if (on_link.size() == 1) {
-      became_private(on_link.front());
+      became_private(stored, static_cast<int>(i));
     } else if (on_link.size() == 2) {  // private → shared
-      RunningJob& other = *on_link.front().job;
+      RunningJob& other = job_of(on_link.front());
       if (other.heaviest_private == on_link.front().position) other.private_stale = true;
     }
     links_[link].demand += stored.upper_rate * stored.loads[i].second;
-    const bool was_contended = links_[link].contended;
-    links_[link].contended = contended(link);
-    if (!was_contended && links_[link].contended) {
+    const bool now_contended = contended(link);
+    if (!was_contended && now_contended) {
       for (const LinkUser& user : on_link) add_shared(user);  // (this job's entry too)
-    } else if (links_[link].contended) {
+    } else if (now_contended) {
       add_shared(on_link.back());
     }
     add_bound(stored, i, 1);
@@ -316,6 +396,7 @@ void FlowNetwork::remove_job(JobKey key) {
     changed_.push_back(other.key);
   };
   for (std::size_t i = 0; i < job->loads.size(); ++i) {
+    prefetch_ahead(*job, i, true);
     const auto& [link, load] = job->loads[i];
     if (own_link(link)) {
       owner_of_link_[link] = -1;
@@ -323,226 +404,64 @@ void FlowNetwork::remove_job(JobKey key) {
     }
     add_bound(*job, i, -1);
     auto& on_link = links_[link].users;
+    const bool was_contended = contended(link);
     // Its entry leaves; the last takes its place (the users' order is of no consequence).
     const int slot = job->entry_slot[i];
     on_link[slot] = on_link.back();
-    on_link[slot].job->entry_slot[on_link[slot].position] = slot;
+    job_of(on_link[slot]).entry_slot[on_link[slot].position] = slot;
     on_link.pop_back();
-    if (on_link.size() == 1) became_private(on_link.front());  // shared → private
+    if (on_link.size() == 1)  // shared → private
+      became_private(job_of(on_link.front()), on_link.front().position);
     // Sums of what remains, not differences, once one user or none is left: exact.
     links_[link].demand = on_link.empty() ? 0.0
                           : on_link.size() == 1
-                              ? on_link.front().job->upper_rate * on_link.front().load()
+                              ? job_of(on_link.front()).upper_rate * load_of(on_link.front())
                               : links_[link].demand - job->upper_rate * load;
-    const bool was_contended = links_[link].contended;
-    links_[link].contended = contended(link);
-    if (was_contended && !links_[link].contended) {
+    const bool now_contended = contended(link);
+    if (was_contended && !now_contended) {
       // The link no longer joins them: each may now be in a part of its own.
       for (const LinkUser& user : on_link) {
         drop_shared(user);
-        seed(*user.job);
+        seed(job_of(user));
       }
     } else if (was_contended) {
-      seed(*on_link.front().job);  // one suffices: the link still joins them all
+      seed(job_of(on_link.front()));  // one suffices: the link still joins them all
     }
   }
   if (!job->shared.empty()) --sharing_jobs_;
+  job_slots_[static_cast<std::size_t>(job->slot)] = nullptr;
+  free_job_slots_.push_back(job->slot);
   jobs_.erase(found);
 }
 
 void FlowNetwork::add_shared(const LinkUser& user) {
-  RunningJob& job = *user.job;
+  RunningJob& job = job_of(user);
   if (job.shared.empty()) ++sharing_jobs_;
   job.shared_slot[user.position] = static_cast<int>(job.shared.size());
   job.shared.push_back(user.position);
+  job.shared_loads.push_back(job.loads[user.position]);
 }
 
 void FlowNetwork::drop_shared(const LinkUser& user) {
-  RunningJob& job = *user.job;
+  RunningJob& job = job_of(user);
   const int slot = job.shared_slot[user.position];
   const int last = job.shared.back();
   job.shared[slot] = last;
+  job.shared_loads[slot] = job.shared_loads.back();
   job.shared_slot[last] = slot;
   job.shared.pop_back();
+  job.shared_loads.pop_back();
   job.shared_slot[user.position] = -1;
   if (job.shared.empty()) --sharing_jobs_;
 }
 
-void FlowNetwork::became_private(const LinkUser& user) {
-  RunningJob& job = *user.job;
+void FlowNetwork::became_private(RunningJob& job, int position) {
   if (job.private_stale) return;  // to be found again anyway
   const int best = job.heaviest_private;
-  const double load = job.loads[user.position].second;
+  const double load = job.loads[position].second;
   if (best < 0 || load > job.loads[best].second ||
-      (load == job.loads[best].second && user.position < best))
-    job.heaviest_private = user.position;
-}
-
-bool FlowNetwork::contended(LinkId link) const {
-  if (links_[link].users.size() < 2) return false;
-  return !prune_uncontended_ || links_[link].demand > bandwidth_ * (1 - kContentionMargin);
-}
-
-void FlowNetwork::refresh_private(RunningJob& job) const {
-  if (!job.private_stale) return;
-  job.private_stale = false;
-  job.heaviest_private = -1;
-  double heaviest_load = 0;
-  for (std::size_t i = 0; i < job.loads.size(); ++i) {
-    const auto& [link, load] = job.loads[i];
-    if ((own_link(link) || links_[link].users.size() == 1) && load > heaviest_load) {
-      job.heaviest_private = static_cast<int>(i);
-      heaviest_load = load;
-    }
-  }
-}
-
-bool FlowNetwork::queue_connected(RunningJob& first, std::size_t& budget) {
-  if (first.queued) return true;
-  first.queued = true;
-  std::size_t next = queued_.size();
-  queued_.push_back(&first);
-  if (!first.shared.empty()) ++queued_sharing_;
-  // Each link's users are looked at once (links stamped with this search's number).
-  if (++link_search_ == 0) {
-    for (LinkState& state : links_) state.searched = 0;
-    link_search_ = 1;
-  }
-  // Only shared links lead to other jobs: a private link's one user is the job itself. Once
-  // every job with a shared link is queued, nothing more can be reached: stop there.
-  for (; next < queued_.size() && queued_sharing_ < sharing_jobs_; ++next) {
-    RunningJob& job = *queued_[next];
-    for (const int position : job.shared) {
-      const LinkId link = job.loads[position].first;
-      if (links_[link].searched == link_search_) continue;
-      links_[link].searched = link_search_;
-      const auto& users = links_[link].users;
-      if (users.size() > budget) return false;
-      budget -= users.size();
-      for (const LinkUser& user : users)
-        if (RunningJob* other = user.job; !other->queued) {
-          other->queued = true;
-          queued_.push_back(other);
-          ++queued_sharing_;  // (reached through a shared link)
-        }
-    }
-  }
-  return true;
-}
-
-bool FlowNetwork::solve() {
-  if (!links_changed_) return false;  // only jobs without messages came or went
-  if (adaptive_) reroute_adaptive();
-  links_changed_ = false;
-  queued_.clear();
-  queued_sharing_ = 0;
-  // The search may look at a few link users per running job; past that, re-solving every job
-  // costs less than finding how many are connected (on graph machines nearly all are), and
-  // gives the same rates (see the class comment).
-  std::size_t budget = kSearchBudgetPerJob * jobs_.size();
-  bool searched = true;
-  for (JobKey key : changed_) {
-    const auto found = jobs_.find(key);
-    if (found == jobs_.end()) continue;
-    found->second.seeded = false;
-    searched = searched && queue_connected(found->second, budget);
-  }
-  changed_.clear();
-  if (!searched) {
-    for (RunningJob* job : queued_) job->queued = false;
-    queued_.clear();
-    for (auto& [key, job] : jobs_) {
-      job.seeded = false;
-      if (!job.loads.empty()) queued_.push_back(&job);
-    }
-  }
-  // Key order, as a solve over all jobs would see them (see the class comment).
-  std::sort(queued_.begin(), queued_.end(),
-            [](const RunningJob* a, const RunningJob* b) { return a->key < b->key; });
-  solve_queued();
-  for (RunningJob* job : queued_) job->queued = false;
-  update_utilization();
-  return true;
-}
-
-double FlowNetwork::sharing_weight(const RunningJob& job) const {
-  // (a share of 0 sends nothing: its loads are empty; kept at 1 should one come)
-  return weighted_sharing_ && job.comm > 0 ? job.comm : 1.0;
-}
-
-void FlowNetwork::solve_queued_flows() {
-  // Number the links the solver needs compactly, in order of first use. A link that only one
-  // job loads (a private link) saturates, while that job is unfrozen, at bandwidth / load: of a
-  // job's private links only one of largest load can set its level (the others reach theirs no
-  // earlier, and freeze nobody else), so the solver gets that one and the shared links. The
-  // rates are the same bit for bit (the solver freezes in flow order, see max_min.hpp).
-  flows_.clear();
-  for (RunningJob* job : queued_) {
-    refresh_private(*job);
-    uses_.clear();
-    const auto use = [&](LinkId link, double load) {
-      int& index = compact_of_link_[link];
-      if (index < 0) {
-        index = static_cast<int>(loaded_links_.size());
-        loaded_links_.push_back(link);
-      }
-      uses_.push_back({index, load});
-    };
-    // The contended links, then the heaviest private one. Their order changes no operation of
-    // the solver on a link, but where a link repeats in a job's loads (the order in which its
-    // weights add up): then in load order.
-    std::span<const int> shared = job->shared;
-    if (!job->distinct_links) {
-      positions_.assign(shared.begin(), shared.end());
-      std::sort(positions_.begin(), positions_.end());
-      shared = positions_;
-    }
-    for (const int position : shared) use(job->loads[position].first, job->loads[position].second);
-    if (job->heaviest_private >= 0)
-      use(job->loads[job->heaviest_private].first, job->loads[job->heaviest_private].second);
-    // A job of fewer than two nodes has no messages: cap 0 keeps it out of the way.
-    const double cap = uses_.empty() ? 0
-                       : job->capped ? bandwidth_ * job->reference_rate
-                                     : std::numeric_limits<double>::infinity();
-    // Weighted sharing: the solver's flow is r / φ, φ the job's share (its loads × φ, its cap
-    // / φ), so equal levels give rates in proportion to φ.
-    const double share = sharing_weight(*job);
-    if (share != 1) {
-      for (FlowUse& flow_use : uses_) flow_use.weight *= share;
-    }
-    flows_.add_flow(uses_, share != 1 ? cap / share : cap);
-  }
-  capacities_.assign(loaded_links_.size(), bandwidth_);
-  solver_.solve(capacities_, flows_, rates_, &poll_);
-  if (weighted_sharing_)
-    for (std::size_t flow = 0; flow < queued_.size(); ++flow)
-      rates_[flow] *= sharing_weight(*queued_[flow]);
-  for (LinkId link : loaded_links_) compact_of_link_[link] = -1;
-}
-
-void FlowNetwork::solve_queued() {
-  loaded_links_.clear();
-  if (queued_.empty()) return;  // a job that shared no link ended
-  if (queued_.size() == 1 && queued_[0]->distinct_links && !weighted_sharing_) {
-    // One job alone on its links: progressive filling freezes its one flow at its cap or at
-    // the lowest bandwidth / load over its links, whichever comes first (the same operations).
-    rates_.assign(1, one_flow_rate(*queued_[0], queued_[0]->loads));
-  } else {
-    solve_queued_flows();
-  }
-  std::size_t flow = 0;
-  for (RunningJob* job : queued_) {
-    const double rate = rates_[flow++];
-    const JobRate at = rate_at(*job, rate);
-    // The share of its time it spends communicating.
-    const double s = at.comm_slowdown;
-    const double communicating = job->comm * s / ((1 - job->comm) + job->comm * s);
-    job->message_rate = rate;
-    job->rate = at;
-    job->communicating = communicating;
-    set_use(*job, use_factor_at(*job, rate));
-  }
-  raise_peak();
+      (load == job.loads[best].second && position < best))
+    job.heaviest_private = position;
 }
 
 }  // namespace allocsim

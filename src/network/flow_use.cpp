@@ -8,19 +8,12 @@ namespace allocsim {
 
 namespace {
 
-constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::LinkState::use per unit of use
-constexpr int kBoundShift = 20;       ///< bound units (2^-32) are 2^20 use units
+constexpr double kUseScale = 0x1p52;  ///< units of FlowNetwork::use_of_link_ per unit of use
 
 /// A link-use term in units of 2^-52, rounded down (terms are ≥ 0; the clamp, far above any
 /// real use, keeps a sum of many of them in range).
 std::int64_t quantized_use(double use) {
   return static_cast<std::int64_t>(std::min(use * kUseScale, kUseScale * 0x1p8));
-}
-
-/// A bound term in units of 2^-32, rounded up (≥ the use term it bounds, over 2^20); the clamp
-/// keeps sums of millions in range.
-std::int64_t quantized_bound(double use) {
-  return static_cast<std::int64_t>(std::min(use, 0x1p20) * 0x1p32) + 1;
 }
 
 }  // namespace
@@ -40,20 +33,6 @@ void FlowNetwork::set_largest_use_factor(RunningJob& job) const {
   job.largest_use_factor = std::isfinite(largest) ? largest : 0x1p20;
 }
 
-void FlowNetwork::add_bound(RunningJob& job, std::size_t position, int sign) {
-  const auto& [link, load] = job.loads[position];
-  LinkState& state = links_[link];
-  state.bound += sign * quantized_bound(job.largest_use_factor * load);
-  if (sign < 0) return;
-  if (state.bound <= bound_threshold(link)) {
-    state.tracked = false;  // (a user joins that would not keep it live)
-  } else if (!state.tracked) {
-    track(link);
-  } else {
-    make_live(job, static_cast<int>(position));
-  }
-}
-
 void FlowNetwork::make_live(RunningJob& job, int position) {
   if (job.live_slot[static_cast<std::size_t>(position)] >= 0) return;
   job.live_slot[static_cast<std::size_t>(position)] = static_cast<int>(job.live.size());
@@ -63,19 +42,12 @@ void FlowNetwork::make_live(RunningJob& job, int position) {
 void FlowNetwork::track(LinkId link) {
   std::int64_t use = 0;
   for (const LinkUser& user : links_[link].users) {
-    RunningJob& job = *user.job;
-    use += quantized_use(job.use_factor * user.load());
+    RunningJob& job = job_of(user);
+    use += quantized_use(job.use_factor * load_of(user));
     make_live(job, user.position);
   }
-  links_[link].use = use;
-  links_[link].tracked = true;
-}
-
-std::int64_t FlowNetwork::bound_threshold(LinkId link) const {
-  const std::int64_t peak = static_cast<std::size_t>(link) < class_of_link_.size()
-                                ? peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]]
-                                : peak_use_;
-  return peak >> kBoundShift;
+  use_of_link_[link] = use;
+  tracked_of_link_[link] = 1;
 }
 
 void FlowNetwork::set_use(RunningJob& job, double use_factor) {
@@ -99,8 +71,8 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
   for (std::size_t i = 0; i < job.live.size();) {
     const auto position = static_cast<std::size_t>(job.live[i]);
     const auto& [link, load] = job.loads[position];
-    if (!links_[link].tracked || links_[link].bound <= bound_threshold(link)) {
-      links_[link].tracked = false;
+    if (!tracked_of_link_[link] || links_[link].bound <= bound_threshold(link)) {
+      tracked_of_link_[link] = 0;
       job.live_slot[position] = -1;
       job.live[i] = job.live.back();
       job.live.pop_back();
@@ -110,7 +82,7 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
     }
     const std::int64_t change =
         quantized_use(use_factor * load) - quantized_use(job.use_factor * load);
-    links_[link].use += change;
+    use_of_link_[link] += change;
     if (change > 0) raised_links_.push_back(link);
     ++i;
   }
@@ -120,13 +92,13 @@ void FlowNetwork::set_use(RunningJob& job, double use_factor) {
 void FlowNetwork::raise_peak() {
   // After every re-solved job's terms changed: a link's use in between may exceed any real one.
   for (const LinkId link : raised_links_) {
-    if (!links_[link].tracked) continue;  // (its sum is stale: it cannot raise a peak)
-    peak_use_ = std::max(peak_use_, links_[link].use);
+    if (!tracked_of_link_[link]) continue;  // (its sum is stale: it cannot raise a peak)
+    peak_use_ = std::max(peak_use_, use_of_link_[link]);
     // Per class on graph machines (the pool link of FlowLoad::mean has none: see
     // update_utilization).
     if (static_cast<std::size_t>(link) < class_of_link_.size()) {
       std::int64_t& peak = peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]];
-      peak = std::max(peak, links_[link].use);
+      peak = std::max(peak, use_of_link_[link]);
     }
   }
   raised_links_.clear();

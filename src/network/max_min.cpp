@@ -33,9 +33,11 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     for (const FlowUse& use : flows.uses(f)) {
       ++link_offsets_[use.link + 1];
       active_weight_[use.link] += use.weight;
-      ++active_count_[use.link];
     }
-  for (std::size_t l = 0; l < links; ++l) link_offsets_[l + 1] += link_offsets_[l];
+  for (std::size_t l = 0; l < links; ++l) {
+    active_count_[l] = static_cast<int>(link_offsets_[l + 1]);
+    link_offsets_[l + 1] += link_offsets_[l];
+  }
   link_flows_.resize(link_offsets_[links]);
   next_slot_.assign(link_offsets_.begin(), link_offsets_.end() - 1);
   for (std::size_t f = 0; f < flow_count; ++f)
@@ -115,22 +117,31 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
       unused_slots = 0;
     }
     if (poll) poll->add(static_cast<std::int64_t>(slot_link_.size()) + 1);
-    // The lowest level, in four independent running minima (a minimum is exact, so the
-    // order of the comparisons does not matter; unused slots hold +infinity).
+    // The lowest level, per block of kBlock slots in four independent running minima, then over
+    // the blocks (a minimum is exact, so the order of the comparisons does not matter; unused
+    // slots hold +infinity). The blocks' minima let the search for the saturated slots below
+    // look only inside the blocks that hold one.
     const std::size_t count = slot_level_.size();
     const double* levels = slot_level_.data();
-    double m0 = FlowSet::kNoCap, m1 = m0, m2 = m0, m3 = m0;
-    std::size_t i = 0;
-    for (; i + 4 <= count; i += 4) {
-      m0 = levels[i] < m0 ? levels[i] : m0;
-      m1 = levels[i + 1] < m1 ? levels[i + 1] : m1;
-      m2 = levels[i + 2] < m2 ? levels[i + 2] : m2;
-      m3 = levels[i + 3] < m3 ? levels[i + 3] : m3;
+    const std::size_t blocks = (count + kBlock - 1) / kBlock;
+    block_level_.resize(blocks);
+    double lowest = FlowSet::kNoCap;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const std::size_t end = std::min(count, (b + 1) * kBlock);
+      double m0 = FlowSet::kNoCap, m1 = m0, m2 = m0, m3 = m0;
+      std::size_t i = b * kBlock;
+      for (; i + 4 <= end; i += 4) {
+        m0 = levels[i] < m0 ? levels[i] : m0;
+        m1 = levels[i + 1] < m1 ? levels[i + 1] : m1;
+        m2 = levels[i + 2] < m2 ? levels[i + 2] : m2;
+        m3 = levels[i + 3] < m3 ? levels[i + 3] : m3;
+      }
+      for (; i < end; ++i) m0 = levels[i] < m0 ? levels[i] : m0;
+      m0 = m1 < m0 ? m1 : m0;
+      m2 = m3 < m2 ? m3 : m2;
+      block_level_[b] = m2 < m0 ? m2 : m0;
+      lowest = block_level_[b] < lowest ? block_level_[b] : lowest;
     }
-    for (; i < count; ++i) m0 = levels[i] < m0 ? levels[i] : m0;
-    m0 = m1 < m0 ? m1 : m0;
-    m2 = m3 < m2 ? m3 : m2;
-    const double lowest = m2 < m0 ? m2 : m0;
     while (next_cap < by_cap_.size() && frozen_[by_cap_[next_cap]]) ++next_cap;
     if (next_cap < by_cap_.size() && flows.cap(by_cap_[next_cap]) <= lowest) {
       level = std::max(level, flows.cap(by_cap_[next_cap]));
@@ -140,8 +151,10 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
     // Saturated links: those in use at the lowest level (as of before this round's freezes).
     // (Should every level be +infinity, unused slots come too: their flows are all frozen.)
     saturated_.clear();
-    for (i = 0; i < count; ++i)
-      if (levels[i] == lowest) saturated_.push_back(slot_link_[i]);
+    for (std::size_t b = 0; b < blocks; ++b)
+      if (block_level_[b] == lowest)
+        for (std::size_t i = b * kBlock; i < std::min(count, (b + 1) * kBlock); ++i)
+          if (levels[i] == lowest) saturated_.push_back(slot_link_[i]);
     level = std::max(level, lowest);
     // The flows crossing a saturated link freeze in flow order, whatever the order of the
     // links: the frozen loads then do not depend on which of several equally saturated links

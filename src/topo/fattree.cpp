@@ -248,6 +248,15 @@ bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes,
   // These are walk()'s routes summed message by message (whole messages: exact sums, in any
   // order); the work is O(n log n + Σ_l subtrees_l · keys_l) instead of one route per pair.
   const auto n = static_cast<double>(nodes.size());
+  // Where the keys are few (k = 32: 16 at level 1, 256 at level 2), D(κ) and D_S(κ) are
+  // counted in arrays indexed by κ, over the nodes in ascending order (each subtree's nodes
+  // then consecutive), instead of sorting (S, κ) pairs per level: the same counts, the same
+  // touches in the same order (subtrees ascending, keys ascending).
+  constexpr long long kDenseKeys = 1 << 16;
+  std::vector<NodeId> ascending(nodes.begin(), nodes.end());
+  if (!std::is_sorted(ascending.begin(), ascending.end()))
+    std::sort(ascending.begin(), ascending.end());
+  std::vector<double> destinations_of, in_subtree_of;       // D(κ), D_S(κ), by κ
   std::vector<std::pair<long long, long long>> by_subtree;  // (S, κ) per node, sorted
   std::vector<long long> keys;                              // the distinct κ, sorted
   std::vector<double> destinations, in_subtree;             // D(κ), D_S(κ), by key index
@@ -256,6 +265,43 @@ bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes,
   for (int level = 1; level < levels(); ++level) {
     // κ's digits c_1..c_l read as a number: prefix (c_1..c_(l−1)) + below · c_l.
     const long long below = up_product_[level] / up_product_[1];
+    // The up link of subtree S's level-l switch for key κ (from S's leaf, any of its hosts').
+    const auto up_link_of = [&](long long subtree, long long key) {
+      auto x = static_cast<int>(subtree * down_product_[level] / down_[0]);
+      for (int l = 1; l < level; ++l)
+        x = parent_index(l, x,
+                         static_cast<int>((key / (up_product_[l] / up_product_[1])) % up_[l]));
+      return up_link(level, x, static_cast<int>(key / below));
+    };
+    const long long key_count = below * up_[level];
+    if (key_count <= kDenseKeys) {
+      const auto key_of = [&](NodeId d) {
+        return static_cast<std::size_t>((d / up_product_[1]) % key_count);
+      };
+      destinations_of.assign(static_cast<std::size_t>(key_count), 0.0);
+      in_subtree_of.assign(static_cast<std::size_t>(key_count), 0.0);
+      for (const NodeId d : ascending) destinations_of[key_of(d)] += 1;
+      keys.clear();
+      for (long long key = 0; key < key_count; ++key)
+        if (destinations_of[static_cast<std::size_t>(key)] > 0) keys.push_back(key);
+      for (std::size_t first = 0; first < ascending.size();) {
+        const long long subtree = ascending[first] / down_product_[level];
+        std::size_t last = first;
+        for (; last < ascending.size() && ascending[last] / down_product_[level] == subtree; ++last)
+          in_subtree_of[key_of(ascending[last])] += 1;
+        const auto count = static_cast<double>(last - first);
+        for (const long long key : keys) {
+          const double all = destinations_of[static_cast<std::size_t>(key)];
+          const double inside = in_subtree_of[static_cast<std::size_t>(key)];
+          const LinkId up = up_link_of(subtree, key);
+          if (all > inside) touch(up, count * (all - inside));
+          if (inside > 0 && n > count) touch(up + 1, inside * (n - count));
+        }
+        for (std::size_t i = first; i < last; ++i) in_subtree_of[key_of(ascending[i])] = 0;
+        first = last;
+      }
+      continue;
+    }
     by_subtree.clear();
     keys.clear();
     for (const NodeId d : nodes) {
@@ -287,14 +333,8 @@ bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes,
       for (; last < by_subtree.size() && by_subtree[last].first == subtree; ++last)
         in_subtree[key_index(by_subtree[last].second)] += 1;
       const auto count = static_cast<double>(last - first);
-      // The subtree's leaf (any of its hosts'), from which its level-l switches are reached.
-      const auto leaf = static_cast<int>(subtree * down_product_[level] / down_[0]);
       for (std::size_t i = 0; i < keys.size(); ++i) {
-        int x = leaf;
-        for (int l = 1; l < level; ++l)
-          x = parent_index(
-              l, x, static_cast<int>((keys[i] / (up_product_[l] / up_product_[1])) % up_[l]));
-        const LinkId up = up_link(level, x, static_cast<int>(keys[i] / below));
+        const LinkId up = up_link_of(subtree, keys[i]);
         if (destinations[i] > in_subtree[i]) touch(up, count * (destinations[i] - in_subtree[i]));
         if (in_subtree[i] > 0 && n > count) touch(up + 1, in_subtree[i] * (n - count));
       }

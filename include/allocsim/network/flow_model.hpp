@@ -82,10 +82,12 @@
 // minimal routes). Jobs added with explicit loads (mapped patterns) are routed by their caller
 // (the flow runtime passes link_load_view at their start) and keep those routes. Cost per solve
 // on such machines O(J² · U) for J all-to-all jobs (each re-route sums the others' loads).
+#include <algorithm>
 #include <array>
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <map>
+#include <memory_resource>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -175,6 +177,9 @@ class FlowNetwork {
   /// `load`: the pacing load (max: bottleneck link; mean: hop-bytes over all links).
   FlowNetwork(const Topology& topology, double comm, double bandwidth = 1,
               FlowLoad load = FlowLoad::max);
+  /// Not copied: the links' users point into jobs_.
+  FlowNetwork(const FlowNetwork&) = delete;
+  FlowNetwork& operator=(const FlowNetwork&) = delete;
 
   /// The run's wall-clock limit, polled inside solve() and the all-to-all loads
   /// (TimeLimitPoll): they throw TimeoutError once it is spent. Null (the default): no limit.
@@ -261,6 +266,7 @@ class FlowNetwork {
     double communicating = 0;  ///< the share of its time spent communicating (utilization)
     JobRate rate;
     JobKey key = 0;
+    std::int32_t slot = -1;       ///< in job_slots_ (what its links' users name)
     bool queued = false;          ///< scratch of solve(): already among the jobs to re-solve
     bool seeded = false;          ///< already in changed_
     bool distinct_links = false;  ///< its loads are sorted by link, no link twice
@@ -272,6 +278,9 @@ class FlowNetwork {
     /// not; the heaviest private link as links become private, and found again
     /// (private_stale) only when it becomes shared.
     std::vector<int> shared, shared_slot;
+    /// loads[p] for each p of shared, in the same order: what the connected search and the
+    /// solver read of it, in one place rather than scattered over loads.
+    std::vector<std::pair<LinkId, double>> shared_loads;
     std::vector<int> entry_slot;  ///< per position in loads, its entry's index in its link's users
     int heaviest_private = -1;
     bool private_stale = false;
@@ -287,12 +296,19 @@ class FlowNetwork {
     /// (and some whose bound no longer does, dropped when next met).
     std::vector<int> live, live_slot;
   };
-  /// A job loading a link, with its (normalised) load on it: one entry per entry of its loads.
+  /// A job loading a link: one entry per entry of its loads. Eight bytes, so that a link's
+  /// state with two users inline fills one cache line.
   struct LinkUser {
-    RunningJob* job = nullptr;
-    int position = 0;  ///< of the entry in the job's loads
-    double load() const { return job->loads[static_cast<std::size_t>(position)].second; }
+    std::int32_t job = 0;       ///< its slot in job_slots_
+    std::int32_t position = 0;  ///< of the entry in the job's loads
   };
+  RunningJob& job_of(const LinkUser& user) const {
+    return *job_slots_[static_cast<std::size_t>(user.job)];
+  }
+  /// The user's (normalised) load on the link.
+  double load_of(const LinkUser& user) const {
+    return job_of(user).loads[static_cast<std::size_t>(user.position)].second;
+  }
   struct NodeListHash {
     std::size_t operator()(const std::vector<NodeId>& nodes) const;
   };
@@ -332,14 +348,19 @@ class FlowNetwork {
   void add_shared(const LinkUser& user);
   void drop_shared(const LinkUser& user);
   /// The entry of `user` is now its link's only one: a candidate heaviest private link.
-  static void became_private(const LinkUser& user);
+  static void became_private(RunningJob& job, int position);
+  /// Prefetches the memory that the visit of `job`'s loaded links some positions after
+  /// `i` will use (insert_job: `leaving` false; remove_job: true).
+  void prefetch_ahead(const RunningJob& job, std::size_t i, bool leaving) const;
+  static constexpr std::size_t kStateAhead = 48, kUsersAhead = 20, kEntryAhead = 6;
   /// Exclusive nodes: `link` is an injection or ejection link, its job's own.
   bool own_link(LinkId link) const {
     return exclusive_nodes_ && static_cast<std::size_t>(link) < class_of_link_.size() &&
            (class_of_link_[static_cast<std::size_t>(link)] == kInjectionClass ||
             class_of_link_[static_cast<std::size_t>(link)] == kEjectionClass);
   }
-  /// Whether `link`, with its users and demand as they stand, is contended.
+  /// Whether `link`, with its users and demand as they stand, is contended (kept nowhere: it
+  /// changes only with them).
   bool contended(LinkId link) const;
   /// Queues `job` and every job sharing a link with it, transitively, for re-solving, looking
   /// at no more than `budget` link users (less what it looks at): false if it would.
@@ -367,8 +388,20 @@ class FlowNetwork {
   /// Sums `link`'s use afresh from its users and has each of them keep it live.
   void track(LinkId link);
   /// The peak that `link`'s use must exceed to raise one (its class's on graph machines), in
-  /// the units of LinkState::bound.
-  std::int64_t bound_threshold(LinkId link) const;
+  /// the units of LinkState::bound. (Here, with quantized_bound, to be inlined in the visits of
+  /// a job's links.)
+  std::int64_t bound_threshold(LinkId link) const {
+    const std::int64_t peak = static_cast<std::size_t>(link) < class_of_link_.size()
+                                  ? peak_class_use_[class_of_link_[static_cast<std::size_t>(link)]]
+                                  : peak_use_;
+    return peak >> kBoundShift;
+  }
+  static constexpr int kBoundShift = 20;  ///< bound units (2^-32) are 2^20 use units (2^-52)
+  /// A bound term in units of 2^-32, rounded up (≥ the use term it bounds, over 2^20); the
+  /// clamp keeps sums of millions in range.
+  static std::int64_t quantized_bound(double use) {
+    return static_cast<std::int64_t>(std::min(use, 0x1p20) * 0x1p32) + 1;
+  }
   /// The peak utilization over the links whose use rose since the last call.
   void raise_peak();
 
@@ -379,6 +412,7 @@ class FlowNetwork {
   bool weighted_sharing_ = false;  ///< see set_weighted_sharing
   bool reference_cap_ = true;      ///< see set_reference_cap
   bool exclusive_nodes_ = false;   ///< see set_exclusive_nodes
+  bool unit_capacities_ = false;   ///< graph machines: every link's capacity is 1 (normalise)
   static constexpr auto kInjectionClass = static_cast<std::uint8_t>(LinkClass::injection);
   static constexpr auto kEjectionClass = static_cast<std::uint8_t>(LinkClass::ejection);
   /// Graph machines: only links that can saturate join jobs (see the class comment).
@@ -393,25 +427,38 @@ class FlowNetwork {
   /// (LinkId pool_link_ = link_slot_count()) that stands for all N links evenly loaded.
   LinkId pool_link_ = -1;
   std::map<JobKey, RunningJob> jobs_;
-  /// What the model keeps of one link, in one place (a started or ended job visits each of its
-  /// links once: one cache miss, not one per array).
-  struct LinkState {
-    /// Its users, in no set order; two without allocating (most links have one or two).
-    boost::container::small_vector<LinkUser, 2> users;
+  /// The running jobs by slot (RunningJob::slot; null: free, and in free_job_slots_).
+  std::vector<RunningJob*> job_slots_;
+  std::vector<std::int32_t> free_job_slots_;
+  /// Where the links' users lists of three users or more live: pools of their own, a few MB
+  /// together, instead of blocks scattered over the heap among the jobs' load lists (a start or
+  /// end visits some 1,600 of them: fewer cache misses). Declared before links_, which
+  /// it outlives.
+  std::pmr::unsynchronized_pool_resource users_pool_;
+  /// What a started or ended job reads and writes of each of its links, in one cache line (it
+  /// visits each of its links once: one cache miss, not one per array); the rest of a link's
+  /// state is in use_of_link_, searched_of_link_ and tracked_of_link_.
+  struct alignas(64) LinkState {
+    using Users =
+        boost::container::small_vector<LinkUser, 2, std::pmr::polymorphic_allocator<LinkUser>>;
+    explicit LinkState(std::pmr::memory_resource* pool)
+        : users(Users::allocator_type(std::pmr::polymorphic_allocator<LinkUser>(pool))) {}
+    /// Its users, in no set order; two without allocating (most links have one or two), more
+    /// in users_pool_.
+    Users users;
     double demand = 0;  ///< Σ over its users of upper_rate · load
-    /// Its use over bandwidth in units of 2^-52 (see Utilization::max), where tracked; stale
-    /// elsewhere.
-    std::int64_t use = 0;
     /// Σ over its users of their largest terms, each rounded up to units of 2^-32: a bound on
     /// its use (see Utilization::max).
     std::int64_t bound = 0;
-    std::uint32_t searched = 0;  ///< the last queue_connected() search that looked at it
-    bool contended = false;      ///< as of the last change
-    /// Its use is summed: every user has it live. Every link whose bound exceeds
-    /// bound_threshold is.
-    bool tracked = false;
   };
+  static_assert(sizeof(LinkState) == 64);
   std::vector<LinkState> links_;  ///< per LinkId
+  /// Per LinkId: its use over bandwidth in units of 2^-52 (see Utilization::max), where
+  /// tracked, stale elsewhere; the last queue_connected() search that looked at it; whether its
+  /// use is summed (every user has it live; every link whose bound exceeds bound_threshold is).
+  std::vector<std::int64_t> use_of_link_;
+  std::vector<std::uint32_t> searched_of_link_;
+  std::vector<char> tracked_of_link_;
   /// Exclusive nodes: per LinkId, the running job whose own link it is (−1: none).
   std::vector<JobKey> owner_of_link_;
   std::vector<JobKey> changed_;      ///< jobs to re-solve with their connected jobs

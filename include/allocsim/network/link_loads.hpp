@@ -48,8 +48,9 @@ using LinkLoads = std::vector<std::pair<LinkId, double>>;
 /// a metric call) and reused across calls so that no call allocates once it has grown; no
 /// state survives a call (per_link is all zeros between calls). Not shared between threads.
 struct LinkLoadScratch {
-  std::vector<double> per_link;  ///< per LinkId, the load being accumulated
-  std::vector<LinkId> touched;   ///< links whose per_link entry was written
+  std::vector<double> per_link;             ///< per LinkId, the load being accumulated
+  std::vector<LinkId> touched;              ///< links whose per_link entry was written
+  std::vector<std::uint64_t> touched_bits;  ///< take_loads: one bit per link
   // all_to_all_link_loads on grids: per-line prefix counts.
   std::vector<NodeId> prefixes, suffixes;
   std::vector<std::int64_t> senders, receivers, plus, minus;

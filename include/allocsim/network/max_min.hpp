@@ -63,6 +63,8 @@ class MaxMinSolver {
   std::vector<double> frozen_load_, active_weight_;
   std::vector<int> slot_of_link_, slot_link_;  ///< the links in use, densely (see solve)
   std::vector<double> slot_level_;             ///< their saturation levels (+inf: unused slot)
+  static constexpr std::size_t kBlock = 16;    ///< slots per block of block_level_
+  std::vector<double> block_level_;            ///< per block of slots, its lowest level
   std::vector<int> active_count_;
   std::vector<std::size_t> link_offsets_, next_slot_;
   std::vector<int> link_flows_;
