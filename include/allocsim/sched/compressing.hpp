@@ -144,6 +144,15 @@ class CompressingConservative final : public Scheduler {
     std::uint64_t since_pass = 0;  // pass_gains_ entries it has not seen
     std::uint64_t since_move = 0;  // move_gains_ entries it has not seen
   };
+  /// A reserved job in revisit order with what the skip past the gains' reach reads (need and
+  /// duration never change while reserved; `unsettled` is kept equal to Reserved::unsettled):
+  /// a row of skipped jobs is read from this dense array, not from the scattered reservations.
+  struct Slot {
+    double duration = 0;
+    int job = 0;
+    int need = 0;
+    bool unsettled = false;
+  };
   struct Held {
     double release_end = 0;  // estimated end as given (NaN: none)
     int nodes = 0;
@@ -166,6 +175,8 @@ class CompressingConservative final : public Scheduler {
   /// Adds a pass time after now to pending_ (sched/pass_times.hpp).
   void ask_pass(double time);
   void insert_ordered(int job);
+  /// The slot of a reserved job (from its reservation).
+  Slot slot_of(int job) const;
   double key_of(const Job& job) const;
 
   std::string order_;
@@ -174,11 +185,11 @@ class CompressingConservative final : public Scheduler {
   double now_ = 0;
   StepProfile profile_;
   std::vector<Reserved> reserved_;  // by job index
-  std::vector<int> order_list_;     // reserved jobs by (start, key, index)
+  std::vector<Slot> order_list_;    // reserved jobs by (start, key, index)
   std::vector<Held> held_;          // by job index
   std::vector<int> held_list_;      // running jobs as the profile holds them
   std::vector<int> scratch_;
-  std::vector<int> walked_;
+  std::vector<Slot> walked_;  // order_list_ as the walk began
   std::vector<double> keep_;
   PassTimes pending_;  // pass times asked for and not reached
   double asked_ = 0;   // the last pending time asked of the simulation
