@@ -86,7 +86,7 @@ void StepProfile::advance(double now) {
 }
 
 bool StepProfile::wants_compaction() const {
-  return points_.size() > compacted_size_ + compacted_size_ / 8 + 8;
+  return points_.size() > compacted_size_ + compacted_size_ / 4 + 16;
 }
 
 void StepProfile::compact(const std::vector<double>& keep) {
