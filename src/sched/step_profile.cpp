@@ -86,6 +86,8 @@ void StepProfile::advance(double now) {
 }
 
 bool StepProfile::wants_compaction() const {
+  // At a quarter's growth (was: doubled, + 64): the searches and inserts run over fewer
+  // redundant breakpoints, for more compactions: ~3 % faster at SDSC-BLUE x0.8 (near the noise).
   return points_.size() > compacted_size_ + compacted_size_ / 4 + 16;
 }
 

@@ -66,27 +66,47 @@
 //   logged gains, has its candidates before R, so a failure with start >= R and a need and a
 //   duration at most its own skips it, whatever the starts (covered_until(need, duration, R)
 //   >= R). Those failures are kept as a Staircase (sched/failure_memo.hpp) while R holds, and
-//   the settled jobs after such a job (they start no earlier) are skipped in a row, with a
-//   prefetch a few ahead, while the staircase dominates them: 68.5 M of the 85 M revisits at
-//   SDSC-BLUE x0.8 (3.6 M of 7.6 M at SDSC-BLUE), ~4 pairs asked each. (The staircase alone,
-//   asked in the walk's loop, was not measurably faster; the skip in a row with its prefetch
-//   gained ~4 % at x0.8.)
+//   the settled jobs after such a job (they start no earlier) are skipped in a row while the
+//   staircase dominates them: 68.5 M of the 85 M revisits at SDSC-BLUE x0.8 (3.6 M of 7.6 M
+//   at SDSC-BLUE), ~4 pairs asked each. The row reads a dense array of slots in revisit order
+//   (need, duration, unsettled), not the scattered reservations, and writes no settle stamps:
+//   a job skipped there has no fit before its start at that point of the walk, so the gains
+//   logged since the walk began bound its candidates, and after the walk the logs keep exactly
+//   those (GainLog::prune); a hull asked from an older number answers from the first entry
+//   kept, a span at least as wide: the same earliest fit. (The staircase alone, asked in the
+//   walk's loop, was not measurably faster; the skip in a row gained ~4 % at x0.8.)
 // - A move (out of the old window, into the one found) is one StepProfile::move, its searches
 //   bounded by the found index; a revisit the memo skips records nothing (the failure that
 //   covers it dominates it); pass times wait in sched/pass_times.hpp.
 // Measured (bench/bench_conservative.cpp, SDSC-BLUE x0.8): of 85 M revisits in 205 k
-// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job. 120 k
-// of the compressions move ~45 jobs each; the 85 k that move none still make 32 M revisits.
+// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job (8.5 M
+// fail). 120 k of the compressions move ~45 jobs each; the 85 k that move none still make
+// 32 M revisits, most of them skipped in a row. The searches look at ~14 candidates and ~10
+// steps of their windows each, over ~590 breakpoints (before compaction at a quarter's
+// growth); the failure memo holds 8 to 31 failures at most records; the gain logs' stacks
+// ~19 entries each.
 // Tried and not faster (same schedules): the memo as three arrays queried without branches,
 // a per-walk staircase of the failures past the gains' reach asked in the loop (kept now, for
-// the skip in a row above), the profile as two arrays with
-// a branch-free binary search, cutting the walk where one failure dominates every job left
-// (would skip 4.8 M revisits). What remains is the walk's one visit per reserved job per
-// compression (~20 ns each; less for those skipped in a row past the gains' reach, but each
-// is still loaded and its settle stamps written): skipping the dominated jobs without visiting
-// them needs an index of the queue by need and duration kept across walks, and the settle
-// stamps set lazily (not done). Also tried, slower: the own window's nodes added without a
-// branch in StepProfile::earliest (the branch is well predicted).
+// the skip in a row above), the profile as two arrays with a branch-free binary search,
+// cutting the walk where one failure dominates every job left (would skip 4.8 M revisits);
+// and (this session, paired whole-process runs, no change beyond the noise of ~2 %): the
+// reservations' start and key in the slots too, so that the end-of-walk reordering (~13 % of
+// the walk on SDSC-BLUE by perf) and the compaction read no reservation; a forward scan for
+// GainLog::hull instead of its binary searches; StepProfile::earliest scanning the breakpoints
+// before the own window without the own-window test; the failure memo capped at its 12
+// newest failures. Slower: covered_until's test without branches (its loop-carried maximum:
+// x0.8 4.9 -> 6.0 s) and FailureMemo::record copying every failure in place without a branch
+// (-> 6.1 s). Also slower before: the own window's nodes added without a branch in
+// StepProfile::earliest (the branch is well predicted).
+// What remains: no one part dominates. At x0.8 (perf, after): the walk ~30 % (covered_until
+// about a quarter of it, the end-of-walk reordering and the loop's bounds the rest),
+// StepProfile::earliest 10 %, FailureMemo::record 8 %, move 7 %, compaction with its sort
+// ~8 %, binary searches 6 %: per revisit not skipped in a row, ~130 ns for a failed search
+// and ~250 ns for a move, over ~16 M of them. Halving that needs fewer searches, not cheaper
+// ones: e.g. spans from the individual gains instead of their hull, or failures kept across
+// walks (P before a settled job's start goes up only on logged gains); not done. Skipping
+// whole blocks of the rows (per-block minimum need and duration) would save little now that a
+// row costs a few ns a job.
 #include <cstdint>
 #include <string>
 #include <utility>
