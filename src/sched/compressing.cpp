@@ -260,9 +260,9 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       // the walk, so the entries logged since the walk began bound its candidates, and
       // those are all the logs keep once this walk prunes them (GainLog::hull from an older
       // number answers from the first entry kept: a hull at least as wide, same answers).
-      std::size_t end = pos;
+      std::size_t end = pos, pair = 0;
       while (end < walked_.size() && !walked_[end].unsettled &&
-             stair_.dominates(walked_[end].need, walked_[end].duration)) {
+             stair_.dominates(walked_[end].need, walked_[end].duration, pair)) {
         if (++end % kPollEvery == 0) context.check_time_limit();
       }
       if (end == walked_.size()) break;

@@ -214,6 +214,7 @@ TEST(FailureMemo, StaircaseFromAStartAgainstEveryFailure) {
         filled = true;
       }
       EXPECT_LE(stair.size(), all.size());
+      std::size_t hint = static_cast<std::size_t>(rng.uniform_int(0, 5));  // may be past the end
       for (int query = 0; query < 10; ++query) {
         const int need = static_cast<int>(rng.uniform_int(0, 13));
         const double duration = static_cast<double>(rng.uniform_int(0, 13));
@@ -221,6 +222,7 @@ TEST(FailureMemo, StaircaseFromAStartAgainstEveryFailure) {
         for (const Failure& f : all)
           expected = expected || (f.start >= from && f.need <= need && f.duration <= duration);
         EXPECT_EQ(stair.dominates(need, duration), expected);
+        EXPECT_EQ(stair.dominates(need, duration, hint), expected);  // hint kept across queries
         EXPECT_EQ(memo.covered_until(need, duration, from) >= from, expected);
       }
     }

@@ -68,7 +68,8 @@
 //   >= R). Those failures are kept as a Staircase (sched/failure_memo.hpp) while R holds, and
 //   the settled jobs after such a job (they start no earlier) are skipped in a row while the
 //   staircase dominates them: 68.5 M of the 85 M revisits at SDSC-BLUE x0.8 (3.6 M of 7.6 M
-//   at SDSC-BLUE), ~4 pairs asked each. The row reads a dense array of slots in revisit order
+//   at SDSC-BLUE), ~4 pairs (the one that dominated the job before asked first). The row
+//   reads a dense array of slots in revisit order
 //   (need, duration, unsettled), not the scattered reservations, and writes no settle stamps:
 //   a job skipped there has no fit before its start at that point of the walk, so the gains
 //   logged since the walk began bound its candidates, and after the walk the logs keep exactly

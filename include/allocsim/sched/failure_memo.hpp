@@ -38,6 +38,17 @@ class Staircase {
       found |= (needs_[i] <= need) & (durations_[i] <= duration);
     return found;
   }
+  /// The same, asking first the pair at `hint` (a row of jobs is mostly dominated by one
+  /// pair), then all; `hint` becomes the pair found.
+  bool dominates(int need, double duration, std::size_t& hint) const {
+    if (hint < needs_.size() && needs_[hint] <= need && durations_[hint] <= duration) return true;
+    for (std::size_t i = 0; i < needs_.size(); ++i)
+      if (needs_[i] <= need && durations_[i] <= duration) {
+        hint = i;
+        return true;
+      }
+    return false;
+  }
   /// Number of pairs kept.
   std::size_t size() const { return needs_.size(); }
 
