@@ -38,6 +38,26 @@
 // sorting and bisecting (~3 %) (paired `allocsim run` user times at x0.8). Where
 // the time goes now (perf, x0.8): the walk 29 %, StepProfile::earliest 12 %, move 10 %,
 // recording failures 8 %, binary searches 6 %, breakpoint inserts (memmove) 4 %.
+// Then (2026-11-29, branch wt-cons, same machine, load ~2-3; before = main at 97c5d45). Easy
+// and conservative only, four runs of this program each, old and new in turn (the first of
+// each a warm-up of the pairing; all four shown), each line a run's medians of 3:
+//   ALLOCSIM_TRACE_DIR=/work/shared/traces build/bench/bench_conservative
+//       --benchmark_repetitions=3 '--benchmark_filter=easy|conservative/it'
+//   before  SDSC-BLUE:      conservative 1.28 1.33 1.32 1.31 s (2.25 2.23 2.28 2.17 x EASY)
+//           SDSC-BLUE x0.8: conservative 5.09 5.22 5.08 5.29 s (5.80 5.32 5.71 5.52 x EASY)
+//   after   SDSC-BLUE:      conservative 1.22 1.17 1.28 1.30 s (2.20 1.70 2.17 2.10 x EASY)
+//           SDSC-BLUE x0.8: conservative 5.09 4.96 4.95 5.03 s (5.93 5.85 5.32 5.65 x EASY)
+// (EASY itself ranged 0.55-0.69 s and 0.85-0.98 s over these runs: the ratios move with it.)
+// Whole process, the two programs in turn (3 pairs): after/before CPU 0.954 (0.942-0.989).
+// The targets (2 x and 3 x) are still NOT met: SDSC-BLUE about 2.1-2.2 x, x0.8 about 5.3-5.9 x.
+// What changed (same schedules, same mean waits printed): the skip in a row past the gains'
+// reach reads a dense array of slots and writes no settle stamps, asking first the staircase
+// pair that dominated the job before; StepProfile::shift counts sign changes without a
+// branch (move 10 % -> 7 % of x0.8 by perf); compaction at a quarter's growth. Where the time
+// goes now (perf, x0.8): the walk 31 % (covered_until ~29 % of it, the row ~15 %, the
+// end-of-walk reordering ~12 %), StepProfile::earliest 10 %, FailureMemo::record 8 %, move
+// 7 %, binary searches 6 %, compaction with its sort ~8 %, memmove 4 %. What was tried and is
+// not faster, and what remains: sched/compressing.hpp.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -248,7 +248,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     const double gains_reach = std::max(pass_gains_.reach(), move_gains_.reach());
     if (!r.unsettled && gains_reach <= r.start && std::isfinite(gains_reach)) {
       // Past the reach R of every gain: skipped iff a failure with start >= R dominates the
-      // job (covered_until(need, duration, R) >= R), asked of those failures as a staircase.
+      // job (covered_until(need, duration) >= R), asked of those failures as a staircase.
       // The jobs after it start no earlier, so settled ones go the same way, in a row.
       if (!stair_valid || stair_from != gains_reach) {
         memo_.fill(gains_reach, stair_);
@@ -272,7 +272,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       }
     }
     const double reach = r.unsettled ? r.start : std::min(r.start, gains_reach);
-    const double covered = memo_.covered_until(r.need, r.duration, reach);
+    const double covered = memo_.covered_until(r.need, r.duration);
     if (covered >= reach) {
       // Not recorded: reach <= the job's start here, so the failure found (start `covered`,
       // need and duration at most the job's) dominates the job's own.
