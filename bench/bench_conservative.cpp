@@ -21,43 +21,30 @@
 // recording failures 8 %, binary searches 5 %, compaction 4 %; Simulation::run fell from 12 %
 // to under 1 % once the pass times waited in sched/pass_times.hpp (the simulation's heap held
 // 5.5 M wake-ups). See sched/compressing.hpp for the bounds used and what was tried.
-// Then (2026-11-29, branch wt-conserv2, same machine, load ~2-8; before = main at 2a4f654):
-//   before  SDSC-BLUE:      easy 0.56, conservative 1.23 (2.19 x), replan=full 1.24 (2.21 x)
-//           SDSC-BLUE x0.8: easy 0.84, conservative 5.28 (6.25 x), replan=full 23.58 (27.92 x)
-//   after   SDSC-BLUE:      easy 0.57, conservative 1.30 (2.27 x), replan=full 1.35 (2.35 x)
-//           SDSC-BLUE x0.8: easy 0.89, conservative 5.21 (5.87 x), replan=full 23.80 (26.81 x)
-// The noise is larger than the change on SDSC-BLUE: the same binaries run twice more in turn
-// (easy and conservative only) gave conservative 1.23 / 1.35 s before and 1.28 / 1.27 s after
-// (2.00 to 2.37 x EASY for one binary), and at x0.8 5.27 / 5.62 s before against 5.13 / 5.23 s
-// after; paired runs of `allocsim run` at x0.8, user time: 5.7-5.8 s before, 5.1 s after.
-// The targets (2 x and 3 x) are still NOT met. What changed: 68.5 M of the 85 M revisits at
-// x0.8 (3.6 M of 7.6 M on SDSC-BLUE) are of settled jobs past the reach of every logged gain;
-// those are now asked of a staircase of the failures from that reach on (about 4 pairs, no
-// starts) and skipped in a row while it dominates them, with a prefetch a few jobs ahead
-// (~4 %); each reservation's record on one cache line (~3 %); compaction merges instead of
-// sorting and bisecting (~3 %) (paired `allocsim run` user times at x0.8). Where
-// the time goes now (perf, x0.8): the walk 29 %, StepProfile::earliest 12 %, move 10 %,
-// recording failures 8 %, binary searches 6 %, breakpoint inserts (memmove) 4 %.
 // Then (2026-11-29, branch wt-cons, same machine, load ~2-3; before = main at 97c5d45). Easy
-// and conservative only, four runs of this program each, old and new in turn (the first of
-// each a warm-up of the pairing; all four shown), each line a run's medians of 3:
+// and conservative only, four runs of this program each, old and new in turn (all four shown:
+// the first of each was the pairing's warm-up), each figure a run's median of 3:
 //   ALLOCSIM_TRACE_DIR=/work/shared/traces build/bench/bench_conservative
 //       --benchmark_repetitions=3 '--benchmark_filter=easy|conservative/it'
-//   before  SDSC-BLUE:      conservative 1.28 1.33 1.32 1.31 s (2.25 2.23 2.28 2.17 x EASY)
-//           SDSC-BLUE x0.8: conservative 5.09 5.22 5.08 5.29 s (5.80 5.32 5.71 5.52 x EASY)
-//   after   SDSC-BLUE:      conservative 1.22 1.17 1.28 1.30 s (2.20 1.70 2.17 2.10 x EASY)
-//           SDSC-BLUE x0.8: conservative 5.09 4.96 4.95 5.03 s (5.93 5.85 5.32 5.65 x EASY)
-// (EASY itself ranged 0.55-0.69 s and 0.85-0.98 s over these runs: the ratios move with it.)
-// Whole process, the two programs in turn (3 pairs): after/before CPU 0.954 (0.942-0.989).
-// The targets (2 x and 3 x) are still NOT met: SDSC-BLUE about 2.1-2.2 x, x0.8 about 5.3-5.9 x.
-// What changed (same schedules, same mean waits printed): the skip in a row past the gains'
-// reach reads a dense array of slots and writes no settle stamps, asking first the staircase
-// pair that dominated the job before; StepProfile::shift counts sign changes without a
-// branch (move 10 % -> 7 % of x0.8 by perf); compaction at a quarter's growth. Where the time
-// goes now (perf, x0.8): the walk 31 % (covered_until ~29 % of it, the row ~15 %, the
-// end-of-walk reordering ~12 %), StepProfile::earliest 10 %, FailureMemo::record 8 %, move
-// 7 %, binary searches 6 %, compaction with its sort ~8 %, memmove 4 %. What was tried and is
-// not faster, and what remains: sched/compressing.hpp.
+//   before  SDSC-BLUE:      conservative 1.24 1.28 1.31 1.28 s (2.17 2.21 2.18 2.27 x EASY)
+//           SDSC-BLUE x0.8: conservative 5.26 5.09 5.38 5.32 s (5.86 5.75 4.41 6.22 x EASY)
+//   after   SDSC-BLUE:      conservative 1.23 1.21 1.19 1.18 s (2.21 1.96 2.17 2.01 x EASY)
+//           SDSC-BLUE x0.8: conservative 4.57 4.84 4.65 4.66 s (5.30 5.52 5.28 5.41 x EASY)
+// (EASY itself ranged 0.55-0.61 s and 0.85-1.22 s over these runs: the ratios move with it.)
+// Whole process, the two programs in turn (3 pairs): after/before CPU 0.908 (0.872-0.965).
+// A whole run of this program (three schedulers) after: SDSC-BLUE easy 0.58, conservative
+// 1.27 (2.22 x), replan=full 1.23 s; x0.8 easy 0.87, conservative 4.84 (5.56 x), replan=full
+// 27.50 s (a noisier moment: 24.26 s in the run before). Mean waits and job counts printed:
+// the same as before for all six cases.
+// The targets (2 x and 3 x) are still NOT met: SDSC-BLUE about 2.0-2.2 x, x0.8 about 5.3-5.5 x.
+// What changed (same schedules): the failure memo kept in start order, so that covered_until
+// stops at the first dominating failure (~7 % at x0.8); the skip in a row past the gains'
+// reach reads a dense array of slots, writes no settle stamps and asks first the staircase
+// pair that dominated the job before; StepProfile::shift counts sign changes without a branch
+// (move 10 % -> 7 % of x0.8 by perf); compaction at a quarter's growth. Where the time goes
+// now (perf, x0.8): the walk 25 %, StepProfile::earliest 11 %, FailureMemo::record 9 %, move
+// 7.5 %, compaction with its sort ~9.5 %, binary searches 5.6 %, memmove 4.6 %. What was
+// tried and is not faster, and what remains: sched/compressing.hpp.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -196,8 +196,9 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   bool reorder = false;
   const std::uint64_t pass_from = pass_gains_.next(), move_from = move_gains_.next();
   memo_.clear();
-  std::size_t pos =
-      0;  // the job revisited: walked_[pos], order_list_[pos] (unchanged till the end)
+  // The job revisited: walked_[pos], and order_list_[pos] (reordered only after the walk),
+  // whose slot follows the reservation's `unsettled`.
+  std::size_t pos = 0;
   auto settle = [&](Reserved& r) {
     r.unsettled = false;
     order_list_[pos].unsettled = false;

@@ -69,8 +69,8 @@
 //   the settled jobs after such a job (they start no earlier) are skipped in a row while the
 //   staircase dominates them: 68.5 M of the 85 M revisits at SDSC-BLUE x0.8 (3.6 M of 7.6 M
 //   at SDSC-BLUE), ~4 pairs (the one that dominated the job before asked first). The row
-//   reads a dense array of slots in revisit order
-//   (need, duration, unsettled), not the scattered reservations, and writes no settle stamps:
+//   reads a dense array of slots in revisit order (need, duration, unsettled), not the
+//   scattered reservations, and writes no settle stamps:
 //   a job skipped there has no fit before its start at that point of the walk, so the gains
 //   logged since the walk began bound its candidates, and after the walk the logs keep exactly
 //   those (GainLog::prune); a hull asked from an older number answers from the first entry
@@ -97,20 +97,20 @@
 // before the own window without the own-window test; the failure memo capped at its 12
 // newest failures. Slower: covered_until's test without branches (its loop-carried maximum:
 // x0.8 4.9 -> 6.0 s) and FailureMemo::record copying every failure in place without a branch
-// (-> 6.1 s). Also slower before: the own window's nodes added without a branch in
+// (-> 6.1 s), and its pass skipped when the new need or duration is above all kept (x 1.08,
+// with the maxima kept). Also slower before: the own window's nodes added without a branch in
 // StepProfile::earliest (the branch is well predicted).
 // Kept: the failure memo in start order, so covered_until stops at the first dominating
 // failure from the latest start instead of looking at all (~15 at x0.8): ~7 % at x0.8
 // (paired whole-process runs, 0.93, range 0.85-0.99).
-// What remains: no one part dominates. At x0.8 (perf, after): the walk ~30 % (covered_until
-// about a quarter of it, the end-of-walk reordering and the loop's bounds the rest),
-// StepProfile::earliest 10 %, FailureMemo::record 8 %, move 7 %, compaction with its sort
-// ~8 %, binary searches 6 %: per revisit not skipped in a row, ~130 ns for a failed search
-// and ~250 ns for a move, over ~16 M of them. Halving that needs fewer searches, not cheaper
-// ones: e.g. spans from the individual gains instead of their hull, or failures kept across
-// walks (P before a settled job's start goes up only on logged gains); not done. Skipping
-// whole blocks of the rows (per-block minimum need and duration) would save little now that a
-// row costs a few ns a job.
+// What remains: no one part dominates. At x0.8 (perf, after): the walk 25 % (the rows, the
+// end-of-walk reordering, the bounds), StepProfile::earliest 11 %, FailureMemo::record 9 %,
+// move 7.5 %, compaction with its sort ~9.5 %, binary searches 5.6 %, memmove 4.6 %: roughly
+// 100-250 ns per revisit not skipped in a row (a failed search to a move), ~16 M of them. Halving
+// that needs fewer searches, not cheaper ones: e.g. spans from the individual gains instead of
+// their hull, or failures kept across walks (P before a settled job's start goes up only on logged
+// gains); not done. Skipping whole blocks of the rows (per-block minimum need and duration) would
+// save little now that a row costs a few ns a job.
 #include <cstdint>
 #include <string>
 #include <utility>
