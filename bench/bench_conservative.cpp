@@ -21,6 +21,23 @@
 // recording failures 8 %, binary searches 5 %, compaction 4 %; Simulation::run fell from 12 %
 // to under 1 % once the pass times waited in sched/pass_times.hpp (the simulation's heap held
 // 5.5 M wake-ups). See sched/compressing.hpp for the bounds used and what was tried.
+// Then (2026-11-29, branch wt-conserv2, same machine, load ~2-8; before = main at 2a4f654):
+//   before  SDSC-BLUE:      easy 0.56, conservative 1.23 (2.19 x), replan=full 1.24 (2.21 x)
+//           SDSC-BLUE x0.8: easy 0.84, conservative 5.28 (6.25 x), replan=full 23.58 (27.92 x)
+//   after   SDSC-BLUE:      easy 0.57, conservative 1.30 (2.27 x), replan=full 1.35 (2.35 x)
+//           SDSC-BLUE x0.8: easy 0.89, conservative 5.21 (5.87 x), replan=full 23.80 (26.81 x)
+// The noise is larger than the change on SDSC-BLUE: the same binaries run twice more in turn
+// (easy and conservative only) gave conservative 1.23 / 1.35 s before and 1.28 / 1.27 s after
+// (2.00 to 2.37 x EASY for one binary), and at x0.8 5.27 / 5.62 s before against 5.13 / 5.23 s
+// after; paired runs of `allocsim run` at x0.8, user time: 5.7-5.8 s before, 5.1 s after.
+// The targets (2 x and 3 x) are still NOT met. What changed: 68.5 M of the 85 M revisits at
+// x0.8 (3.6 M of 7.6 M on SDSC-BLUE) are of settled jobs past the reach of every logged gain;
+// those are now asked of a staircase of the failures from that reach on (about 4 pairs, no
+// starts) and skipped in a row while it dominates them, with a prefetch a few jobs ahead
+// (~4 %); each reservation's record on one cache line (~3 %); compaction merges instead of
+// sorting and bisecting (~3 %) (paired `allocsim run` user times at x0.8). Where
+// the time goes now (perf, x0.8): the walk 29 %, StepProfile::earliest 12 %, move 10 %,
+// recording failures 8 %, binary searches 6 %, breakpoint inserts (memmove) 4 %.
 // Then (2026-11-29, branch wt-cons, same machine, load ~2-3; before = main at 97c5d45). Easy
 // and conservative only, four runs of this program each, old and new in turn (all four shown:
 // the first of each was the pairing's warm-up), each figure a run's median of 3:
