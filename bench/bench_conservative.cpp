@@ -38,6 +38,30 @@
 // sorting and bisecting (~3 %) (paired `allocsim run` user times at x0.8). Where
 // the time goes now (perf, x0.8): the walk 29 %, StepProfile::earliest 12 %, move 10 %,
 // recording failures 8 %, binary searches 6 %, breakpoint inserts (memmove) 4 %.
+// Then (2026-11-29, branch wt-cons, same machine, load ~2-3; before = main at 97c5d45). Easy
+// and conservative only, four runs of this program each, old and new in turn (all four shown:
+// the first of each was the pairing's warm-up), each figure a run's median of 3:
+//   ALLOCSIM_TRACE_DIR=/work/shared/traces build/bench/bench_conservative
+//       --benchmark_repetitions=3 '--benchmark_filter=easy|conservative/it'
+//   before  SDSC-BLUE:      conservative 1.24 1.28 1.31 1.28 s (2.17 2.21 2.18 2.27 x EASY)
+//           SDSC-BLUE x0.8: conservative 5.26 5.09 5.38 5.32 s (5.86 5.75 4.41 6.22 x EASY)
+//   after   SDSC-BLUE:      conservative 1.23 1.21 1.19 1.18 s (2.21 1.96 2.17 2.01 x EASY)
+//           SDSC-BLUE x0.8: conservative 4.57 4.84 4.65 4.66 s (5.30 5.52 5.28 5.41 x EASY)
+// (EASY itself ranged 0.55-0.61 s and 0.85-1.22 s over these runs: the ratios move with it.)
+// Whole process, the two programs in turn (3 pairs): after/before CPU 0.908 (0.872-0.965).
+// A whole run of this program (three schedulers) after: SDSC-BLUE easy 0.58, conservative
+// 1.27 (2.22 x), replan=full 1.23 s; x0.8 easy 0.87, conservative 4.84 (5.56 x), replan=full
+// 27.50 s (a noisier moment: 24.26 s in the run before). Mean waits and job counts printed:
+// the same as before for all six cases.
+// The targets (2 x and 3 x) are still NOT met: SDSC-BLUE about 2.0-2.2 x, x0.8 about 5.3-5.5 x.
+// What changed (same schedules): the failure memo kept in start order, so that covered_until
+// stops at the first dominating failure (~7 % at x0.8); the skip in a row past the gains'
+// reach reads a dense array of slots, writes no settle stamps and asks first the staircase
+// pair that dominated the job before; StepProfile::shift counts sign changes without a branch
+// (move 10 % -> 7 % of x0.8 by perf); compaction at a quarter's growth. Where the time goes
+// now (perf, x0.8): the walk 25 %, StepProfile::earliest 11 %, FailureMemo::record 9 %, move
+// 7.5 %, compaction with its sort ~9.5 %, binary searches 5.6 %, memmove 4.6 %. What was
+// tried and is not faster, and what remains: sched/compressing.hpp.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

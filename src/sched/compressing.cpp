@@ -88,7 +88,7 @@ bool CompressingConservative::before(int a, int b) const {
 std::vector<std::pair<int, double>> CompressingConservative::reservations() const {
   std::vector<std::pair<int, double>> out;
   out.reserve(order_list_.size());
-  for (int job : order_list_) out.emplace_back(job, reserved_[job].start);
+  for (const Slot& slot : order_list_) out.emplace_back(slot.job, reserved_[slot.job].start);
   return out;
 }
 
@@ -114,9 +114,10 @@ void CompressingConservative::schedule(SchedulerContext& context) {
     // reservation's start and end stay breakpoints (the searches' own windows need them).
     // The starts come sorted (order_list_ is by start); only the ends are sorted, then merged.
     keep_.clear();
-    for (int job : order_list_) keep_.push_back(reserved_[job].start);
+    for (const Slot& slot : order_list_) keep_.push_back(reserved_[slot.job].start);
     const auto starts = static_cast<std::ptrdiff_t>(keep_.size());
-    for (int job : order_list_) keep_.push_back(reserved_[job].start + reserved_[job].duration);
+    for (const Slot& slot : order_list_)
+      keep_.push_back(reserved_[slot.job].start + reserved_[slot.job].duration);
     const auto ends = keep_.begin() + starts;
     if (!std::is_sorted(keep_.begin(), ends)) std::sort(keep_.begin(), ends);
     std::sort(ends, keep_.end());
@@ -168,10 +169,10 @@ bool CompressingConservative::sync(SchedulerContext& context) {
   if (waiting.size() - arrivals != order_list_.size()) {
     for (int job : waiting) reserved_[job].seen = stamp_;
     std::size_t kept = 0;
-    for (int job : order_list_) {
-      Reserved& r = reserved_[job];
+    for (const Slot& slot : order_list_) {
+      Reserved& r = reserved_[slot.job];
       if (r.seen == stamp_) {
-        order_list_[kept++] = job;
+        order_list_[kept++] = slot;
         continue;
       }
       profile_.add(r.start, r.start + r.duration, r.need);
@@ -189,16 +190,24 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   if (gained)
     stop = order_list_.size();
   else
-    while (stop < order_list_.size() && !(reserved_[order_list_[stop]].start > now_)) ++stop;
+    while (stop < order_list_.size() && !(reserved_[order_list_[stop].job].start > now_)) ++stop;
   if (stop == 0) return;
   walked_.assign(order_list_.begin(), order_list_.begin() + static_cast<std::ptrdiff_t>(stop));
   bool reorder = false;
   const std::uint64_t pass_from = pass_gains_.next(), move_from = move_gains_.next();
   memo_.clear();
+  // The job revisited: walked_[pos], and order_list_[pos] (reordered only after the walk),
+  // whose slot follows the reservation's `unsettled`.
+  std::size_t pos = 0;
   auto settle = [&](Reserved& r) {
     r.unsettled = false;
+    order_list_[pos].unsettled = false;
     r.since_pass = pass_gains_.next();
     r.since_move = move_gains_.next();
+  };
+  auto unsettle = [&](Reserved& r) {
+    r.unsettled = true;
+    order_list_[pos].unsettled = true;
   };
   // No fit before its start: settled, and recorded while P >= 0 (sched/failure_memo.hpp).
   // The failures from the gains' reach on, as a staircase (below), while that reach holds.
@@ -212,13 +221,13 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     if (profile_.negatives() == 0) remember(r, r.start);
     settle(r);
   };
-  for (std::size_t pos = 0; pos < walked_.size(); ++pos) {
+  for (; pos < walked_.size(); ++pos) {
     if (pos % kPollEvery == 0) context.check_time_limit();
-    const int job = walked_[pos];
+    const int job = walked_[pos].job;
     // The reservations are scattered over the job table: the one a few revisits ahead is
     // fetched early (most revisits are a few comparisons).
     if (pos + kPrefetchAhead < walked_.size())
-      __builtin_prefetch(&reserved_[static_cast<std::size_t>(walked_[pos + kPrefetchAhead])]);
+      __builtin_prefetch(&reserved_[static_cast<std::size_t>(walked_[pos + kPrefetchAhead].job)]);
     Reserved& r = reserved_[job];
     if (!(r.start > now_)) {  // due: offered; a refusal re-reserves it after now
       profile_.add(r.start, r.start + r.duration, r.need);
@@ -228,7 +237,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       if (used < 0) {
         r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
         profile_.add(r.start, r.start + r.duration, -r.need);
-        r.unsettled = true;
+        unsettle(r);
         if (r.start > now_) ask_pass(r.start);
       }
       reorder = true;
@@ -240,31 +249,31 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     const double gains_reach = std::max(pass_gains_.reach(), move_gains_.reach());
     if (!r.unsettled && gains_reach <= r.start && std::isfinite(gains_reach)) {
       // Past the reach R of every gain: skipped iff a failure with start >= R dominates the
-      // job (covered_until(need, duration, R) >= R), asked of those failures as a staircase.
+      // job (covered_until(need, duration) >= R), asked of those failures as a staircase.
       // The jobs after it start no earlier, so settled ones go the same way, in a row.
       if (!stair_valid || stair_from != gains_reach) {
         memo_.fill(gains_reach, stair_);
         stair_valid = true;
         stair_from = gains_reach;
       }
-      Reserved* next = &r;
-      while (stair_.dominates(next->need, next->duration)) {
-        settle(*next);
-        if (++pos == walked_.size()) break;
-        if (pos % kPollEvery == 0) context.check_time_limit();
-        if (pos + kPrefetchAhead < walked_.size())
-          __builtin_prefetch(&reserved_[static_cast<std::size_t>(walked_[pos + kPrefetchAhead])]);
-        next = &reserved_[static_cast<std::size_t>(walked_[pos])];
-        if (next->unsettled) break;
+      // The row is read from the dense slots (no reservation loaded) and its settle stamps
+      // are not written: a job skipped here had no fit before its start at this point of
+      // the walk, so the entries logged since the walk began bound its candidates, and
+      // those are all the logs keep once this walk prunes them (GainLog::hull from an older
+      // number answers from the first entry kept: a hull at least as wide, same answers).
+      std::size_t end = pos, pair = 0;
+      while (end < walked_.size() && !walked_[end].unsettled &&
+             stair_.dominates(walked_[end].need, walked_[end].duration, pair)) {
+        if (++end % kPollEvery == 0) context.check_time_limit();
       }
-      if (pos == walked_.size()) break;
-      if (next != &r) {  // the first job not skipped: revisited as any other
-        --pos;
+      if (end == walked_.size()) break;
+      if (end != pos) {  // the first job not skipped (walked_[end]): revisited as any other
+        pos = end - 1;
         continue;
       }
     }
     const double reach = r.unsettled ? r.start : std::min(r.start, gains_reach);
-    const double covered = memo_.covered_until(r.need, r.duration, reach);
+    const double covered = memo_.covered_until(r.need, r.duration);
     if (covered >= reach) {
       // Not recorded: reach <= the job's start here, so the failure found (start `covered`,
       // need and duration at most the job's) dominates the job's own.
@@ -331,7 +340,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         move_gains_.push(old_start, old_start + r.duration);
         ask_pass(r.start);
       }
-      r.unsettled = true;
+      unsettle(r);
       continue;
     }
     // Out of its window, into the one found (add twice, as one step).
@@ -352,18 +361,18 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   }
   if (!reorder) return;
   std::size_t kept = 0;
-  for (int job : order_list_)
-    if (reserved_[job].active) order_list_[kept++] = job;
+  for (const Slot& slot : order_list_)
+    if (reserved_[slot.job].active) order_list_[kept++] = slot;
   order_list_.resize(kept);
   // Insertion sort: few jobs changed place.
   for (std::size_t i = 1; i < order_list_.size(); ++i) {
-    const int job = order_list_[i];
+    const Slot slot = order_list_[i];
     std::size_t j = i;
-    while (j > 0 && before(job, order_list_[j - 1])) {
+    while (j > 0 && before(slot.job, order_list_[j - 1].job)) {
       order_list_[j] = order_list_[j - 1];
       --j;
     }
-    order_list_[j] = job;
+    order_list_[j] = slot;
   }
 }
 
@@ -371,10 +380,15 @@ void CompressingConservative::ask_pass(double time) {
   if (time > now_ && std::isfinite(time)) pending_.push(time);  // (the simulation ignores others)
 }
 
+CompressingConservative::Slot CompressingConservative::slot_of(int job) const {
+  const Reserved& r = reserved_[job];
+  return Slot{r.duration, job, r.need, r.unsettled};
+}
+
 void CompressingConservative::insert_ordered(int job) {
   auto at = std::upper_bound(order_list_.begin(), order_list_.end(), job,
-                             [&](int a, int b) { return before(a, b); });
-  order_list_.insert(at, job);
+                             [&](int a, const Slot& b) { return before(a, b.job); });
+  order_list_.insert(at, slot_of(job));
 }
 
 double CompressingConservative::retry_time(const SchedulerContext& context, int job, double limit,

@@ -2,6 +2,7 @@
 #include "allocsim/sched/failure_memo.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 namespace allocsim {
@@ -14,15 +15,19 @@ void FailureMemo::record(int need, double duration, double start) {
                                        failure.start <= start;
                               }),
                front_.end());
-  front_.push_back({need, duration, start});
+  // In start order (mostly at the end: the walk goes by start).
+  auto at = front_.end();
+  while (at != front_.begin() && std::prev(at)->start > start) --at;
+  front_.insert(at, {need, duration, start});
   min_need_ = std::min(min_need_, need);  // (dropped failures had need and duration >= these)
   min_duration_ = std::min(min_duration_, duration);
 }
 
 void FailureMemo::fill(double from, Staircase& stair) const {
   stair.clear();
-  for (const Failure& failure : front_)
-    if (failure.start >= from) stair.add(failure.need, failure.duration);
+  for (auto failure = front_.rbegin(); failure != front_.rend() && failure->start >= from;
+       ++failure)
+    stair.add(failure->need, failure->duration);  // (the set kept is the same in any order)
 }
 
 void Staircase::add(int need, double duration) {

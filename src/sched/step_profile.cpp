@@ -66,16 +66,15 @@ void StepProfile::move(double from, double to, std::size_t to_index, double dura
 }
 
 void StepProfile::shift(std::size_t first, std::size_t stop, int delta) {
+  // The sign changes counted without a branch (the loop vectorizes; signs rarely change).
+  std::ptrdiff_t change = 0;
   for (std::size_t i = first; i < stop; ++i) {
     const int before = points_[i].free;
-    points_[i].free += delta;
-    if ((before < 0) != (points_[i].free < 0)) {
-      if (before < 0)
-        --negatives_;
-      else
-        ++negatives_;
-    }
+    const int after = before + delta;
+    points_[i].free = after;
+    change += static_cast<std::ptrdiff_t>(after < 0) - static_cast<std::ptrdiff_t>(before < 0);
   }
+  negatives_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(negatives_) + change);
 }
 
 void StepProfile::advance(double now) {
@@ -87,7 +86,9 @@ void StepProfile::advance(double now) {
 }
 
 bool StepProfile::wants_compaction() const {
-  return points_.size() > 2 * compacted_size_ + 64;
+  // At a quarter's growth (was: doubled, + 64): the searches and inserts run over fewer
+  // redundant breakpoints, for more compactions: ~3 % faster at SDSC-BLUE x0.8 (near the noise).
+  return points_.size() > compacted_size_ + compacted_size_ / 4 + 16;
 }
 
 void StepProfile::compact(const std::vector<double>& keep) {

@@ -64,29 +64,53 @@
 // of 85 M revisits at SDSC-BLUE x0.8 and cost more than it saved once failures were kept.)
 // - Past the gains' reach: a settled job starting at or after R, the largest end of the
 //   logged gains, has its candidates before R, so a failure with start >= R and a need and a
-//   duration at most its own skips it, whatever the starts (covered_until(need, duration, R)
+//   duration at most its own skips it, whatever the starts (covered_until(need, duration)
 //   >= R). Those failures are kept as a Staircase (sched/failure_memo.hpp) while R holds, and
-//   the settled jobs after such a job (they start no earlier) are skipped in a row, with a
-//   prefetch a few ahead, while the staircase dominates them: 68.5 M of the 85 M revisits at
-//   SDSC-BLUE x0.8 (3.6 M of 7.6 M at SDSC-BLUE), ~4 pairs asked each. (The staircase alone,
-//   asked in the walk's loop, was not measurably faster; the skip in a row with its prefetch
-//   gained ~4 % at x0.8.)
+//   the settled jobs after such a job (they start no earlier) are skipped in a row while the
+//   staircase dominates them: 68.5 M of the 85 M revisits at SDSC-BLUE x0.8 (3.6 M of 7.6 M
+//   at SDSC-BLUE), ~4 pairs (the one that dominated the job before asked first). The row
+//   reads a dense array of slots in revisit order (need, duration, unsettled), not the
+//   scattered reservations, and writes no settle stamps:
+//   a job skipped there has no fit before its start at that point of the walk, so the gains
+//   logged since the walk began bound its candidates, and after the walk the logs keep exactly
+//   those (GainLog::prune); a hull asked from an older number answers from the first entry
+//   kept, a span at least as wide: the same earliest fit. (The staircase alone, asked in the
+//   walk's loop, was not measurably faster; the skip in a row gained ~4 % at x0.8.)
 // - A move (out of the old window, into the one found) is one StepProfile::move, its searches
 //   bounded by the found index; a revisit the memo skips records nothing (the failure that
 //   covers it dominates it); pass times wait in sched/pass_times.hpp.
 // Measured (bench/bench_conservative.cpp, SDSC-BLUE x0.8): of 85 M revisits in 205 k
-// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job. 120 k
-// of the compressions move ~45 jobs each; the 85 k that move none still make 32 M revisits.
+// compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job (8.5 M
+// fail). 120 k of the compressions move ~45 jobs each; the 85 k that move none still make
+// 32 M revisits, most of them skipped in a row. The searches look at ~14 candidates and ~10
+// steps of their windows each, over ~590 breakpoints (before compaction at a quarter's
+// growth); the failure memo holds 8 to 31 failures at most records; the gain logs' stacks
+// ~19 entries each.
 // Tried and not faster (same schedules): the memo as three arrays queried without branches,
 // a per-walk staircase of the failures past the gains' reach asked in the loop (kept now, for
-// the skip in a row above), the profile as two arrays with
-// a branch-free binary search, cutting the walk where one failure dominates every job left
-// (would skip 4.8 M revisits). What remains is the walk's one visit per reserved job per
-// compression (~20 ns each; less for those skipped in a row past the gains' reach, but each
-// is still loaded and its settle stamps written): skipping the dominated jobs without visiting
-// them needs an index of the queue by need and duration kept across walks, and the settle
-// stamps set lazily (not done). Also tried, slower: the own window's nodes added without a
-// branch in StepProfile::earliest (the branch is well predicted).
+// the skip in a row above), the profile as two arrays with a branch-free binary search,
+// cutting the walk where one failure dominates every job left (would skip 4.8 M revisits);
+// and (this session, paired whole-process runs, no change beyond the noise of ~2 %): the
+// reservations' start and key in the slots too, so that the end-of-walk reordering (~13 % of
+// the walk on SDSC-BLUE by perf) and the compaction read no reservation; a forward scan for
+// GainLog::hull instead of its binary searches; StepProfile::earliest scanning the breakpoints
+// before the own window without the own-window test; the failure memo capped at its 12
+// newest failures. Slower: covered_until's test without branches (its loop-carried maximum:
+// x0.8 4.9 -> 6.0 s) and FailureMemo::record copying every failure in place without a branch
+// (-> 6.1 s), and its pass skipped when the new need or duration is above all kept (x 1.08,
+// with the maxima kept). Also slower before: the own window's nodes added without a branch in
+// StepProfile::earliest (the branch is well predicted).
+// Kept: the failure memo in start order, so covered_until stops at the first dominating
+// failure from the latest start instead of looking at all (~15 at x0.8): ~7 % at x0.8
+// (paired whole-process runs, 0.93, range 0.85-0.99).
+// What remains: no one part dominates. At x0.8 (perf, after): the walk 25 % (the rows, the
+// end-of-walk reordering, the bounds), StepProfile::earliest 11 %, FailureMemo::record 9 %,
+// move 7.5 %, compaction with its sort ~9.5 %, binary searches 5.6 %, memmove 4.6 %: roughly
+// 100-250 ns per revisit not skipped in a row (a failed search to a move), ~16 M of them. Halving
+// that needs fewer searches, not cheaper ones: e.g. spans from the individual gains instead of
+// their hull, or failures kept across walks (P before a settled job's start goes up only on logged
+// gains); not done. Skipping whole blocks of the rows (per-block minimum need and duration) would
+// save little now that a row costs a few ns a job.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -144,6 +168,15 @@ class CompressingConservative final : public Scheduler {
     std::uint64_t since_pass = 0;  // pass_gains_ entries it has not seen
     std::uint64_t since_move = 0;  // move_gains_ entries it has not seen
   };
+  /// A reserved job in revisit order with what the skip past the gains' reach reads (need and
+  /// duration never change while reserved; `unsettled` is kept equal to Reserved::unsettled):
+  /// a row of skipped jobs is read from this dense array, not from the scattered reservations.
+  struct Slot {
+    double duration = 0;
+    int job = 0;
+    int need = 0;
+    bool unsettled = false;
+  };
   struct Held {
     double release_end = 0;  // estimated end as given (NaN: none)
     int nodes = 0;
@@ -166,6 +199,8 @@ class CompressingConservative final : public Scheduler {
   /// Adds a pass time after now to pending_ (sched/pass_times.hpp).
   void ask_pass(double time);
   void insert_ordered(int job);
+  /// The slot of a reserved job (from its reservation).
+  Slot slot_of(int job) const;
   double key_of(const Job& job) const;
 
   std::string order_;
@@ -174,11 +209,11 @@ class CompressingConservative final : public Scheduler {
   double now_ = 0;
   StepProfile profile_;
   std::vector<Reserved> reserved_;  // by job index
-  std::vector<int> order_list_;     // reserved jobs by (start, key, index)
+  std::vector<Slot> order_list_;    // reserved jobs by (start, key, index)
   std::vector<Held> held_;          // by job index
   std::vector<int> held_list_;      // running jobs as the profile holds them
   std::vector<int> scratch_;
-  std::vector<int> walked_;
+  std::vector<Slot> walked_;  // order_list_ as the walk began
   std::vector<double> keep_;
   PassTimes pending_;  // pass times asked for and not reached
   double asked_ = 0;   // the last pending time asked of the simulation

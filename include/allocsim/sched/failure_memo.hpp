@@ -38,6 +38,17 @@ class Staircase {
       found |= (needs_[i] <= need) & (durations_[i] <= duration);
     return found;
   }
+  /// The same, asking first the pair at `hint` (a row of jobs is mostly dominated by one
+  /// pair), then all; `hint` becomes the pair found.
+  bool dominates(int need, double duration, std::size_t& hint) const {
+    if (hint < needs_.size() && needs_[hint] <= need && durations_[hint] <= duration) return true;
+    for (std::size_t i = 0; i < needs_.size(); ++i)
+      if (needs_[i] <= need && durations_[i] <= duration) {
+        hint = i;
+        return true;
+      }
+    return false;
+  }
   /// Number of pairs kept.
   std::size_t size() const { return needs_.size(); }
 
@@ -56,23 +67,19 @@ class FailureMemo {
     min_duration_ = std::numeric_limits<double>::infinity();
   }
   /// Largest start among the recorded failures with need <= `need` and duration <=
-  /// `duration`; -infinity when none. Stops at the first such start >= `enough` (the newest
-  /// failures first), returning it.
-  double covered_until(int need, double duration,
-                       double enough = std::numeric_limits<double>::infinity()) const {
-    double until = -std::numeric_limits<double>::infinity();
-    if (need < min_need_ || duration < min_duration_) return until;  // none dominates
+  /// `duration`; -infinity when none. The failures are kept by start: the first dominating
+  /// one from the latest start is the answer (no need to look at them all).
+  double covered_until(int need, double duration) const {
+    if (need < min_need_ || duration < min_duration_)  // none dominates
+      return -std::numeric_limits<double>::infinity();
     for (auto failure = front_.rbegin(); failure != front_.rend(); ++failure)
-      if (failure->need <= need && failure->duration <= duration && failure->start > until) {
-        until = failure->start;
-        if (until >= enough) break;
-      }
-    return until;
+      if (failure->need <= need && failure->duration <= duration) return failure->start;
+    return -std::numeric_limits<double>::infinity();
   }
   /// Records a failure: no fit before `start`.
   void record(int need, double duration, double start);
   /// The (need, duration) of every failure with start >= `from`, into `stair` (cleared first):
-  /// stair.dominates(n, d) is then covered_until(n, d, from) >= from, for `from` > -infinity.
+  /// stair.dominates(n, d) is then covered_until(n, d) >= from, for `from` > -infinity.
   void fill(double from, Staircase& stair) const;
   /// Number of failures kept.
   std::size_t size() const { return front_.size(); }
@@ -83,7 +90,7 @@ class FailureMemo {
     double duration;
     double start;
   };
-  std::vector<Failure> front_;
+  std::vector<Failure> front_;                      // by start, ascending
   int min_need_ = std::numeric_limits<int>::max();  // smallest need and duration kept
   double min_duration_ = std::numeric_limits<double>::infinity();
 };
