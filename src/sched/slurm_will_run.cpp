@@ -105,7 +105,10 @@ WillRunMemo::Entry& WillRunMemo::find_or_add(const NodeSet& usable, std::uint64_
     Entry& entry = entries_[table_[at].entry];
     if (entry.usable == usable) return entry;
   }
-  if (live_ == entries_.size()) entries_.emplace_back();
+  if (live_ == entries_.size()) {
+    entries_.emplace_back();
+    sets_held_ += 2;  // usable, walk
+  }
   table_[at] = Slot{hash, static_cast<std::uint32_t>(live_), generation_};
   Entry& entry = entries_[live_++];
   entry.usable = usable;
@@ -119,6 +122,12 @@ WillRunMemo::Entry& WillRunMemo::find_or_add(const NodeSet& usable, std::uint64_
 bool WillRunMemo::first_reaching(const NodeSet& free, const std::vector<PlannedJob>& planned,
                                  const NodeSet& usable, std::uint64_t hash, int need,
                                  Answer& answer) {
+  const std::size_t words_per_set = (static_cast<std::size_t>(usable.size()) + 63) / 64;
+  if (sets_held_ * words_per_set > max_words_) {  // release every set (see the class comment)
+    entries_ = {};
+    sets_held_ = 0;
+    clear();
+  }
   Entry& entry = find_or_add(usable, hash, free);
   // The kept tests first (the counts only grow, so the first reaching `need` is the answer).
   const std::size_t kept = entry.counts.size();
@@ -134,7 +143,10 @@ bool WillRunMemo::first_reaching(const NodeSet& free, const std::vector<PlannedJ
   double end = 0;
   while (!entry.done) {
     const std::size_t test = entry.counts.size() - 1;  // the walk's current test, to be passed
-    if (entry.snapshots.size() <= test) entry.snapshots.emplace_back();
+    if (entry.snapshots.size() <= test) {
+      entry.snapshots.emplace_back();
+      ++sets_held_;
+    }
     entry.snapshots[test] = entry.walk.free_usable();
     if (!entry.walk.advance(planned, usable, end)) {
       entry.done = true;

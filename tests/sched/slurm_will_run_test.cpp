@@ -91,9 +91,12 @@ NodeSet to_node_set(const std::vector<char>& members) {
 
 }  // namespace
 
-TEST(WillRunMemo, MatchesAWalkWrittenNodeByNode) {
+// Also with a memo bounded to a few node sets, released again and again mid-pass.
+class WillRunMemoBound : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(WillRunMemoBound, MatchesAWalkWrittenNodeByNode) {
   Rng rng(2811);
-  WillRunMemo memo;
+  WillRunMemo memo(GetParam());
   int answered = 0, never = 0;
   for (int trial = 0; trial < 300; ++trial) {
     // A machine, the running jobs on disjoint nodes, the others free or idle-but-not-usable.
@@ -163,3 +166,6 @@ TEST(WillRunMemo, MatchesAWalkWrittenNodeByNode) {
   EXPECT_GT(answered, 1000);  // both outcomes are exercised
   EXPECT_GT(never, 100);
 }
+
+INSTANTIATE_TEST_SUITE_P(WillRunMemo, WillRunMemoBound,
+                         ::testing::Values(WillRunMemo::kDefaultMaxWords, std::size_t{40}));

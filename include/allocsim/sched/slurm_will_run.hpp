@@ -51,9 +51,17 @@ class WillRunWalk {
   bool more_ = true;      ///< a test may follow
 };
 
-/// The memo of will-run walks of one pass between starts (see the file comment).
+/// The memo of will-run walks of one pass between starts (see the file comment). Its node sets
+/// (usable sets, walks, snapshots; kept as spares from pass to pass) are bounded: past
+/// `max_words` 64-bit words in all, the next question first releases them all (a cache: no
+/// answer changes). On a 100,000-node machine a set is 1,563 words, and a pass may test hundreds
+/// of jobs over as many tests each.
 class WillRunMemo {
  public:
+  /// 8 Mi words: 64 MiB.
+  static constexpr std::size_t kDefaultMaxWords = std::size_t{1} << 23;
+  explicit WillRunMemo(std::size_t max_words = kDefaultMaxWords) : max_words_(max_words) {}
+
   /// The first test of a walk that reaches `need`.
   struct Answer {
     std::size_t test = 0;                  ///< 0: the test at now; k: the k-th group's
@@ -87,6 +95,8 @@ class WillRunMemo {
   /// The entry for `usable` (hashing to `hash`), made when missing.
   Entry& find_or_add(const NodeSet& usable, std::uint64_t hash, const NodeSet& free);
   std::vector<Entry> entries_;  ///< the first live_ are this pass's; the rest, spares
+  std::size_t sets_held_ = 0;   ///< node sets allocated in entries_ (for the bound)
+  std::size_t max_words_;
   std::size_t live_ = 0;
   std::vector<Slot> table_;       ///< a power of two of slots, at most half used
   std::uint32_t generation_ = 1;  ///< clear() starts a new one (every slot unused at once)
