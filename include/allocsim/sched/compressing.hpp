@@ -186,6 +186,11 @@ class CompressingConservative final : public Scheduler {
   bool before(int a, int b) const;
   void reset(SchedulerContext& context);
   bool sync(SchedulerContext& context);  // true when capacity came back
+  /// The running jobs against those held: the ended ones give their nodes back (`gained` set
+  /// when one ended before its estimated end), the unknown ones are held from now.
+  void sync_running(SchedulerContext& context, bool& gained);
+  /// Asks the simulation for the earliest pending pass when it is not asked already.
+  void ask_next(SchedulerContext& context);
   /// Offers the due jobs and, after a gain, compresses: one walk in revisit order.
   void walk(SchedulerContext& context, bool gained);
   void reserve_arrivals(SchedulerContext& context);
@@ -203,7 +208,9 @@ class CompressingConservative final : public Scheduler {
   Slot slot_of(int job) const;
   double key_of(const Job& job) const;
 
-  std::string order_;
+  /// The queue order's key (key_of); every other order (fifo) keys all jobs 0: arrival order.
+  enum class Order { arrival, smallfirst, largefirst, shortfirst, longfirst };
+  Order order_ = Order::arrival;
   const SchedulerContext* context_ = nullptr;
   std::size_t job_count_ = 0;
   double now_ = 0;
