@@ -111,6 +111,30 @@
 // their hull, or failures kept across walks (P before a settled job's start goes up only on logged
 // gains); not done. Skipping whole blocks of the rows (per-block minimum need and duration) would
 // save little now that a row costs a few ns a job.
+// SDSC-BLUE x1.0 (the 2 x EASY target; counted with temporary counters, one run): 830 k passes,
+// 181 k walks after a gain (95 k move nothing), 7.6 M revisits (3.56 M skipped in a row, 0.79 M
+// covered by a failure), 3.24 M searches (2.26 M fail), 1 M moves; 45 reservations, 58
+// breakpoints and 14.5 running jobs on average. 361 k passes (44 %) are quiet: asked for a
+// reservation start that moved earlier since, no job ends, arrives or is due. Kept (same
+// schedules; paired whole-process runs of the x1.0 case, 9 pairs: 0.96, range 0.90-1.07; x0.8
+// 0.97): a quiet pass returns before sync, advance, compaction and the walk; sync skips its scan
+// of the running jobs when as many run as are held (none ended); PassTimes finds its first
+// non-empty bucket by a bit mask (its scan of 65 buckets was ~half of schedule()'s own time);
+// the queue order decided once (its name was compared at every arrival); an arrival reserved
+// at now is offered without putting its reservation in P and taking it out again; and
+// StepProfile::lower answers the first breakpoint without a binary search (1.19 M of 3.63 M
+// searches start at now). Tried at x1.0 and not faster (paired runs against the above): the
+// end-of-walk reordering as a merge of the few changed jobs into the others (1.01); skipping a
+// pass-span search when no breakpoint before the span's end has the job's need, the maximum
+// kept while P is unchanged (skips 1.83 M of 3.22 M such searches, yet 1.03: those searches
+// fail at their first steps anyway); GainLog::hull remembering its last answer (1.00). Counted
+// and not built: failures no later job of the walk could use (0.36 M of 16.9 M records, both
+// cases). Asking the simulation only for the earliest current reservation start (no quiet
+// passes at all; same schedules and mean waits) gave 0.974 of the whole process, but changes
+// the set of passes, which tests/sim/conservative_compress_test.cpp compares pass by pass
+// with the reference: not kept. What remains at x1.0 (perf, after): the walk 18 %, earliest
+// 8.6 %, FailureMemo::record 5.6 %, move 5.2 %, binary searches 3.8 %, compaction with its
+// sorts ~3.5 %, schedule() 3.3 %; EASY's share (allocator, locality, summary) ~30 %.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -186,6 +210,11 @@ class CompressingConservative final : public Scheduler {
   bool before(int a, int b) const;
   void reset(SchedulerContext& context);
   bool sync(SchedulerContext& context);  // true when capacity came back
+  /// The running jobs against those held: the ended ones give their nodes back (`gained` set
+  /// when one ended before its estimated end), the unknown ones are held from now.
+  void sync_running(SchedulerContext& context, bool& gained);
+  /// Asks the simulation for the earliest pending pass when it is not asked already.
+  void ask_next(SchedulerContext& context);
   /// Offers the due jobs and, after a gain, compresses: one walk in revisit order.
   void walk(SchedulerContext& context, bool gained);
   void reserve_arrivals(SchedulerContext& context);
@@ -203,7 +232,9 @@ class CompressingConservative final : public Scheduler {
   Slot slot_of(int job) const;
   double key_of(const Job& job) const;
 
-  std::string order_;
+  /// The queue order's key (key_of); every other order (fifo) keys all jobs 0: arrival order.
+  enum class Order { arrival, smallfirst, largefirst, shortfirst, longfirst };
+  Order order_ = Order::arrival;
   const SchedulerContext* context_ = nullptr;
   std::size_t job_count_ = 0;
   double now_ = 0;

@@ -25,6 +25,7 @@ class PassTimes {
   /// Forgets every time.
   void clear() {
     for (auto& bucket : buckets_) bucket.clear();
+    used_ = 0;
     size_ = 0;
     last_ = 0;
     has_least_ = false;
@@ -32,7 +33,9 @@ class PassTimes {
   /// Adds `time` (finite, after every time popped).
   void push(double time) {
     const std::uint64_t key = key_of(time);
-    buckets_[bucket_of(key)].push_back(key);
+    const std::size_t b = bucket_of(key);
+    buckets_[b].push_back(key);
+    mark(b);
     ++size_;
     if (has_least_ && key < least_) least_ = key;
   }
@@ -44,16 +47,21 @@ class PassTimes {
     while (size_ != 0 && least() <= limit) {
       // The least key becomes last_: only its bucket's keys change bucket (all to lower ones),
       // and it alone, with its duplicates, lands in bucket 0.
-      std::size_t b = 0;
-      while (buckets_[b].empty()) ++b;
+      const std::size_t b = first_used();
       if (b != 0) {
         std::vector<std::uint64_t>& from = buckets_[b];
         last_ = least_;
-        for (std::uint64_t key : from) buckets_[bucket_of(key)].push_back(key);
+        for (std::uint64_t key : from) {
+          const std::size_t to = bucket_of(key);
+          buckets_[to].push_back(key);
+          mark(to);
+        }
         from.clear();
+        unmark(b);
       }
       size_ -= buckets_[0].size();
       buckets_[0].clear();
+      unmark(0);
       has_least_ = false;
     }
   }
@@ -76,15 +84,28 @@ class PassTimes {
   /// those of the later buckets. Kept until a pop.
   std::uint64_t least() {
     if (has_least_) return least_;
-    std::size_t b = 0;
-    while (buckets_[b].empty()) ++b;
+    const std::size_t b = first_used();
     least_ = buckets_[b].front();
     for (std::uint64_t key : buckets_[b]) least_ = key < least_ ? key : least_;
     has_least_ = true;
     return least_;
   }
 
+  /// Bit b of used_ says bucket b < 64 is not empty (bucket 64 is the last: not marked). (Was:
+  /// a scan of the buckets for the first non-empty one.)
+  void mark(std::size_t b) {
+    if (b < 64) used_ |= std::uint64_t{1} << b;
+  }
+  void unmark(std::size_t b) {
+    if (b < 64) used_ &= ~(std::uint64_t{1} << b);
+  }
+  /// The first non-empty bucket (not empty).
+  std::size_t first_used() const {
+    return used_ != 0 ? static_cast<std::size_t>(std::countr_zero(used_)) : 64;
+  }
+
   std::array<std::vector<std::uint64_t>, 65> buckets_;
+  std::uint64_t used_ = 0;
   std::size_t size_ = 0;
   std::uint64_t last_ = 0;
   std::uint64_t least_ = 0;

@@ -57,7 +57,10 @@ class StepProfile {
   int free(std::size_t i) const { return points_[i].free; }
   std::size_t size() const { return points_.size(); }
   /// Index of the first breakpoint at or after `time`.
-  std::size_t lower(double time) const { return lower_from(0, time); }
+  std::size_t lower(double time) const {
+    // (Most searches start at now, the first breakpoint: no binary search then.)
+    return points_.front().time < time ? lower_from(1, time) : 0;
+  }
   /// Index of the first breakpoint at or after `time`, knowing it is not before `from`.
   std::size_t lower_from(std::size_t from, double time) const;
   /// Index of the breakpoint at `time` (> the first), inserted (same count) when missing.
