@@ -155,6 +155,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
       std::printf("\n%s: median CPU seconds (runs) and ratio to easy\n", name.c_str());
       for (const std::string& sched : kSchedulers) {
         const std::string key = name + "/" + sched;
+        if (seconds_[key].empty()) continue;  // filtered out of this run
         std::printf("  %-26s %8.2f s (%zu)  %6.2f x\n", sched.c_str(), median(key),
                     seconds_[key].size(), median(key) / easy);
       }
