@@ -41,7 +41,7 @@
 // Then (2026-11-29, branch wt-cons, same machine, load ~2-3; before = main at 97c5d45). Easy
 // and conservative only, four runs of this program each, old and new in turn (all four shown:
 // the first of each was the pairing's warm-up), each figure a run's median of 3:
-//   ALLOCSIM_TRACE_DIR=/work/shared/traces build/bench/bench_conservative
+//   ALLOCSIM_TRACE_DIR=../shared/traces build/bench/bench_conservative
 //       --benchmark_repetitions=3 '--benchmark_filter=easy|conservative/it'
 //   before  SDSC-BLUE:      conservative 1.24 1.28 1.31 1.28 s (2.17 2.21 2.18 2.27 x EASY)
 //           SDSC-BLUE x0.8: conservative 5.26 5.09 5.38 5.32 s (5.86 5.75 4.41 6.22 x EASY)
@@ -65,7 +65,7 @@
 // Then (2026-11-29, branch wt-cons2, same machine, load ~1.5-2.5; before = main at 1a3a3d7),
 // the SDSC-BLUE x1.0 case profiled for itself (sched/compressing.hpp: its counts, the quiet
 // passes and the other changes). This program run old and new in turn, twice each:
-//   ALLOCSIM_TRACE_DIR=/work/shared/traces build/bench/bench_conservative
+//   ALLOCSIM_TRACE_DIR=../shared/traces build/bench/bench_conservative
 //       --benchmark_repetitions=3 '--benchmark_filter=easy|conservative/it'
 //   before  SDSC-BLUE:      easy 0.54 0.53, conservative 1.18 1.15 s (2.18 2.17 x EASY)
 //           SDSC-BLUE x0.8: easy 0.84 0.84, conservative 4.47 4.56 s (5.34 5.42 x EASY)
