@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <tuple>
 
 #include "allocsim/sched/slurm.hpp"
@@ -35,7 +36,11 @@ Job job(std::int64_t id, double submit, int procs, double runtime, int user = -1
 
 using Schedule = std::map<std::int64_t, std::pair<double, double>>;
 
-RunResult run(const std::string& sched, std::vector<Job> jobs, const std::string& machine) {
+/// `jobs` on `machine` with the `flat` allocator under `sched` (or `scheduler`, when given, in
+/// its place), per-job records kept, `observer` (when given) watching.
+RunResult run_flat(std::vector<Job> jobs, const std::string& machine, const std::string& sched,
+                   std::unique_ptr<Scheduler> scheduler = nullptr,
+                   SimulationObserver* observer = nullptr) {
   RunConfig config;
   config.machine = machine;
   config.sched = sched;
@@ -44,7 +49,13 @@ RunResult run(const std::string& sched, std::vector<Job> jobs, const std::string
   Workload workload;
   workload.jobs = std::move(jobs);
   Simulation simulation(config, std::move(workload));
+  if (scheduler) simulation.set_scheduler(std::move(scheduler));
+  if (observer) simulation.add_observer(observer);
   return simulation.run();
+}
+
+RunResult run(const std::string& sched, std::vector<Job> jobs, const std::string& machine) {
+  return run_flat(std::move(jobs), machine, sched);
 }
 
 /// Job id -> (start, end).
@@ -61,16 +72,7 @@ Schedule schedule(const std::string& sched, std::vector<Job> jobs,
 RunResult run_slurm(const std::vector<Job>& jobs, SlurmConfig config, bool shortcuts,
                     const std::string& machine) {
   config.shortcuts = shortcuts;
-  RunConfig run_config;
-  run_config.machine = machine;
-  run_config.sched = "slurm";
-  run_config.alloc = "flat";
-  run_config.keep_jobs = true;
-  Workload workload;
-  workload.jobs = jobs;
-  Simulation simulation(run_config, std::move(workload));
-  simulation.set_scheduler(make_slurm_scheduler(config));
-  return simulation.run();
+  return run_flat(jobs, machine, "slurm", make_slurm_scheduler(config));
 }
 
 /// The same on flat:16, as job id -> (start, end).
@@ -305,14 +307,6 @@ TEST(SlurmScheduler, BackfillUsesAFreeNodeNoReservationHolds) {
                               job(4, 2, 1, 180)};
   EXPECT_EQ(schedule("slurm", jobs, "flat:8"),
             (Schedule{{1, {0, 60}}, {2, {0, 120}}, {3, {120, 180}}, {4, {30, 210}}}));
-  RunConfig config;
-  config.machine = "flat:8";
-  config.sched = "slurm";
-  config.alloc = "flat";
-  config.keep_jobs = true;
-  Workload workload;
-  workload.jobs = jobs;
-  Simulation simulation(config, std::move(workload));
   struct Nodes final : SimulationObserver {
     std::map<std::int64_t, std::vector<NodeId>> of;
     void before_commit(const Job& job, const MachineView&, const Allocation& chosen) override {
@@ -320,8 +314,7 @@ TEST(SlurmScheduler, BackfillUsesAFreeNodeNoReservationHolds) {
       std::sort(of[job.id].begin(), of[job.id].end());
     }
   } nodes;
-  simulation.add_observer(&nodes);
-  simulation.run();
+  run_flat(jobs, "flat:8", "slurm", nullptr, &nodes);
   EXPECT_EQ(nodes.of[4], (std::vector<NodeId>{7}));
   EXPECT_EQ(nodes.of[3], (std::vector<NodeId>{0, 1, 2, 3}));
 }
