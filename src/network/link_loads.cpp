@@ -41,38 +41,31 @@ LinkLoads take_by_scan(std::vector<double>& per_link, std::size_t reserve) {
 LinkLoads take_loads(LinkLoadScratch& scratch) {
   auto& touched = scratch.touched;
   auto& per_link = scratch.per_link;
-  if (touched.size() * 128 < per_link.size()) {
-    // Few links touched: sorting them is cheaper than one bit per link.
-    LinkLoads loads;
-    std::sort(touched.begin(), touched.end());
-    loads.reserve(touched.size());
-    for (const LinkId link : touched) {
-      // A link touched twice with 0 (an edge of 0 bytes) is listed twice: the first visit takes
-      // its load and zeroes it.
-      double& load = per_link[link];
-      if (load > 0) loads.emplace_back(link, load);
-      load = 0;
-    }
-    touched.clear();
-    return loads;
-  }
-  // The touched links in ascending order without sorting them (nor scanning every link): one
-  // bit per link, then the set bits word by word, O(touched + links / 64). A link touched
-  // twice has one bit: listed once. Every nonzero entry was touched, so this zeroes them all;
-  // the same list as sorting them or scanning per_link (ascending links, positive loads).
-  auto& bits = scratch.touched_bits;
-  bits.assign((per_link.size() + 63) / 64, 0);
-  for (const LinkId link : touched)
-    bits[static_cast<std::size_t>(link) / 64] |= std::uint64_t{1} << (link % 64);
   LinkLoads loads;
   loads.reserve(touched.size());
-  for (std::size_t word = 0; word < bits.size(); ++word)
-    for (std::uint64_t set = bits[word]; set != 0; set &= set - 1) {
-      const std::size_t link = word * 64 + static_cast<std::size_t>(std::countr_zero(set));
-      double& load = per_link[link];
-      if (load > 0) loads.emplace_back(static_cast<LinkId>(link), load);
-      load = 0;
-    }
+  // Lists `link` with its load if positive and zeroes it (a link met twice is listed once).
+  const auto take = [&](LinkId link) {
+    double& load = per_link[static_cast<std::size_t>(link)];
+    if (load > 0) loads.emplace_back(link, load);
+    load = 0;
+  };
+  if (touched.size() * 128 < per_link.size()) {
+    // Few links touched: sorting them is cheaper than one bit per link.
+    std::sort(touched.begin(), touched.end());
+    for (const LinkId link : touched) take(link);
+  } else {
+    // The touched links in ascending order without sorting them (nor scanning every link): one
+    // bit per link, then the set bits word by word, O(touched + links / 64). Every nonzero
+    // entry was touched, so this zeroes them all; the same list as sorting them or scanning
+    // per_link (ascending links, positive loads).
+    auto& bits = scratch.touched_bits;
+    bits.assign((per_link.size() + 63) / 64, 0);
+    for (const LinkId link : touched)
+      bits[static_cast<std::size_t>(link) / 64] |= std::uint64_t{1} << (link % 64);
+    for (std::size_t word = 0; word < bits.size(); ++word)
+      for (std::uint64_t set = bits[word]; set != 0; set &= set - 1)
+        take(static_cast<LinkId>(word * 64 + static_cast<std::size_t>(std::countr_zero(set))));
+  }
   touched.clear();
   return loads;
 }
