@@ -195,21 +195,6 @@ std::vector<LoadedLink> graph_all_to_all(const Topology& topology, std::span<con
     touch(machine.injection_link(node), k - 1);
     touch(machine.ejection_link(node), k - 1);
   }
-  // m_r (the set's nodes on each router) and one node of the set on each router (−1: none).
-  const NodeId first_router = machine.node_count();
-  const auto router_index = [&](NodeId node) {
-    return static_cast<std::size_t>(machine.router_of(node) - first_router);
-  };
-  auto& per_router = scratch.per_router;
-  per_router.assign(static_cast<std::size_t>(machine.router_count()), 0);
-  auto& representative = scratch.prefixes;
-  representative.assign(static_cast<std::size_t>(machine.router_count()), -1);
-  auto& used_routers = scratch.suffixes;  // routers holding nodes of the set, ascending
-  used_routers.clear();
-  for (const NodeId node : nodes)
-    if (per_router[router_index(node)]++ == 0) representative[router_index(node)] = node;
-  for (std::size_t r = 0; r < per_router.size(); ++r)
-    if (per_router[r] > 0) used_routers.push_back(static_cast<NodeId>(r));
   // The middle links of source -> b, `amount` on each (weighted by its path's share).
   const auto route_middle = [&](NodeId source, NodeId b, double amount) {
     if (poll) poll->add(1);
@@ -227,6 +212,21 @@ std::vector<LoadedLink> graph_all_to_all(const Topology& topology, std::span<con
     for (const auto& [link, load] : take_loads(scratch)) result.push_back({link, load});
     return result;
   }
+  // m_r (the set's nodes on each router) and one node of the set on each router (−1: none).
+  const NodeId first_router = machine.node_count();
+  const auto router_index = [&](NodeId node) {
+    return static_cast<std::size_t>(machine.router_of(node) - first_router);
+  };
+  auto& per_router = scratch.per_router;
+  per_router.assign(static_cast<std::size_t>(machine.router_count()), 0);
+  auto& representative = scratch.prefixes;
+  representative.assign(static_cast<std::size_t>(machine.router_count()), -1);
+  auto& used_routers = scratch.suffixes;  // routers holding nodes of the set, ascending
+  used_routers.clear();
+  for (const NodeId node : nodes)
+    if (per_router[router_index(node)]++ == 0) representative[router_index(node)] = node;
+  for (std::size_t r = 0; r < per_router.size(); ++r)
+    if (per_router[r] > 0) used_routers.push_back(static_cast<NodeId>(r));
   // Sources by router in vertex order, destinations by router (or in the order given): the
   // same sums in the same order on every run.
   const bool by_router_pair = machine.routes_by_router_pair();

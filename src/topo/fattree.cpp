@@ -260,44 +260,59 @@ bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes,
   std::vector<std::pair<long long, long long>> by_subtree;  // (S, κ) per node, sorted
   std::vector<long long> keys;                              // the distinct κ, sorted
   std::vector<double> destinations, in_subtree;             // D(κ), D_S(κ), by key index
+  std::vector<std::size_t> node_key;                        // dense: κ of ascending[i]
+  std::vector<int> switch_of_prefix;  // dense: per key prefix, the subtree's switch (−1: not yet)
   by_subtree.reserve(nodes.size());
   keys.reserve(nodes.size());
   for (int level = 1; level < levels(); ++level) {
     // κ's digits c_1..c_l read as a number: prefix (c_1..c_(l−1)) + below · c_l.
     const long long below = up_product_[level] / up_product_[1];
-    // The up link of subtree S's level-l switch for key κ (from S's leaf, any of its hosts').
-    const auto up_link_of = [&](long long subtree, long long key) {
+    // The level-l switch of subtree S (from S's leaf, any of its hosts') for the key prefix
+    // (c_1..c_(l−1)) as a number; and the up link of S's switch for key κ, port c_l.
+    const auto switch_of = [&](long long subtree, long long prefix) {
       auto x = static_cast<int>(subtree * down_product_[level] / down_[0]);
       for (int l = 1; l < level; ++l)
         x = parent_index(l, x,
-                         static_cast<int>((key / (up_product_[l] / up_product_[1])) % up_[l]));
-      return up_link(level, x, static_cast<int>(key / below));
+                         static_cast<int>((prefix / (up_product_[l] / up_product_[1])) % up_[l]));
+      return x;
+    };
+    const auto up_link_of = [&](long long subtree, long long key) {
+      return up_link(level, switch_of(subtree, key % below), static_cast<int>(key / below));
     };
     const long long key_count = below * up_[level];
     if (key_count <= kDenseKeys) {
-      const auto key_of = [&](NodeId d) {
-        return static_cast<std::size_t>((d / up_product_[1]) % key_count);
-      };
+      // Each node's key and each subtree's bounds computed once per level (integer divisions
+      // by machine-sized values dominated this loop), and per subtree the level-l switch of
+      // each key prefix (c_1..c_(l−1)) once: up_link_of's climb for every key repeated it.
+      node_key.resize(ascending.size());
+      for (std::size_t i = 0; i < ascending.size(); ++i)
+        node_key[i] = static_cast<std::size_t>((ascending[i] / up_product_[1]) % key_count);
       destinations_of.assign(static_cast<std::size_t>(key_count), 0.0);
       in_subtree_of.assign(static_cast<std::size_t>(key_count), 0.0);
-      for (const NodeId d : ascending) destinations_of[key_of(d)] += 1;
+      for (const std::size_t key : node_key) destinations_of[key] += 1;
       keys.clear();
       for (long long key = 0; key < key_count; ++key)
         if (destinations_of[static_cast<std::size_t>(key)] > 0) keys.push_back(key);
+      switch_of_prefix.assign(static_cast<std::size_t>(below), -1);
       for (std::size_t first = 0; first < ascending.size();) {
         const long long subtree = ascending[first] / down_product_[level];
+        const long long subtree_end = (subtree + 1) * down_product_[level];
         std::size_t last = first;
-        for (; last < ascending.size() && ascending[last] / down_product_[level] == subtree; ++last)
-          in_subtree_of[key_of(ascending[last])] += 1;
+        for (; last < ascending.size() && ascending[last] < subtree_end; ++last)
+          in_subtree_of[node_key[last]] += 1;
         const auto count = static_cast<double>(last - first);
+        std::fill(switch_of_prefix.begin(), switch_of_prefix.end(), -1);
         for (const long long key : keys) {
           const double all = destinations_of[static_cast<std::size_t>(key)];
           const double inside = in_subtree_of[static_cast<std::size_t>(key)];
-          const LinkId up = up_link_of(subtree, key);
+          const long long port = key / below, prefix = key - port * below;
+          int& x = switch_of_prefix[static_cast<std::size_t>(prefix)];
+          if (x < 0) x = switch_of(subtree, prefix);
+          const LinkId up = up_link(level, x, static_cast<int>(port));
           if (all > inside) touch(up, count * (all - inside));
           if (inside > 0 && n > count) touch(up + 1, inside * (n - count));
         }
-        for (std::size_t i = first; i < last; ++i) in_subtree_of[key_of(ascending[i])] = 0;
+        for (std::size_t i = first; i < last; ++i) in_subtree_of[node_key[i]] = 0;
         first = last;
       }
       continue;
