@@ -58,9 +58,8 @@ double FlowNetwork::pacing_load(std::span<const std::pair<LinkId, double>> loads
 
 std::vector<std::pair<LinkId, double>> FlowNetwork::all_to_all(std::span<const NodeId> nodes,
                                                                LinkLoadView view) {
-  std::vector<std::pair<LinkId, double>> loads;
-  for (const LoadedLink& load : all_to_all_link_loads(*topology_, nodes, scratch_, &poll_, view))
-    loads.emplace_back(load.link, load.load);
+  std::vector<std::pair<LinkId, double>> loads =
+      all_to_all_loads(*topology_, nodes, scratch_, &poll_, view);
   normalise(loads);
   return loads;
 }

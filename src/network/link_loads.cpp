@@ -179,18 +179,14 @@ void sort_by_link(std::vector<LoadedLink>& loads) {
 /// that router, or once per (source router, destination router) when the machine routes by
 /// router pair (GraphMachine::routes_by_router_pair), with multiplicity m_r · m_s. Nodes on one
 /// router exchange through their injection and ejection links only.
-std::vector<LoadedLink> graph_all_to_all(const Topology& topology, std::span<const NodeId> nodes,
-                                         LinkLoadScratch& scratch, TimeLimitPoll* poll,
-                                         LinkLoadView loads) {
+LinkLoads graph_all_to_all(const Topology& topology, std::span<const NodeId> nodes,
+                           LinkLoadScratch& scratch, TimeLimitPoll* poll, LinkLoadView loads) {
   const GraphMachine& machine = *topology.graph();
   const auto k = static_cast<double>(nodes.size());
   auto& per_link = scratch.per_link;
   const auto slots = static_cast<std::size_t>(topology.link_slot_count());
   if (per_link.size() < slots) per_link.resize(slots, 0.0);
-  const auto touch = [&](LinkId link, double load) {
-    if (per_link[link] == 0) scratch.touched.push_back(link);
-    per_link[link] += load;
-  };
+  LinkLoadSums touch{per_link, scratch.touched};
   for (const NodeId node : nodes) {
     touch(machine.injection_link(node), k - 1);
     touch(machine.ejection_link(node), k - 1);
@@ -207,11 +203,8 @@ std::vector<LoadedLink> graph_all_to_all(const Topology& topology, std::span<con
         loads);
   };
   if (poll) poll->add(static_cast<std::int64_t>(nodes.size()));
-  if (machine.all_to_all_router_loads(nodes, touch)) {  // (whole messages: the same sums)
-    std::vector<LoadedLink> result;
-    for (const auto& [link, load] : take_loads(scratch)) result.push_back({link, load});
-    return result;
-  }
+  if (machine.all_to_all_router_loads(nodes, touch))  // (whole messages: the same sums)
+    return take_loads(scratch);
   // m_r (the set's nodes on each router) and one node of the set on each router (−1: none).
   const NodeId first_router = machine.node_count();
   const auto router_index = [&](NodeId node) {
@@ -244,9 +237,7 @@ std::vector<LoadedLink> graph_all_to_all(const Topology& topology, std::span<con
       if (router_index(b) != static_cast<std::size_t>(r))
         route_middle(source, b, per_router[static_cast<std::size_t>(r)]);
   }
-  std::vector<LoadedLink> result;
-  for (const auto& [link, load] : take_loads(scratch)) result.push_back({link, load});
-  return result;
+  return take_loads(scratch);
 }
 
 }  // namespace
@@ -257,6 +248,16 @@ std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
   return all_to_all_link_loads(topology, nodes, scratch, poll);
 }
 
+LinkLoads all_to_all_loads(const Topology& topology, std::span<const NodeId> nodes,
+                           LinkLoadScratch& scratch, TimeLimitPoll* poll, LinkLoadView link_view) {
+  if (topology.graph() && nodes.size() >= 2)
+    return graph_all_to_all(topology, nodes, scratch, poll, link_view);
+  LinkLoads loads;
+  for (const LoadedLink& load : all_to_all_link_loads(topology, nodes, scratch, poll, link_view))
+    loads.emplace_back(load.link, load.load);
+  return loads;
+}
+
 std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
                                               std::span<const NodeId> nodes,
                                               LinkLoadScratch& scratch, TimeLimitPoll* poll,
@@ -264,7 +265,11 @@ std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
   std::vector<LoadedLink> result;
   const auto k = static_cast<std::int64_t>(nodes.size());
   if (k < 2) return result;
-  if (topology.graph()) return graph_all_to_all(topology, nodes, scratch, poll, link_view);
+  if (topology.graph()) {
+    for (const auto& [link, load] : graph_all_to_all(topology, nodes, scratch, poll, link_view))
+      result.push_back({link, load});
+    return result;
+  }
   if (!topology.has_coordinates()) {  // flat: one injection and one ejection slot per node
     for (NodeId node : nodes) {
       result.push_back({node * topology.link_slots_per_node(), static_cast<double>(k - 1)});

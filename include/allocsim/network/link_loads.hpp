@@ -110,6 +110,10 @@ std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
                                               LinkLoadScratch& scratch,
                                               TimeLimitPoll* poll = nullptr,
                                               LinkLoadView loads = {});
+/// The same as (link, load) pairs (LinkLoads), without converting them twice on graph machines.
+LinkLoads all_to_all_loads(const Topology& topology, std::span<const NodeId> nodes,
+                           LinkLoadScratch& scratch, TimeLimitPoll* poll = nullptr,
+                           LinkLoadView loads = {});
 /// The same with scratch space of its own (tests, one-off callers).
 std::vector<LoadedLink> all_to_all_link_loads(const Topology& topology,
                                               std::span<const NodeId> nodes,
