@@ -97,6 +97,20 @@
 // on the machine's load (the flow run, bound by memory, suffers more from other work than the fixed
 // one) and on the fixed run's cost, 43 % of which is FatTree::distance in the locality columns: a
 // faster locality meter raises it.
+// Then (2026-11-29, fifth session; outputs bit for bit: per-job CSVs of `allocsim run` cmp-equal
+// on fattree:k=32 and dragonfly:p=8,a=16,h=8 flat flow, fattree:k=16 and
+// fattree:down=4x3x2x2,up=1x2x3x2 random flow): the all-to-all loads were 17 % of the fat-tree flow
+// run (perf, inclusive; 7,494 of the 10,000 jobs miss the loads memo). Now each node's key and
+// subtree are computed once per level and each subtree's switch once per key prefix (integer
+// divisions by machine-sized values were most of FatTree::all_to_all_router_loads); the
+// routers' counts of the route-by-route path are not built before the fat tree's own path
+// answers; the loads go to the flow model as (link, load) pairs without a second conversion;
+// the kinds' sums through a plain LinkLoadSums, not a callback per link. Paired whole-process
+// runs of the fat-tree flow case (farm-bench -n 5, each step against the one before): 0.981,
+// 0.982, 0.996. The bench, old (5e518c7) and new binaries one after the other (load ~2.8):
+//   fat tree,  flat:   fixed 84.9 / 85.9 ms, flow old 1,675 ms (19.7 x), new 1,495 ms (17.4 x)
+// Tried, slower: prefetching compact_of_link_ in solve_queued_flows (1.03); without the loads
+// memo (1.02).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 

@@ -13,13 +13,11 @@ void add_route(const Topology& topology, NodeId a, NodeId b, double amount,
   auto& per_link = scratch.per_link;
   const auto slots = static_cast<std::size_t>(topology.link_slot_count());
   if (per_link.size() < slots) per_link.resize(slots, 0.0);
+  LinkLoadSums sums{per_link, scratch.touched};
   topology.route_weighted(
       a, b,
-      [&](LinkId link, double weight) {
-        if (per_link[link] == 0) scratch.touched.push_back(link);
-        per_link[link] += amount * weight;  // weight 1 on grids and flat: amount exactly
-      },
-      loads);
+      // weight 1 on grids and flat: amount exactly
+      [&](LinkId link, double weight) { sums(link, amount * weight); }, loads);
 }
 
 namespace {

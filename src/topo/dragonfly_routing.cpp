@@ -164,8 +164,7 @@ void Dragonfly::for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadVie
     minimal_paths(*this, gs, i, gd, j, emit);
 }
 
-bool Dragonfly::all_to_all_router_loads(std::span<const NodeId> nodes,
-                                        LinkLoadSums& touch) const {
+bool Dragonfly::all_to_all_router_loads(std::span<const NodeId> nodes, LinkLoadSums& touch) const {
   if (shape_.routing != DragonflyRouting::minimal) return false;
   // minimal_paths summed over every pair of the set's nodes, by router and group: m_r nodes on
   // router r, M_G in group G. Within G the local link r -> s carries m_r·m_s; between G and H

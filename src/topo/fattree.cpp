@@ -234,8 +234,7 @@ void FatTree::walk(int level, int top, int x, int z, NodeId b, double weight, Pa
   }
 }
 
-bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes,
-                                      LinkLoadSums& touch) const {
+bool FatTree::all_to_all_router_loads(std::span<const NodeId> nodes, LinkLoadSums& touch) const {
   if (routing_ != Routing::dmodk) return false;
   // D-mod-k chooses each up port by the destination d alone: a message from s to d climbs to
   // their common ancestor level, at level l through up port c_l(d), and the level-l switch it

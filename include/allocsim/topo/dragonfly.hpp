@@ -76,8 +76,7 @@ class Dragonfly final : public GraphMachine {
   /// Every route ends at the destination's router, then its ejection link.
   bool routes_by_router_pair() const override { return true; }
   /// Minimal routing: by group pairs (dragonfly_routing.cpp); Valiant and UGAL: false.
-  bool all_to_all_router_loads(std::span<const NodeId> nodes,
-                               LinkLoadSums& touch) const override;
+  bool all_to_all_router_loads(std::span<const NodeId> nodes, LinkLoadSums& touch) const override;
 
   // --- Structure --------------------------------------------------------------------------
   const DragonflyShape& shape() const { return shape_; }  ///< g filled in (never 0)

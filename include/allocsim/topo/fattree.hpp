@@ -53,8 +53,7 @@ class FatTree final : public GraphMachine {
   bool routes_by_router_pair() const override { return routing_ == Routing::ecmp; }
   /// D-mod-k: per destination, the sources' counts climb its routing tree level by level,
   /// merging where their routes meet (see fattree.cpp); ECMP: false.
-  bool all_to_all_router_loads(std::span<const NodeId> nodes,
-                               LinkLoadSums& touch) const override;
+  bool all_to_all_router_loads(std::span<const NodeId> nodes, LinkLoadSums& touch) const override;
 
   /// Switch levels h (level 1: the leaves; level h: the top).
   int levels() const { return static_cast<int>(down_.size()); }
