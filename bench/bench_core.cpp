@@ -5,6 +5,13 @@
 //   allocators mm and mc1x1 (targets: <= 0.25 s and <= 2 s; SST needs 22-24 s for iPSC).
 // Peak memory of one run: `allocsim run ... ` prints it (resources line).
 // Run: build/bench/bench_core --benchmark_repetitions=5 --benchmark_report_aggregates_only
+// Issue 26 (graph machines) asked that NASA with EASY + sorted free list stay within 5 % of the
+// version before it (6d29c3c). Measured 2026-11-29 (ALLOCSIM_TRACE_DIR=../shared/traces
+// build/bench/bench_core --benchmark_filter=NasaEasySnakeWithoutParsing --benchmark_repetitions=5,
+// CPU medians, the two builds alternated, load ~2.5): 6d29c3c 14.1-14.2 ms, main at 130e371
+// 14.8-15.1 ms (+5-6 %: the run summary read the larger records once per column, 25 passes);
+// with the summary in one pass and no self-copies in JobRecorder::take_records, four
+// alternations: 14.2 / 14.2, 14.4 / 15.3, 14.6 / 14.4, 14.2 / 14.4 ms (about +1 %).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>

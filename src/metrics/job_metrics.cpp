@@ -10,17 +10,16 @@ namespace allocsim {
 
 namespace {
 
-double mean_of(const std::vector<JobRecord>& records, double JobRecord::*field,
-               bool (*include)(const JobRecord&) = nullptr) {
+/// A mean summed in record order (the same sum on every run).
+struct Mean {
   double sum = 0;
   std::size_t count = 0;
-  for (const auto& record : records)
-    if (!include || include(record)) {
-      sum += record.*field;
-      ++count;
-    }
-  return count ? sum / static_cast<double>(count) : 0;
-}
+  void add(double value) {
+    sum += value;
+    ++count;
+  }
+  double value() const { return count ? sum / static_cast<double>(count) : 0; }
+};
 
 }  // namespace
 
@@ -83,15 +82,9 @@ void JobRecordBuilder::finish(JobRecord& record, double end, double delta) {
 
 namespace {
 
-/// Mean, nearest-rank 95th percentile and maximum of interference over the records with a
-/// measured alone runtime (interference > 0) and, when `comm_class` ≥ 0, of that class; all 0 when
-/// none.
-void interference_stats(const std::vector<JobRecord>& records, double comm_class, double& mean,
-                        double& p95, double& max) {
-  std::vector<double> values;
-  for (const auto& r : records)
-    if (r.interference > 0 && (comm_class < 0 || r.comm_class == comm_class))
-      values.push_back(r.interference);
+/// Mean (summed in record order), nearest-rank 95th percentile and maximum of `values`; all 0
+/// when there are none.
+void stats_of(std::vector<double>& values, double& mean, double& p95, double& max) {
   if (values.empty()) return;
   double sum = 0;
   for (const double v : values) sum += v;  // record order: the same sum on every run
@@ -112,57 +105,88 @@ RunSummary summarize_records(const std::vector<JobRecord>& records, int node_cou
   if (records.empty()) return s;
   s.first_submit = records.front().submit;
   s.last_end = records.front().end;
-  double work = 0, trace_work = 0;
-  std::vector<double> waits;
+  // One pass over the records (they are large: a pass per column was most of this function's
+  // time); every mean still sums its values in record order, so the same bits as one pass each.
+  double work = 0, trace_work = 0, response = 0;
+  std::vector<double> waits, interference, heavy, light;
   waits.reserve(records.size());
+  Mean wait, bounded_slowdown, pairwise_hops, components, internal_fragmentation, pieces,
+      bbox_ratio, bbox_sides, bounding_cube_ratio, linear_span, ring_span, stretch, router_hops,
+      routers_spanned, groups_spanned, hop_bytes, hops_per_byte, max_link_load, comm_slowdown,
+      bounded_slowdown_trace;
+  const auto heavy_class = static_cast<double>(CommClass::heavy);
+  const auto light_class = static_cast<double>(CommClass::light);
   for (const auto& r : records) {
     s.first_submit = std::min(s.first_submit, r.submit);
     s.last_end = std::max(s.last_end, r.end);
     work += r.procs * r.runtime;
     trace_work += r.procs * r.trace_runtime;
     waits.push_back(r.wait);
+    wait.add(r.wait);
+    response += r.end - r.submit;
+    bounded_slowdown.add(r.bounded_slowdown);
+    if (r.nodes >= 2) pairwise_hops.add(r.avg_pairwise_hops);
+    components.add(r.components);
+    internal_fragmentation.add(r.internal_fragmentation);
+    pieces.add(r.pieces);
+    bbox_ratio.add(r.bbox_ratio);
+    bbox_sides.add(r.bbox_sides);
+    bounding_cube_ratio.add(r.bounding_cube_ratio);
+    linear_span.add(r.linear_span);
+    ring_span.add(r.ring_span);
+    stretch.add(r.stretch);
+    if (r.nodes >= 2) router_hops.add(r.router_hops);
+    routers_spanned.add(r.routers_spanned);
+    groups_spanned.add(r.groups_spanned);
+    if (r.comm_bytes > 0) {
+      hop_bytes.add(r.hop_bytes);
+      hops_per_byte.add(r.hops_per_byte);
+      max_link_load.add(r.max_link_load);
+    }
+    s.max_link_load = std::max(s.max_link_load, r.max_link_load);
+    comm_slowdown.add(r.comm_slowdown);
+    bounded_slowdown_trace.add(r.bounded_slowdown_trace);
+    // Interference over the records with a measured alone runtime, and per class.
+    if (r.interference > 0) {
+      interference.push_back(r.interference);
+      if (r.comm_class == heavy_class) heavy.push_back(r.interference);
+      if (r.comm_class == light_class) light.push_back(r.interference);
+    }
   }
   s.makespan = s.last_end - s.first_submit;
   s.utilization = s.makespan > 0 ? work / (node_count * s.makespan) : 0;
   s.utilization_trace = s.makespan > 0 ? trace_work / (node_count * s.makespan) : 0;
   s.offered_load = offered_load;
   std::sort(waits.begin(), waits.end());
-  s.mean_wait = mean_of(records, &JobRecord::wait);
+  s.mean_wait = wait.value();
   s.median_wait = waits.size() % 2 ? waits[waits.size() / 2]
                                    : (waits[waits.size() / 2 - 1] + waits[waits.size() / 2]) / 2;
   // p95: nearest rank.
   s.p95_wait = waits[static_cast<std::size_t>(std::ceil(0.95 * n)) - 1];
   s.max_wait = waits.back();
-  double response = 0;
-  for (const auto& r : records) response += r.end - r.submit;
   s.mean_response = response / n;
-  s.mean_bounded_slowdown = mean_of(records, &JobRecord::bounded_slowdown);
-  auto multi_node = [](const JobRecord& r) { return r.nodes >= 2; };
-  s.mean_pairwise_hops = mean_of(records, &JobRecord::avg_pairwise_hops, multi_node);
-  s.mean_components = mean_of(records, &JobRecord::components);
-  s.mean_internal_fragmentation = mean_of(records, &JobRecord::internal_fragmentation);
-  s.mean_pieces = mean_of(records, &JobRecord::pieces);
-  s.mean_bbox_ratio = mean_of(records, &JobRecord::bbox_ratio);
-  s.mean_bbox_sides = mean_of(records, &JobRecord::bbox_sides);
-  s.mean_bounding_cube_ratio = mean_of(records, &JobRecord::bounding_cube_ratio);
-  s.mean_linear_span = mean_of(records, &JobRecord::linear_span);
-  s.mean_ring_span = mean_of(records, &JobRecord::ring_span);
-  s.mean_stretch = mean_of(records, &JobRecord::stretch);
-  s.mean_router_hops = mean_of(records, &JobRecord::router_hops, multi_node);
-  s.mean_routers_spanned = mean_of(records, &JobRecord::routers_spanned);
-  s.mean_groups_spanned = mean_of(records, &JobRecord::groups_spanned);
-  auto communicates = [](const JobRecord& r) { return r.comm_bytes > 0; };
-  s.mean_hop_bytes = mean_of(records, &JobRecord::hop_bytes, communicates);
-  s.mean_hops_per_byte = mean_of(records, &JobRecord::hops_per_byte, communicates);
-  s.mean_max_link_load = mean_of(records, &JobRecord::max_link_load, communicates);
-  for (const auto& r : records) s.max_link_load = std::max(s.max_link_load, r.max_link_load);
-  s.mean_comm_slowdown = mean_of(records, &JobRecord::comm_slowdown);
-  s.mean_bounded_slowdown_trace = mean_of(records, &JobRecord::bounded_slowdown_trace);
-  interference_stats(records, -1, s.mean_interference, s.p95_interference, s.max_interference);
-  interference_stats(records, static_cast<double>(CommClass::heavy), s.mean_interference_heavy,
-                     s.p95_interference_heavy, s.max_interference_heavy);
-  interference_stats(records, static_cast<double>(CommClass::light), s.mean_interference_light,
-                     s.p95_interference_light, s.max_interference_light);
+  s.mean_bounded_slowdown = bounded_slowdown.value();
+  s.mean_pairwise_hops = pairwise_hops.value();
+  s.mean_components = components.value();
+  s.mean_internal_fragmentation = internal_fragmentation.value();
+  s.mean_pieces = pieces.value();
+  s.mean_bbox_ratio = bbox_ratio.value();
+  s.mean_bbox_sides = bbox_sides.value();
+  s.mean_bounding_cube_ratio = bounding_cube_ratio.value();
+  s.mean_linear_span = linear_span.value();
+  s.mean_ring_span = ring_span.value();
+  s.mean_stretch = stretch.value();
+  s.mean_router_hops = router_hops.value();
+  s.mean_routers_spanned = routers_spanned.value();
+  s.mean_groups_spanned = groups_spanned.value();
+  s.mean_hop_bytes = hop_bytes.value();
+  s.mean_hops_per_byte = hops_per_byte.value();
+  s.mean_max_link_load = max_link_load.value();
+  s.mean_comm_slowdown = comm_slowdown.value();
+  s.mean_bounded_slowdown_trace = bounded_slowdown_trace.value();
+  stats_of(interference, s.mean_interference, s.p95_interference, s.max_interference);
+  stats_of(heavy, s.mean_interference_heavy, s.p95_interference_heavy, s.max_interference_heavy);
+  stats_of(light, s.mean_interference_light, s.p95_interference_light, s.max_interference_light);
   return s;
 }
 

@@ -44,8 +44,11 @@ void JobRecorder::on_finish(int job_index, const Job& job, double now, const All
 
 std::vector<JobRecord> JobRecorder::take_records() {
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < records_.size(); ++i)
-    if (!dropped_[i]) records_[kept++] = records_[i];
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    if (dropped_[i]) continue;
+    if (kept != i) records_[kept] = std::move(records_[i]);  // (records are large: no self-copies)
+    ++kept;
+  }
   records_.resize(kept);
   dropped_.clear();
   return std::move(records_);
