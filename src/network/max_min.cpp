@@ -68,15 +68,18 @@ void MaxMinSolver::solve(std::span<const double> capacities, const FlowSet& flow
   // in slot_of_link_), so that a round's search for the lowest level is a plain scan of
   // contiguous doubles. A link leaving use gets level +infinity until the arrays are compacted
   // (when half their slots are such).
-  slot_link_.clear();
-  slot_level_.clear();
+  slot_link_.resize(links);
+  slot_level_.resize(links);
   slot_of_link_.resize(links);
+  std::size_t used = 0;
   for (std::size_t l = 0; l < links; ++l)
     if (active_count_[l] > 0) {
-      slot_of_link_[l] = static_cast<int>(slot_link_.size());
-      slot_link_.push_back(static_cast<int>(l));
-      slot_level_.push_back((capacities[l] - frozen_load_[l]) / active_weight_[l]);
+      slot_of_link_[l] = static_cast<int>(used);
+      slot_link_[used] = static_cast<int>(l);
+      slot_level_[used++] = (capacities[l] - frozen_load_[l]) / active_weight_[l];
     }
+  slot_link_.resize(used);
+  slot_level_.resize(used);
   std::size_t unused_slots = 0;
 
   double level = 0;
