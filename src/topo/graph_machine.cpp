@@ -25,7 +25,8 @@ const char* link_class_name(LinkClass link_class) {
 }
 
 std::string GraphMachine::node_name(NodeId node) const {
-  return "n" + std::to_string(node);
+  std::string name(1, 'n');  // (not "n" + ..: GCC 12's false -Wrestrict on that form)
+  return name.append(std::to_string(node));
 }
 
 std::span<const NodeId> GraphMachine::nodes_of(VertexId router) const {
