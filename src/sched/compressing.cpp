@@ -113,7 +113,6 @@ void CompressingConservative::reset(SchedulerContext& context) {
   held_.assign(job_count_, Held{});
   order_list_.clear();
   held_list_.clear();
-  pending_.clear();
   asked_ = -std::numeric_limits<double>::infinity();
   profile_.reset(context.now(), context.topology().node_count());
 }
@@ -121,11 +120,10 @@ void CompressingConservative::reset(SchedulerContext& context) {
 void CompressingConservative::schedule(SchedulerContext& context) {
   if (&context != context_ || context.jobs().size() != job_count_) reset(context);
   now_ = context.now();
-  pending_.pop_until(now_);  // these passes happened
   // A quiet pass: no job ended (sync below), none arrived or left the queue, none is due. Then
   // sync would find no gain, the walk would stop at once and no arrival would be reserved:
-  // nothing to do but ask for the next pass. (Most of SDSC-BLUE's passes are such, asked for a
-  // reservation start that moved earlier since: 361 k of 830 k.)
+  // nothing to do but ask for the next pass. (Such as a pass asked for a reservation start that
+  // moved earlier since.)
   if (context.running().size() == held_list_.size() &&
       context.waiting().size() == order_list_.size() &&
       (order_list_.empty() || reserved_[order_list_.front().job].start > now_)) {
@@ -154,11 +152,17 @@ void CompressingConservative::schedule(SchedulerContext& context) {
 }
 
 void CompressingConservative::ask_next(SchedulerContext& context) {
-  // The simulation is asked for the earliest pending pass only (sched/pass_times.hpp); the one
-  // asked before, if still ahead and not later, comes first anyway.
-  if (!pending_.empty() && (!(asked_ > now_) || pending_.min() < asked_)) {
-    asked_ = pending_.min();
-    context.request_pass(asked_);
+  // The earliest reservation start after now (order_list_ is by start; the few before it are
+  // due jobs refused and kept at their start), unless it is the time asked last: that one is
+  // ahead, and asking for a time twice adds no pass.
+  for (const Slot& slot : order_list_) {
+    const double start = reserved_[slot.job].start;
+    if (!(start > now_)) continue;
+    if (start != asked_) {
+      asked_ = start;
+      context.request_pass(start);
+    }
+    return;
   }
 }
 
@@ -273,7 +277,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
         profile_.add(r.start, r.start + r.duration, -r.need);
         unsettle(r);
-        if (r.start > now_) ask_pass(r.start);
       }
       reorder = true;
       continue;
@@ -373,7 +376,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       profile_.add(r.start, r.start + r.duration, -r.need);
       if (r.start != old_start) {
         move_gains_.push(old_start, old_start + r.duration);
-        ask_pass(r.start);
       }
       unsettle(r);
       continue;
@@ -387,7 +389,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     r.start = found_time;
     move_gains_.push(old_start, old_start + r.duration);
-    ask_pass(r.start);
     settle(r);
   }
   if (gained) {  // every job still reserved saw the entries logged before this walk
@@ -409,10 +410,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     order_list_[j] = slot;
   }
-}
-
-void CompressingConservative::ask_pass(double time) {
-  if (time > now_ && std::isfinite(time)) pending_.push(time);  // (the simulation ignores others)
 }
 
 CompressingConservative::Slot CompressingConservative::slot_of(int job) const {
@@ -481,7 +478,6 @@ void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
     r.since_move = move_gains_.next();
     if (r.start > now_) {
       profile_.add(r.start, r.start + r.duration, -r.need);
-      ask_pass(r.start);
       insert_ordered(job);
       continue;
     }
@@ -492,7 +488,6 @@ void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
     // Refused at now: the earliest later change of P that admits it (else now again).
     r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
     profile_.add(r.start, r.start + r.duration, -r.need);
-    if (r.start > now_) ask_pass(r.start);
     insert_ordered(job);
   }
 }

@@ -38,10 +38,13 @@
 //   start, else keeps its old start: it never moves later. A job whose reservation had come
 //   (start <= now) goes to the earliest such time, without bound (else stays at now, offered
 //   again at the next pass): the one case where a reservation moves later.
-// - Passes. The scheduler asks for a pass (SchedulerContext::request_pass; through the queue of
-//   sched/pass_times.hpp, same pass times) at every new reservation start after now, so a job
-//   starts at its reservation even when no job arrives or ends then (e.g. after a missed
-//   reservation, or behind a job that outran its estimate).
+// - Passes. After every pass the scheduler asks for one (SchedulerContext::request_pass) at
+//   the earliest reservation start after now, if any; at that pass it asks for the next. So a
+//   job starts at its reservation even when no job arrives or ends then (e.g. after a missed
+//   reservation, or behind a job that outran its estimate): every reservation start is asked
+//   for before it is reached. (Until 2026-11-29 it asked at every new reservation start, ~44 %
+//   of SDSC-BLUE's passes being asked for starts that had moved earlier since; nothing happens
+//   at such a pass, so the schedules are the same.)
 //
 // Speed: P is a sorted array of breakpoints (sched/step_profile.hpp). The allocator is asked
 // only at a job's start. A compression skips or bounds each job's search, with the same
@@ -78,7 +81,7 @@
 //   walk's loop, was not measurably faster; the skip in a row gained ~4 % at x0.8.)
 // - A move (out of the old window, into the one found) is one StepProfile::move, its searches
 //   bounded by the found index; a revisit the memo skips records nothing (the failure that
-//   covers it dominates it); pass times wait in sched/pass_times.hpp.
+//   covers it dominates it).
 // Measured (bench/bench_conservative.cpp, SDSC-BLUE x0.8): of 85 M revisits in 205 k
 // compressions the failures skip 71 M; 14 M searches remain, 5.5 M of which move a job (8.5 M
 // fail). 120 k of the compressions move ~45 jobs each; the 85 k that move none still make
@@ -141,7 +144,6 @@
 #include <vector>
 
 #include "allocsim/sched/failure_memo.hpp"
-#include "allocsim/sched/pass_times.hpp"
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sched/step_profile.hpp"
 
@@ -213,7 +215,8 @@ class CompressingConservative final : public Scheduler {
   /// The running jobs against those held: the ended ones give their nodes back (`gained` set
   /// when one ended before its estimated end), the unknown ones are held from now.
   void sync_running(SchedulerContext& context, bool& gained);
-  /// Asks the simulation for the earliest pending pass when it is not asked already.
+  /// Asks the simulation for a pass at the earliest reservation start after now, when it is
+  /// not the time asked last.
   void ask_next(SchedulerContext& context);
   /// Offers the due jobs and, after a gain, compresses: one walk in revisit order.
   void walk(SchedulerContext& context, bool gained);
@@ -225,8 +228,6 @@ class CompressingConservative final : public Scheduler {
   /// before `limit` where P changes, or the allocator's wake-up for it, and P admits it;
   /// `otherwise` when there is none.
   double retry_time(const SchedulerContext& context, int job, double limit, double otherwise) const;
-  /// Adds a pass time after now to pending_ (sched/pass_times.hpp).
-  void ask_pass(double time);
   void insert_ordered(int job);
   /// The slot of a reserved job (from its reservation).
   Slot slot_of(int job) const;
@@ -246,10 +247,9 @@ class CompressingConservative final : public Scheduler {
   std::vector<int> scratch_;
   std::vector<Slot> walked_;  // order_list_ as the walk began
   std::vector<double> keep_;
-  PassTimes pending_;  // pass times asked for and not reached
-  double asked_ = 0;   // the last pending time asked of the simulation
-  FailureMemo memo_;   // jobs of the current walk with no earlier fit
-  Staircase stair_;    // those failures from the gains' reach on (walk)
+  double asked_ = 0;  // the last pass time asked of the simulation
+  FailureMemo memo_;  // jobs of the current walk with no earlier fit
+  Staircase stair_;   // those failures from the gains' reach on (walk)
   std::uint64_t stamp_ = 0;
   GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
   GainLog move_gains_;  // windows left by reservations that moved in a walk
