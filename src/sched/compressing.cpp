@@ -233,7 +233,15 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   if (stop == 0) return;
   walked_.assign(order_list_.begin(), order_list_.begin() + static_cast<std::ptrdiff_t>(stop));
   bool reorder = false;
-  const std::uint64_t pass_from = pass_gains_.next(), move_from = move_gains_.next();
+  const std::uint64_t pass_from = pass_gains_.next();
+  // The windows left by the jobs this walk moved (or re-reserved earlier): their hull, the
+  // only move gains a settled job's search looks at (header: "Moves of other walks").
+  double move_lo = std::numeric_limits<double>::infinity();
+  double move_hi = -std::numeric_limits<double>::infinity();
+  auto moved_out = [&](double a, double b) {
+    move_lo = std::min(move_lo, a);
+    move_hi = std::max(move_hi, b);
+  };
   memo_.clear();
   // The job revisited: walked_[pos], and order_list_[pos] (reordered only after the walk),
   // whose slot follows the reservation's `unsettled`.
@@ -242,7 +250,6 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     r.unsettled = false;
     order_list_[pos].unsettled = false;
     r.since_pass = pass_gains_.next();
-    r.since_move = move_gains_.next();
   };
   auto unsettle = [&](Reserved& r) {
     r.unsettled = true;
@@ -256,8 +263,15 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     memo_.record(r.need, r.duration, start);
     if (stair_valid && start >= stair_from) stair_.add(r.need, r.duration);
   };
+  // After a search that found nothing: while P >= 0 each candidate's failing step is before
+  // the job's start (in its own window P without it is >= its need), else it may be inside:
+  // unsettled (full searches) until a search finds all its candidates' steps before its start.
   auto fail = [&](Reserved& r) {
-    if (profile_.negatives() == 0) remember(r, r.start);
+    if (profile_.negatives() != 0) {
+      unsettle(r);
+      return;
+    }
+    remember(r, r.start);
     settle(r);
   };
   for (; pos < walked_.size(); ++pos) {
@@ -284,7 +298,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     if (!gained) break;
     // A failure of this walk that dominates the job covers its candidates before its start
     // (sched/failure_memo.hpp); the settled job's candidates end by the last logged gain.
-    const double gains_reach = std::max(pass_gains_.reach(), move_gains_.reach());
+    const double gains_reach = std::max(pass_gains_.reach(), move_hi);
     if (!r.unsettled && gains_reach <= r.start && std::isfinite(gains_reach)) {
       // Past the reach R of every gain: skipped iff a failure with start >= R dominates the
       // job (covered_until(need, duration) >= R), asked of those failures as a staircase.
@@ -319,18 +333,17 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       continue;
     }
     // Search bounds: candidates in [lo, hi) of each kind of logged gain (header).
-    double pass_lo = 0, pass_hi = 0, move_lo = 0, move_hi = 0;
+    double pass_lo = 0, pass_hi = 0, moves_lo = move_lo, moves_hi = move_hi;
     bool pass_bound = false, move_bound = false;
     if (!r.unsettled) {
-      auto bound = [&](const GainLog& log, std::uint64_t since, double& lo, double& hi) {
-        if (!log.hull(since, lo, hi)) return false;
+      auto bound = [&](double& lo, double& hi) {
         // a - d, widened a little against rounding (t + d > a is what is meant).
         lo = std::max(now_, lo - r.duration - 1e-9 * (std::abs(lo) + r.duration + 1));
         hi = std::min(hi, r.start);
         return lo < hi;
       };
-      pass_bound = bound(pass_gains_, r.since_pass, pass_lo, pass_hi);
-      move_bound = bound(move_gains_, r.since_move, move_lo, move_hi);
+      pass_bound = pass_gains_.hull(r.since_pass, pass_lo, pass_hi) && bound(pass_lo, pass_hi);
+      move_bound = move_lo < move_hi && bound(moves_lo, moves_hi);
       if (!pass_bound && !move_bound) {
         fail(r);
         continue;
@@ -354,7 +367,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       search(now_, r.start);
     } else {
       if (pass_bound) search(pass_lo, pass_hi);
-      if (move_bound) search(move_lo, move_hi);
+      if (move_bound) search(moves_lo, moves_hi);
     }
     if (found == StepProfile::kNone) {
       fail(r);
@@ -368,14 +381,17 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       profile_.add(r.start, r.start + r.duration, r.need);
       const int used = try_start(context, job);
       if (used >= 0) {
-        move_gains_.push(used < r.need ? now_ : old_start, old_start + r.duration);
+        if (used < r.need)  // (a gain from now: logged for every job, as the pass's)
+          pass_gains_.push(now_, old_start + r.duration);
+        else
+          moved_out(old_start, old_start + r.duration);
         continue;
       }
       // Refused at now: the earliest later change before its old start, else the old start.
       r.start = retry_time(context, job, old_start, old_start);
       profile_.add(r.start, r.start + r.duration, -r.need);
       if (r.start != old_start) {
-        move_gains_.push(old_start, old_start + r.duration);
+        moved_out(old_start, old_start + r.duration);
       }
       unsettle(r);
       continue;
@@ -388,12 +404,11 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       profile_.add(found_time, found_time + r.duration, -r.need);
     }
     r.start = found_time;
-    move_gains_.push(old_start, old_start + r.duration);
+    moved_out(old_start, old_start + r.duration);
     settle(r);
   }
   if (gained) {  // every job still reserved saw the entries logged before this walk
     pass_gains_.prune(pass_from);
-    move_gains_.prune(move_from);
   }
   if (!reorder) return;
   std::size_t kept = 0;
@@ -475,7 +490,6 @@ void CompressingConservative::reserve_arrivals(SchedulerContext& context) {
     r.start = profile_.time(found == StepProfile::kNone ? profile_.size() - 1 : found);
     r.unsettled = false;
     r.since_pass = pass_gains_.next();
-    r.since_move = move_gains_.next();
     if (r.start > now_) {
       profile_.add(r.start, r.start + r.duration, -r.need);
       insert_ordered(job);

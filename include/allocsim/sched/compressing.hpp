@@ -192,7 +192,6 @@ class CompressingConservative final : public Scheduler {
     bool unsettled = false;
     std::uint64_t seen = 0;
     std::uint64_t since_pass = 0;  // pass_gains_ entries it has not seen
-    std::uint64_t since_move = 0;  // move_gains_ entries it has not seen
   };
   /// A reserved job in revisit order with what the skip past the gains' reach reads (need and
   /// duration never change while reserved; `unsettled` is kept equal to Reserved::unsettled):
@@ -252,7 +251,6 @@ class CompressingConservative final : public Scheduler {
   Staircase stair_;   // those failures from the gains' reach on (walk)
   std::uint64_t stamp_ = 0;
   GainLog pass_gains_;  // capacity back between walks (early ends, drops, refusals at now)
-  GainLog move_gains_;  // windows left by reservations that moved in a walk
 };
 
 }  // namespace allocsim
