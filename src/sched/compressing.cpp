@@ -231,20 +231,26 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   else
     while (stop < order_list_.size() && !(reserved_[order_list_[stop].job].start > now_)) ++stop;
   if (stop == 0) return;
-  walked_.assign(order_list_.begin(), order_list_.begin() + static_cast<std::ptrdiff_t>(stop));
+  // The jobs revisited: order_list_[0, stop), in place (the walk changes only the unsettled
+  // flag of the job revisited; the list is reordered after the walk). (Was: a copy.)
+  const std::vector<Slot>& walked = order_list_;
   bool reorder = false;
   const std::uint64_t pass_from = pass_gains_.next();
-  // The windows left by the jobs this walk moved (or re-reserved earlier): their hull, the
-  // only move gains a settled job's search looks at (header: "Moves of other walks").
+  // Where the jobs this walk moved earlier (or started) gave nodes back: their hull, the only
+  // move gains a settled job's search looks at (header). A job of `need` nodes moved from
+  // [old, old + d) to [start, start + d), start < old (a start now holds its nodes until now
+  // + d too), gives P +need on [max(old, start + d), old + d) and never more elsewhere (the
+  // overlap of its windows nets 0; more nodes than `need` at a start only take more).
   double move_lo = std::numeric_limits<double>::infinity();
   double move_hi = -std::numeric_limits<double>::infinity();
-  auto moved_out = [&](double a, double b) {
+  auto moved_out = [&](double old, double start, double d) {
+    const double a = std::max(old, start + d), b = old + d;
+    if (!(a < b)) return;  // (d = 0 or infinite: P unchanged)
     move_lo = std::min(move_lo, a);
     move_hi = std::max(move_hi, b);
   };
   memo_.clear();
-  // The job revisited: walked_[pos], and order_list_[pos] (reordered only after the walk),
-  // whose slot follows the reservation's `unsettled`.
+  // The job revisited: walked[pos], whose slot follows the reservation's `unsettled`.
   std::size_t pos = 0;
   auto settle = [&](Reserved& r) {
     r.unsettled = false;
@@ -274,13 +280,13 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     remember(r, r.start);
     settle(r);
   };
-  for (; pos < walked_.size(); ++pos) {
+  for (; pos < stop; ++pos) {
     if (pos % kPollEvery == 0) context.check_time_limit();
-    const int job = walked_[pos].job;
+    const int job = walked[pos].job;
     // The reservations are scattered over the job table: the one a few revisits ahead is
     // fetched early (most revisits are a few comparisons).
-    if (pos + kPrefetchAhead < walked_.size())
-      __builtin_prefetch(&reserved_[static_cast<std::size_t>(walked_[pos + kPrefetchAhead].job)]);
+    if (pos + kPrefetchAhead < stop)
+      __builtin_prefetch(&reserved_[static_cast<std::size_t>(walked[pos + kPrefetchAhead].job)]);
     Reserved& r = reserved_[job];
     if (!(r.start > now_)) {  // due: offered; a refusal re-reserves it after now
       profile_.add(r.start, r.start + r.duration, r.need);
@@ -314,12 +320,12 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       // those are all the logs keep once this walk prunes them (GainLog::hull from an older
       // number answers from the first entry kept: a hull at least as wide, same answers).
       std::size_t end = pos, pair = 0;
-      while (end < walked_.size() && !walked_[end].unsettled &&
-             stair_.dominates(walked_[end].need, walked_[end].duration, pair)) {
+      while (end < stop && !walked[end].unsettled &&
+             stair_.dominates(walked[end].need, walked[end].duration, pair)) {
         if (++end % kPollEvery == 0) context.check_time_limit();
       }
-      if (end == walked_.size()) break;
-      if (end != pos) {  // the first job not skipped (walked_[end]): revisited as any other
+      if (end == stop) break;
+      if (end != pos) {  // the first job not skipped (walked[end]): revisited as any other
         pos = end - 1;
         continue;
       }
@@ -384,15 +390,13 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         if (used < r.need)  // (a gain from now: logged for every job, as the pass's)
           pass_gains_.push(now_, old_start + r.duration);
         else
-          moved_out(old_start, old_start + r.duration);
+          moved_out(old_start, now_, r.duration);
         continue;
       }
       // Refused at now: the earliest later change before its old start, else the old start.
       r.start = retry_time(context, job, old_start, old_start);
       profile_.add(r.start, r.start + r.duration, -r.need);
-      if (r.start != old_start) {
-        moved_out(old_start, old_start + r.duration);
-      }
+      if (r.start != old_start) moved_out(old_start, r.start, r.duration);
       unsettle(r);
       continue;
     }
@@ -404,7 +408,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       profile_.add(found_time, found_time + r.duration, -r.need);
     }
     r.start = found_time;
-    moved_out(old_start, old_start + r.duration);
+    moved_out(old_start, found_time, r.duration);
     settle(r);
   }
   if (gained) {  // every job still reserved saw the entries logged before this walk

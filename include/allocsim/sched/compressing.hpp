@@ -244,7 +244,6 @@ class CompressingConservative final : public Scheduler {
   std::vector<Held> held_;          // by job index
   std::vector<int> held_list_;      // running jobs as the profile holds them
   std::vector<int> scratch_;
-  std::vector<Slot> walked_;  // order_list_ as the walk began
   std::vector<double> keep_;
   double asked_ = 0;  // the last pass time asked of the simulation
   FailureMemo memo_;  // jobs of the current walk with no earlier fit
