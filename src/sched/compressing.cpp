@@ -356,14 +356,18 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     // (Its start and end are breakpoints: added with it, kept by compaction.)
     const StepProfile::Own own{r.start, r.start + r.duration, r.need};
     // The earliest fit among the candidates of the spans, from `covered` on.
-    std::size_t found = StepProfile::kNone;
+    std::size_t found = StepProfile::kNone, found_end = StepProfile::kNone;
     auto search = [&](double lo, double hi) {
       lo = std::max(lo, covered);
       const double limit = found == StepProfile::kNone ? hi : std::min(hi, profile_.time(found));
       if (!(lo < limit)) return;
+      std::size_t other_end = StepProfile::kNone;
       const std::size_t other =
-          profile_.earliest(r.need, r.duration, limit, profile_.lower(lo), own);
-      if (other != StepProfile::kNone) found = other;
+          profile_.earliest(r.need, r.duration, limit, profile_.lower(lo), own, &other_end);
+      if (other != StepProfile::kNone) {
+        found = other;
+        found_end = other_end;
+      }
     };
     if (r.unsettled) {
       search(now_, r.start);
@@ -398,7 +402,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     // Out of its window, into the one found (add twice, as one step).
     if (r.duration > 0 && std::isfinite(r.duration)) {
-      profile_.move(r.start, found_time, found, r.duration, r.need);
+      profile_.move(r.start, found_time, found, r.duration, r.need, found_end);
     } else {
       profile_.add(r.start, r.start + r.duration, r.need);
       profile_.add(found_time, found_time + r.duration, -r.need);
