@@ -62,8 +62,24 @@ void StepProfile::move(double from, double to, std::size_t to_index, double dura
     negatives_ += value < 0 ? 1 : 0;
   }
   shift(to_index, to_stop, -nodes);
-  const std::size_t from_index = lower_from(to_index + 1, from);
-  shift(from_index, lower_from(from_index + 1, from + duration), nodes);
+  // The old window: found by galloping from the new one (it is mostly a few breakpoints on),
+  // its end by the shift's own scan (a window holds ~10 breakpoints: no binary search).
+  std::size_t from_index = to_index + 1, step = 1;
+  while (from_index + step < points_.size() && points_[from_index + step].time < from) {
+    from_index += step;
+    step *= 2;
+  }
+  const auto first = points_.begin() + static_cast<std::ptrdiff_t>(from_index);
+  const auto last = points_.begin() +
+                    static_cast<std::ptrdiff_t>(std::min(from_index + step + 1, points_.size()));
+  from_index = static_cast<std::size_t>(
+      std::lower_bound(first, last, from,
+                       [](const Point& point, double t) { return point.time < t; }) -
+      points_.begin());  // (the breakpoint at from_index + step, if any, is at or after `from`)
+  const double from_end = from + duration;
+  std::size_t from_stop = from_index;
+  while (from_stop < points_.size() && points_[from_stop].time < from_end) ++from_stop;
+  shift(from_index, from_stop, nodes);
 }
 
 void StepProfile::shift(std::size_t first, std::size_t stop, int delta) {
