@@ -235,6 +235,8 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   // flag of the job revisited; the list is reordered after the walk). (Was: a copy.)
   const std::vector<Slot>& walked = order_list_;
   bool reorder = false;
+  bool due = false;  // a due job was offered: it left, or went later (full reordering)
+  bool any_gone = false;
   const std::uint64_t pass_from = pass_gains_.next();
   // The windows left by the jobs this walk moved earlier (or started): their hull, the only
   // move gains a settled job's search looks at (header). (Only where P went up, [max(old,
@@ -294,7 +296,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         profile_.add(r.start, r.start + r.duration, -r.need);
         unsettle(r);
       }
-      reorder = true;
+      reorder = due = true;
       continue;
     }
     if (!gained) break;
@@ -391,12 +393,16 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
           pass_gains_.push(now_, old_start + r.duration);
         else
           moved_out(old_start, old_start + r.duration);
+        order_list_[pos].gone = any_gone = true;
         continue;
       }
       // Refused at now: the earliest later change before its old start, else the old start.
       r.start = retry_time(context, job, old_start, old_start);
       profile_.add(r.start, r.start + r.duration, -r.need);
-      if (r.start != old_start) moved_out(old_start, old_start + r.duration);
+      if (r.start != old_start) {
+        moved_out(old_start, old_start + r.duration);
+        order_list_[pos].earlier = true;
+      }
       unsettle(r);
       continue;
     }
@@ -409,19 +415,46 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     r.start = found_time;
     moved_out(old_start, old_start + r.duration);
+    order_list_[pos].earlier = true;
     settle(r);
   }
   if (gained) {  // every job still reserved saw the entries logged before this walk
     pass_gains_.prune(pass_from);
   }
   if (!reorder) return;
-  std::size_t kept = 0;
-  for (const Slot& slot : order_list_)
-    if (reserved_[slot.job].active) order_list_[kept++] = slot;
-  order_list_.resize(kept);
-  // Insertion sort: few jobs changed place.
+  if (due) {  // (at the front; one may have gone later) every slot read and placed
+    std::size_t kept = 0;
+    for (Slot slot : order_list_) {
+      if (!reserved_[slot.job].active) continue;
+      slot.earlier = false;
+      order_list_[kept++] = slot;
+    }
+    order_list_.resize(kept);
+    // Insertion sort: few jobs changed place.
+    for (std::size_t i = 1; i < order_list_.size(); ++i) {
+      const Slot slot = order_list_[i];
+      std::size_t j = i;
+      while (j > 0 && before(slot.job, order_list_[j - 1].job)) {
+        order_list_[j] = order_list_[j - 1];
+        --j;
+      }
+      order_list_[j] = slot;
+    }
+    return;
+  }
+  // Otherwise the slots flagged tell who left and who moved earlier; the others keep their
+  // order and are in order with the prefix before them (each job there was before them and
+  // only moved earlier), so only the moved ones are placed: no other reservation is read.
+  if (any_gone) {
+    std::size_t kept = 0;
+    for (const Slot& slot : order_list_)
+      if (!slot.gone) order_list_[kept++] = slot;
+    order_list_.resize(kept);
+  }
   for (std::size_t i = 1; i < order_list_.size(); ++i) {
-    const Slot slot = order_list_[i];
+    if (!order_list_[i].earlier) continue;
+    Slot slot = order_list_[i];
+    slot.earlier = false;
     std::size_t j = i;
     while (j > 0 && before(slot.job, order_list_[j - 1].job)) {
       order_list_[j] = order_list_[j - 1];
@@ -429,6 +462,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     order_list_[j] = slot;
   }
+  if (!order_list_.empty()) order_list_.front().earlier = false;
 }
 
 CompressingConservative::Slot CompressingConservative::slot_of(int job) const {

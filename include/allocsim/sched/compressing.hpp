@@ -201,6 +201,8 @@ class CompressingConservative final : public Scheduler {
     int job = 0;
     int need = 0;
     bool unsettled = false;
+    bool earlier = false;  // moved earlier in the current walk (for the reordering after it)
+    bool gone = false;     // started in the current walk
   };
   struct Held {
     double release_end = 0;  // estimated end as given (NaN: none)
