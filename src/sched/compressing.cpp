@@ -235,8 +235,8 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   // flag of the job revisited; the list is reordered after the walk). (Was: a copy.)
   const std::vector<Slot>& walked = order_list_;
   bool reorder = false;
-  bool due = false;  // a due job was offered: it left, or went later (full reordering)
   bool any_gone = false;
+  relocated_.clear();
   const std::uint64_t pass_from = pass_gains_.next();
   // The windows left by the jobs this walk moved earlier (or started): their hull, the only
   // move gains a settled job's search looks at (header). (Only where P went up, [max(old,
@@ -295,8 +295,9 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
         r.start = retry_time(context, job, std::numeric_limits<double>::infinity(), now_);
         profile_.add(r.start, r.start + r.duration, -r.need);
         unsettle(r);
+        relocated_.push_back(job);  // (it may have gone later)
       }
-      reorder = due = true;
+      order_list_[pos].gone = any_gone = reorder = true;
       continue;
     }
     if (!gained) break;
@@ -422,29 +423,10 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     pass_gains_.prune(pass_from);
   }
   if (!reorder) return;
-  if (due) {  // (at the front; one may have gone later) every slot read and placed
-    std::size_t kept = 0;
-    for (Slot slot : order_list_) {
-      if (!reserved_[slot.job].active) continue;
-      slot.earlier = false;
-      order_list_[kept++] = slot;
-    }
-    order_list_.resize(kept);
-    // Insertion sort: few jobs changed place.
-    for (std::size_t i = 1; i < order_list_.size(); ++i) {
-      const Slot slot = order_list_[i];
-      std::size_t j = i;
-      while (j > 0 && before(slot.job, order_list_[j - 1].job)) {
-        order_list_[j] = order_list_[j - 1];
-        --j;
-      }
-      order_list_[j] = slot;
-    }
-    return;
-  }
-  // Otherwise the slots flagged tell who left and who moved earlier; the others keep their
-  // order and are in order with the prefix before them (each job there was before them and
-  // only moved earlier), so only the moved ones are placed: no other reservation is read.
+  // The slots flagged tell who left (started, or relocated) and who moved earlier; the others
+  // keep their order and are in order with the prefix before them (each job there was before
+  // them and only moved earlier), so only the moved ones are placed, and the relocated ones
+  // inserted: no other reservation is read. (Was: every slot's reservation read, and placed.)
   if (any_gone) {
     std::size_t kept = 0;
     for (const Slot& slot : order_list_)
@@ -463,6 +445,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     order_list_[j] = slot;
   }
   if (!order_list_.empty()) order_list_.front().earlier = false;
+  for (int job : relocated_) insert_ordered(job);
 }
 
 CompressingConservative::Slot CompressingConservative::slot_of(int job) const {

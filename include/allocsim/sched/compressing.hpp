@@ -171,7 +171,7 @@ class CompressingConservative final : public Scheduler {
     int need = 0;
     bool unsettled = false;
     bool earlier = false;  // moved earlier in the current walk (for the reordering after it)
-    bool gone = false;     // started in the current walk
+    bool gone = false;     // started (or refused when due: relocated_) in the current walk
   };
   struct Held {
     double release_end = 0;  // estimated end as given (NaN: none)
@@ -215,6 +215,7 @@ class CompressingConservative final : public Scheduler {
   std::vector<Held> held_;          // by job index
   std::vector<int> held_list_;      // running jobs as the profile holds them
   std::vector<int> scratch_;
+  std::vector<int> relocated_;  // due jobs refused in the walk: placed again after it
   std::vector<double> keep_;
   double asked_ = 0;  // the last pass time asked of the simulation
   FailureMemo memo_;  // jobs of the current walk with no earlier fit
