@@ -80,8 +80,8 @@
 //   span at least as wide: the same earliest fit.
 // - A move (out of the old window, into the one found) is one StepProfile::move, told the
 //   found window's end by the search; a revisit the memo skips records nothing (the failure
-//   that covers it dominates it). After the walk only the slots flagged (started, moved
-//   earlier) are placed again, unless a due job was offered (it may have gone later).
+//   that covers it dominates it). After the walk only the slots flagged are placed again
+//   (started: dropped; moved earlier: insertion; due and refused: inserted by binary search).
 // Counted (temporary counters, one run each; bench/bench_conservative.cpp has the times):
 //   SDSC-BLUE x0.8: 515 k passes (43 k quiet), 205 k walks after a gain, 82 M revisits (74 M
 //   skipped in a row, 0.8 M covered by a failure), 9.7 M searches (4.2 M fail), 5.3 M moves;
