@@ -69,20 +69,20 @@
 // Then (2026-11-29, branch wt-cons5, load ~2-4; before = main at 5e518c7). Same schedules
 // (per-job CSVs of `allocsim run` cmp-identical, x1.0, x0.8 and replan=full). This program,
 // old and new in turn, twice each (the command above):
-//   before  SDSC-BLUE:      easy 0.59 0.55, conservative 1.19 1.15 s (2.01 2.07 x EASY)
-//           SDSC-BLUE x0.8: easy 0.85 0.86, conservative 4.33 4.33 s (5.11 5.05 x EASY)
-//   after   SDSC-BLUE:      easy 0.56 0.56, conservative 0.99 0.97 s (1.77 1.75 x EASY)
-//           SDSC-BLUE x0.8: easy 0.84 0.84, conservative 3.03 3.05 s (3.62 3.63 x EASY)
+//   before  SDSC-BLUE:      easy 0.58 0.57, conservative 1.18 1.13 s (2.03 1.99 x EASY)
+//           SDSC-BLUE x0.8: easy 0.86 0.84, conservative 4.38 4.36 s (5.08 5.17 x EASY)
+//   after   SDSC-BLUE:      easy 0.57 0.56, conservative 0.97 0.98 s (1.70 1.74 x EASY)
+//           SDSC-BLUE x0.8: easy 0.84 0.86, conservative 3.01 3.07 s (3.57 3.55 x EASY)
 // Whole process, each case alone ('--benchmark_filter=^SDSC-BLUE/conservative/it', and
-// '^SDSC-BLUE.x0.8/conservative/it'), old and new in turn: after/before CPU 0.867 (0.860-0.914,
-// 7 pairs) and 0.711 (0.683-0.727, 5 pairs). The x1.0 target (2 x) is met with a margin of
-// ~12 %; x0.8 about 3.6 x (target 3 x), NOT met. What changed (sched/compressing.hpp): a pass
-// is asked only at the earliest reservation start (quiet passes 361 k -> 36 k at x1.0; x1.0
-// 0.96); a settled job's search looks only at the windows left by this walk's moves, not by
-// every move since it settled (its candidates' failing steps lie before its start): x0.8
+// '^SDSC-BLUE.x0.8/conservative/it'), old and new in turn: after/before CPU 0.864 (0.838-0.897,
+// 7 pairs) and 0.669 (0.650-0.815, 5 pairs). The x1.0 target (2 x) is met with a margin of
+// ~13 %; x0.8 about 3.56 x (target 3 x), NOT met. What changed (sched/compressing.hpp): a
+// pass is asked only at the earliest reservation start (quiet passes 361 k -> 36 k at x1.0;
+// x1.0 0.96); a settled job's search looks only at the windows left by this walk's moves, not
+// by every move since it settled (its candidates' failing steps lie before its start): x0.8
 // searches 14 M -> 9.7 M, failed ones 8.5 M -> 4.2 M (x0.8 0.83); the walk reads its list in
 // place; a move is told its window's end by the search and gallops to its old window (0.99,
-// 0.98); after a walk only the flagged slots are placed again (x0.8 0.96, x1.0 0.99).
+// 0.98); after a walk only the flagged slots are placed again (x0.8 0.96 and 0.975).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
