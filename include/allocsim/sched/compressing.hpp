@@ -98,12 +98,12 @@
 // FailureMemo::record without a branch (-> 6.1 s); skipping a pass-span search when no
 // breakpoint before its end has the need (1.03); the reordering as a merge (1.01, x1.0); a
 // moved job's gain logged as [max(old, new + d), old + d) only (1.007); the pass and move
-// spans searched as one when they overlap (1.00); compaction at an eighth's growth (1.01) or a
-// half's (1.00). Counted and not built: the gains' individual windows instead of their hull
-// (the windows left by a walk's moves overlap: 1.6 runs of them per search, 136 M candidate
-// breakpoints against 143 M); failures kept across walks (they would help only jobs settled
-// before the failure was recorded, i.e. ties in start).
-// What remains at x0.8 (perf): the walk 21 % (its rows ~4 %, the reordering ~4 %),
+// spans searched as one when they overlap (1.00); a search's first index galloped from the last
+// search's (1.01); compaction at an eighth's growth (1.01) or a half's (1.00). Counted and not
+// built: the gains' individual windows instead of their hull (the windows left by a walk's moves
+// overlap: 1.6 runs of them per search, 136 M candidate breakpoints against 143 M); failures kept
+// across walks (they would help only jobs settled before the failure was recorded, i.e. ties in
+// start). What remains at x0.8 (perf): the walk 18 % (its rows ~4 %),
 // StepProfile::earliest 11 %, FailureMemo::record 7 %, move 5 %, binary searches 5 % (mostly a
 // search's first index), memmove of breakpoint inserts 5 %, compaction with its sorts ~4 %;
 // EASY's share (allocator, locality, summary) ~20 %. Most of it goes with the 5.3 M moves.
