@@ -14,13 +14,8 @@
 //   after   SDSC-BLUE:      easy 0.61, conservative 1.31 (2.14 x), replan=full 1.28 (2.09 x)
 //           SDSC-BLUE x0.8: easy 0.87, conservative 5.34 (6.13 x), replan=full 24.85 (28.51 x)
 // (Before the failure memo of sched/failure_memo.hpp: conservative 1.70 s (3.15 x) and
-// 17.79 s (20.93 x).) The targets (2 x and 3 x) are NOT met. Where the time goes (perf, x0.8,
-// after): 205 k compressions revisit 85 M reservations; the memo skips 71 M, leaving 14 M
-// searches (5.5 M of which move a job). The walk's loop itself (a memo query per revisit)
-// takes about 30 %, the searches (StepProfile::earliest) 12 %, moves (StepProfile::move) 10 %,
-// recording failures 8 %, binary searches 5 %, compaction 4 %; Simulation::run fell from 12 %
-// to under 1 % once the pass times waited in sched/pass_times.hpp (the simulation's heap held
-// 5.5 M wake-ups). See sched/compressing.hpp for the bounds used and what was tried.
+// 17.79 s (20.93 x).) The targets (2 x and 3 x) are NOT met. (Simulation::run fell from 12 %
+// to under 1 % once the scheduler asked the simulation for one pass time at a time.)
 // Then (2026-11-29, branch wt-conserv2, same machine, load ~2-8; before = main at 2a4f654):
 //   before  SDSC-BLUE:      easy 0.56, conservative 1.23 (2.19 x), replan=full 1.24 (2.21 x)
 //           SDSC-BLUE x0.8: easy 0.84, conservative 5.28 (6.25 x), replan=full 23.58 (27.92 x)
@@ -35,9 +30,7 @@
 // those are now asked of a staircase of the failures from that reach on (about 4 pairs, no
 // starts) and skipped in a row while it dominates them, with a prefetch a few jobs ahead
 // (~4 %); each reservation's record on one cache line (~3 %); compaction merges instead of
-// sorting and bisecting (~3 %) (paired `allocsim run` user times at x0.8). Where
-// the time goes now (perf, x0.8): the walk 29 %, StepProfile::earliest 12 %, move 10 %,
-// recording failures 8 %, binary searches 6 %, breakpoint inserts (memmove) 4 %.
+// sorting and bisecting (~3 %) (paired `allocsim run` user times at x0.8).
 // Then (2026-11-29, branch wt-cons, same machine, load ~2-3; before = main at 97c5d45). Easy
 // and conservative only, four runs of this program each, old and new in turn (all four shown:
 // the first of each was the pairing's warm-up), each figure a run's median of 3:
@@ -58,10 +51,7 @@
 // stops at the first dominating failure (~7 % at x0.8); the skip in a row past the gains'
 // reach reads a dense array of slots, writes no settle stamps and asks first the staircase
 // pair that dominated the job before; StepProfile::shift counts sign changes without a branch
-// (move 10 % -> 7 % of x0.8 by perf); compaction at a quarter's growth. Where the time goes
-// now (perf, x0.8): the walk 25 %, StepProfile::earliest 11 %, FailureMemo::record 9 %, move
-// 7.5 %, compaction with its sort ~9.5 %, binary searches 5.6 %, memmove 4.6 %. What was
-// tried and is not faster, and what remains: sched/compressing.hpp.
+// (move 10 % -> 7 % of x0.8 by perf); compaction at a quarter's growth.
 // Then (2026-11-29, branch wt-cons2, same machine, load ~1.5-2.5; before = main at 1a3a3d7),
 // the SDSC-BLUE x1.0 case profiled for itself (sched/compressing.hpp: its counts, the quiet
 // passes and the other changes). This program run old and new in turn, twice each:
@@ -76,6 +66,23 @@
 // 1.060); x0.8 alone, 5 pairs: 0.972 (0.951-1.059). Mean waits and job counts printed: the same.
 // The x1.0 target (2 x) is met only at the edge still (1.95-2.01 x): about 4 % off, not the
 // 10-15 % aimed at; x0.8 about 5 x (target 3 x), NOT met.
+// Then (2026-11-29, branch wt-cons5, load ~2-4; before = main at 5e518c7). Same schedules
+// (per-job CSVs of `allocsim run` cmp-identical, x1.0, x0.8 and replan=full). This program,
+// old and new in turn, twice each (the command above):
+//   before  SDSC-BLUE:      easy 0.58 0.57, conservative 1.18 1.13 s (2.03 1.99 x EASY)
+//           SDSC-BLUE x0.8: easy 0.86 0.84, conservative 4.38 4.36 s (5.08 5.17 x EASY)
+//   after   SDSC-BLUE:      easy 0.57 0.56, conservative 0.97 0.98 s (1.70 1.74 x EASY)
+//           SDSC-BLUE x0.8: easy 0.84 0.86, conservative 3.01 3.07 s (3.57 3.55 x EASY)
+// Whole process, each case alone ('--benchmark_filter=^SDSC-BLUE/conservative/it', and
+// '^SDSC-BLUE.x0.8/conservative/it'), old and new in turn: after/before CPU 0.864 (0.838-0.897,
+// 7 pairs) and 0.669 (0.650-0.815, 5 pairs). The x1.0 target (2 x) is met with a margin of
+// ~13 %; x0.8 about 3.56 x (target 3 x), NOT met. What changed (sched/compressing.hpp): a
+// pass is asked only at the earliest reservation start (quiet passes 361 k -> 36 k at x1.0;
+// x1.0 0.96); a settled job's search looks only at the windows left by this walk's moves, not
+// by every move since it settled (its candidates' failing steps lie before its start): x0.8
+// searches 14 M -> 9.7 M, failed ones 8.5 M -> 4.2 M (x0.8 0.83); the walk reads its list in
+// place; a move is told its window's end by the search and gallops to its old window (0.99,
+// 0.98); after a walk only the flagged slots are placed again (x0.8 0.96 and 0.975).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

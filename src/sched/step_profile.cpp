@@ -50,19 +50,36 @@ void StepProfile::add(double from, double to, int delta) {
   shift(first, stop, delta);
 }
 
-void StepProfile::move(double from, double to, std::size_t to_index, double duration, int nodes) {
+void StepProfile::move(double from, double to, std::size_t to_index, double duration, int nodes,
+                       std::size_t to_stop) {
   if (nodes == 0) return;  // (as add: no breakpoint either)
   // The new window's end, inserted when missing (to < from: before the old window's end).
   const double to_end = to + duration;
-  const std::size_t to_stop = lower_from(to_index + 1, to_end);
+  if (to_stop == kNone) to_stop = lower_from(to_index + 1, to_end);
   if (to_stop == points_.size() || points_[to_stop].time != to_end) {
     const int value = points_[to_stop - 1].free;
     points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(to_stop), Point{to_end, value});
     negatives_ += value < 0 ? 1 : 0;
   }
   shift(to_index, to_stop, -nodes);
-  const std::size_t from_index = lower_from(to_index + 1, from);
-  shift(from_index, lower_from(from_index + 1, from + duration), nodes);
+  // The old window: found by galloping from the new one (it is mostly a few breakpoints on),
+  // its end by the shift's own scan (a window holds ~10 breakpoints: no binary search).
+  std::size_t from_index = to_index + 1, step = 1;
+  while (from_index + step < points_.size() && points_[from_index + step].time < from) {
+    from_index += step;
+    step *= 2;
+  }
+  const auto first = points_.begin() + static_cast<std::ptrdiff_t>(from_index);
+  const auto last = points_.begin() +
+                    static_cast<std::ptrdiff_t>(std::min(from_index + step + 1, points_.size()));
+  from_index = static_cast<std::size_t>(
+      std::lower_bound(first, last, from,
+                       [](const Point& point, double t) { return point.time < t; }) -
+      points_.begin());  // (the breakpoint at from_index + step, if any, is at or after `from`)
+  const double from_end = from + duration;
+  std::size_t from_stop = from_index;
+  while (from_stop < points_.size() && points_[from_stop].time < from_end) ++from_stop;
+  shift(from_index, from_stop, nodes);
 }
 
 void StepProfile::shift(std::size_t first, std::size_t stop, int delta) {
@@ -116,7 +133,7 @@ bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
 }
 
 std::size_t StepProfile::earliest(int need, double duration, double limit, std::size_t from,
-                                  const Own& own) const {
+                                  const Own& own, std::size_t* window_end) const {
   const std::size_t count = points_.size();
   // The free count of breakpoint i with the own window's nodes given back (own.to and
   // own.from are breakpoints, so a step is wholly inside or outside the window).
@@ -133,7 +150,10 @@ std::size_t StepProfile::earliest(int need, double duration, double limit, std::
     const double end = points_[candidate].time + duration;
     std::size_t next = candidate + 1;
     while (next < count && points_[next].time < end && value(next) >= need) ++next;
-    if (next == count || !(points_[next].time < end)) return candidate;
+    if (next == count || !(points_[next].time < end)) {
+      if (window_end) *window_end = next;  // the first breakpoint at or after the end
+      return candidate;
+    }
     candidate = next + 1;  // every candidate up to `next` has `next` in its window
   }
   return kNone;

@@ -127,10 +127,17 @@ TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
               static_cast<std::size_t>(rng.uniform_int(static_cast<std::int64_t>(a) + 1, last));
           own = {profile.time(a), profile.time(b), static_cast<int>(rng.uniform_int(1, machine))};
         }
-        EXPECT_EQ(profile.earliest(need, duration, limit, from, own),
-                  brute_earliest(profile, slots, need, duration, limit, from, own))
+        std::size_t window_end = StepProfile::kNone;
+        const std::size_t found = profile.earliest(need, duration, limit, from, own, &window_end);
+        EXPECT_EQ(found, brute_earliest(profile, slots, need, duration, limit, from, own))
             << "round " << round << " step " << step << " need " << need << " duration "
             << duration;
+        if (found != StepProfile::kNone) {  // the first breakpoint at or after the fit's end
+          const double end = profile.time(found) + duration;
+          std::size_t expected = found + 1;
+          while (expected < profile.size() && profile.time(expected) < end) ++expected;
+          EXPECT_EQ(window_end, expected) << "round " << round << " step " << step;
+        }
         const double at = now + static_cast<double>(rng.uniform_int(0, 300)) / 2;
         bool fits = true;
         for (int u = static_cast<int>(at); fits && u < at + std::max(duration, 1); ++u)

@@ -83,7 +83,11 @@ class ReferenceCompressing final : public Scheduler {
       if (!(start_[job] > now) && !try_start(context, job))
         start_[job] = earliest(context, job, true, kInf).value_or(now);
     }
-    for (const auto& [job, start] : start_) context.request_pass(start);
+    // A pass at the earliest reservation start after now (at that pass, the next one).
+    std::optional<double> next;
+    for (const auto& [job, start] : start_)
+      if (start > now && (!next || start < *next)) next = start;
+    if (next) context.request_pass(*next);
     last_running_.clear();
     for (const RunningJob& r : context.running())
       last_running_.emplace_back(r.job, r.estimated_end);

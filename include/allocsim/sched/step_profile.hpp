@@ -34,8 +34,10 @@ class StepProfile {
   /// Moves a reservation of `nodes` for a finite `duration` > 0 from [from, from + duration) to
   /// [to, to + duration), to < from: the same as add(from, from + duration, nodes) then
   /// add(to, to + duration, -nodes), with fewer searches. `from`, `from + duration` and `to`
-  /// must be breakpoints, `to` the one at index `to_index`, after now.
-  void move(double from, double to, std::size_t to_index, double duration, int nodes);
+  /// must be breakpoints, `to` the one at index `to_index`, after now. `to_stop`, when known:
+  /// the index of the first breakpoint at or after to + duration (as earliest() gives it).
+  void move(double from, double to, std::size_t to_index, double duration, int nodes,
+            std::size_t to_stop = kNone);
   /// Drops the breakpoints before `now` (keeping the step that holds at now).
   void advance(double now);
   /// True when redundant breakpoints may have piled up since the last compaction.
@@ -44,10 +46,11 @@ class StepProfile {
   void compact(const std::vector<double>& keep);
   /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
   /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
-  /// whose windows hold b too, so the search resumes after b.
+  /// whose windows hold b too, so the search resumes after b. `window_end`, if given, gets the
+  /// index of the first breakpoint at or after the found fit's end (kept from the search).
   using Own = OwnWindow;
   std::size_t earliest(int need, double duration, double limit, std::size_t from = 0,
-                       const OwnWindow& own = OwnWindow()) const;
+                       const OwnWindow& own = OwnWindow(), std::size_t* window_end = nullptr) const;
   /// Earliest breakpoint after now and before `limit` where the count changes and `need`
   /// fits; kNone if none.
   std::size_t earliest_change_after_now(int need, double duration, double limit) const;
