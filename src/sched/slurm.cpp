@@ -301,6 +301,7 @@ class SlurmScheduler final : public Scheduler {
     space_.reset(now, window_end, machine);
     walks_.clear();
     usable_ = NodeSet(machine);
+    retry_usable_ = NodeSet(machine);
     fit_ = NodeSet(machine);
     NodeSet chosen(machine);
     // The jobs that may start in this pass: those needing at most the free nodes, and of these,
@@ -344,12 +345,21 @@ class SlurmScheduler final : public Scheduler {
       const double limit = limit_[job_index];
       last_.limits.push_back(limit);
       double start_res = now;
+      // The last try of this job went to later_start after a start beyond it (see `repeat`).
+      bool retried_later = false;
       while (true) {
         if (start_res > window_end) {  // "start_res after current backfill window"
           last_.first_try_beyond_end = std::min(last_.first_try_beyond_end, start_res);
           break;
         }
-        const double later = space_.usable(start_res, start_res + limit, usable_);
+        const bool after_later = retried_later;
+        retried_later = false;
+        // `enough` false: fewer usable nodes than the job needs, known without the set.
+        bool enough = true;
+        const double later =
+            config_.shortcuts
+                ? space_.usable_for(start_res, start_res + limit, need_[job_index], usable_, enough)
+                : space_.usable(start_res, start_res + limit, usable_);
         // Once a reservation reaches the window's end, an answer that may depend on the map at
         // or beyond it makes the pass depend on where the window ends (see same_outcome).
         if (last_.clipped) {
@@ -360,8 +370,23 @@ class SlurmScheduler final : public Scheduler {
         }
         double start = 0;
         std::uint64_t usable_hash = 0;
-        if (usable_.count_and_hash(usable_hash) < need_[job_index] ||
-            !will_run(context, job_index, usable_, usable_hash, start_res, start, chosen)) {
+        // `repeat`: the usable set is the last try's, which went on to later_start after
+        // will-run's start (start_w > later_start > that try's start_res, so it tested
+        // overlaps and found none). Between two tries of one job nothing changes (the map, the
+        // free nodes, the running jobs: only a start or this job's reservation do, and both end
+        // its tries), so will-run gives the same start_w and nodes (`chosen`, untouched since,
+        // assigned then since start_w > now), and the overlap test over [start_w, start_w +
+        // limit] rounded the same answer: none. Only the new later_start is asked.
+        bool repeat = false;
+        bool found = enough && usable_.count_and_hash(usable_hash) >= need_[job_index];
+        if (found) {
+          repeat = after_later && usable_hash == retry_hash_ && usable_ == retry_usable_;
+          if (repeat)
+            start = retry_start_;
+          else
+            found = will_run(context, job_index, usable_, usable_hash, start_res, start, chosen);
+        }
+        if (!found) {
           if (later != 0) {
             start_res = later;
             continue;
@@ -375,8 +400,9 @@ class SlurmScheduler final : public Scheduler {
           else if (floor_to(start + limit, resolution) > window_end)
             last_.tail_scanned = true;
         }
-        if (start > now && space_.overlaps(chosen, floor_to(start, resolution),
-                                           floor_to(start + limit, resolution))) {
+        if (start > now && !repeat &&
+            space_.overlaps(chosen, floor_to(start, resolution),
+                            floor_to(start + limit, resolution))) {
           start_res = start == start_res ? start + resolution : start;
           continue;
         }
@@ -406,6 +432,14 @@ class SlurmScheduler final : public Scheduler {
           last_.clean = false;
           if (!context.allocator().contiguous_only()) break;
         } else if (later != 0 && start > later) {
+          if (config_.shortcuts) {  // start > later > start_res: start is will-run's start_w
+            retried_later = true;
+            retry_start_ = start;
+            if (!repeat) {
+              retry_hash_ = usable_hash;
+              std::swap(usable_, retry_usable_);  // usable_ is rebuilt by the next try
+            }
+          }
           start_res = later;  // "Try later when some nodes currently reserved ... are free"
           continue;
         }
@@ -570,6 +604,9 @@ class SlurmScheduler final : public Scheduler {
   std::vector<int> position_;     ///< job index -> its place in context.running() (syncing)
   NodeSpace space_;
   NodeSet free_, usable_, fit_, held_;
+  NodeSet retry_usable_;          ///< the usable set of a try that went on to later_start
+  std::uint64_t retry_hash_ = 0;  ///< its hash
+  double retry_start_ = 0;        ///< will-run's start on it
   WillRunWalk walk_;   ///< will-run's walk when the allocator chooses (or shortcuts are off)
   WillRunMemo walks_;  ///< will-run's walks of this pass since its last start, per usable set
   std::vector<std::size_t> candidates_;
