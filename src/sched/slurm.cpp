@@ -336,10 +336,56 @@ class SlurmScheduler final : public Scheduler {
       }
       return false;
     };
+    // The jump to the candidate able to start (see below): positions below no_jump_below
+    // failed its test for the candidate `jump_candidate` (reset when that or the running jobs
+    // change); reach_[k]: the free nodes plus those of planned_[0 .. k] (built when first asked).
+    std::size_t no_jump_below = 0, jump_candidate = candidates_.size();
+    bool reach_known = false;
+    auto earliest_start = [&](int job_index) {  // bound on a job needing more than free_count
+      if (!reach_known) {
+        reach_.clear();
+        long long reach = free_count;
+        for (const Planned& job : planned_) reach_.push_back(reach += job.nodes.count());
+        reach_known = true;
+      }
+      const auto it = std::lower_bound(reach_.begin(), reach_.end(), need_[job_index]);
+      if (it == reach_.end()) return std::numeric_limits<double>::infinity();
+      return std::max(planned_[static_cast<std::size_t>(it - reach_.begin())].end, now + 1);
+    };
     for (std::size_t i = 0;
          i < tested_.size() &&
          (!config_.shortcuts || (free_count >= least_need_[i] && some_candidate_from(i)));
          ++i) {
+      // Jump to the candidate p that can start (the last one that can, `candidate`) when every
+      // job before it from i on cannot start and cannot reserve before now + p's limit. Such a
+      // job needs more than the free nodes (no candidate lies in [i, p)), so will-run's test at
+      // now fails and its start is the planned end of a running job by which the free nodes and
+      // those of the jobs ending first (in planned_'s order) reach its need, or now + 1 if
+      // later: at least earliest_start() (will-run counts only usable nodes among them). Its
+      // reservation, from that start rounded down, begins after now + p's limit: it splits no
+      // segment overlapping [now, now + limit] and adds no node to one, so p's usable set at
+      // its turn (and the test that keeps it a candidate) is what it is now. p then starts
+      // from start_res = now on the allocator's choice among those nodes (or is refused by an
+      // allocator with shape constraints) as it would after those jobs' tests, and the pass
+      // ends there (no candidate after p can start). Those tests change only the map and what
+      // same_outcome() keeps, which it does not read after a pass that started a job or
+      // refused one at now.
+      if (config_.shortcuts && i >= no_jump_below) {
+        if (jump_candidate != candidate) no_jump_below = 0;
+        jump_candidate = candidate;
+        const std::size_t p = candidates_[candidate];
+        const bool candidate_before =
+            candidate + 1 < candidates_.size() && candidates_[candidate + 1] >= i;
+        if (p > i && !candidate_before) {
+          const double horizon = now + limit_[tested_[p]];
+          std::size_t j = i;
+          while (j < p && floor_to(earliest_start(tested_[j]), resolution) > horizon) ++j;
+          if (j == p)
+            i = p;
+          else
+            no_jump_below = j + 1;
+        }
+      }
       if (i % kPollEvery == 0) context.check_time_limit();
       const int job_index = tested_[i];
       const double limit = limit_[job_index];
@@ -421,6 +467,8 @@ class SlurmScheduler final : public Scheduler {
             add_planned(std::move(job));
             context.start(job_index, std::move(*allocation));
             walks_.clear();  // the free nodes and the running jobs changed
+            reach_known = false;
+            no_jump_below = 0;
             started_.push_back(job_index);
             last_.clean = false;
             touched = now;
@@ -466,11 +514,13 @@ class SlurmScheduler final : public Scheduler {
       }
     }
     last_.has_map = true;
-    last_.boundaries = space_.boundaries();  // ascending
-    last_.ends.clear();
-    for (const Planned& job : planned_) last_.ends.push_back(job.end);  // ascending
-    std::sort(last_.limits.begin(), last_.limits.end());
-    last_.limits.erase(std::unique(last_.limits.begin(), last_.limits.end()), last_.limits.end());
+    if (last_.clean) {  // what same_outcome() reads (it reads nothing more after an unclean pass)
+      last_.boundaries = space_.boundaries();  // ascending
+      last_.ends.clear();
+      for (const Planned& job : planned_) last_.ends.push_back(job.end);  // ascending
+      std::sort(last_.limits.begin(), last_.limits.end());
+      last_.limits.erase(std::unique(last_.limits.begin(), last_.limits.end()), last_.limits.end());
+    }
     forget_started();
     remember_pass(context);
   }
@@ -499,9 +549,10 @@ class SlurmScheduler final : public Scheduler {
   };
 
   void remember_pass(const SchedulerContext& context) {
-    last_.tested = tested_;
     last_.valid = true;
     last_.time = context.now();
+    if (!last_.clean) return;  // same_outcome() answers false before reading the rest
+    last_.tested = tested_;
     last_.queue = queue(context);
     last_.running.clear();
     for (const RunningJob& running : context.running()) last_.running.push_back(running.job);
@@ -610,6 +661,7 @@ class SlurmScheduler final : public Scheduler {
   WillRunWalk walk_;   ///< will-run's walk when the allocator chooses (or shortcuts are off)
   WillRunMemo walks_;  ///< will-run's walks of this pass since its last start, per usable set
   std::vector<std::size_t> candidates_;
+  std::vector<long long> reach_;  ///< backfill_pass's earliest_start(): free + planned nodes
   std::vector<char> busy_, excluded_;
   const Rng fresh_{kPlanningSeed};  ///< the generator each question about the future starts from
   Rng scratch_{kPlanningSeed};      ///< the allocator's generator when it is asked so
