@@ -300,10 +300,10 @@ class SlurmScheduler final : public Scheduler {
     last_.window_end = window_end;
     space_.reset(now, window_end, machine);
     walks_.clear();
-    usable_ = NodeSet(machine);
-    retry_usable_ = NodeSet(machine);
-    fit_ = NodeSet(machine);
-    NodeSet chosen(machine);
+    // Scratch sets, each written before it is read (kept allocated from pass to pass).
+    for (NodeSet* set : {&usable_, &retry_usable_, &fit_, &chosen_})
+      if (set->size() != machine) *set = NodeSet(machine);
+    NodeSet& chosen = chosen_;
     // The jobs that may start in this pass: those needing at most the free nodes, and of these,
     // those for which enough free nodes are held by no reservation over [now, now + limit].
     // Reservations only grow and free nodes only go during a pass, so a job that cannot start
@@ -655,6 +655,7 @@ class SlurmScheduler final : public Scheduler {
   std::vector<int> position_;     ///< job index -> its place in context.running() (syncing)
   NodeSpace space_;
   NodeSet free_, usable_, fit_, held_;
+  NodeSet chosen_;                ///< will-run's nodes for the job tested
   NodeSet retry_usable_;          ///< the usable set of a try that went on to later_start
   std::uint64_t retry_hash_ = 0;  ///< its hash
   double retry_start_ = 0;        ///< will-run's start on it
