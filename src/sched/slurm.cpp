@@ -350,7 +350,7 @@ class SlurmScheduler final : public Scheduler {
       }
       const auto it = std::lower_bound(reach_.begin(), reach_.end(), need_[job_index]);
       if (it == reach_.end()) return std::numeric_limits<double>::infinity();
-      return std::max(planned_[static_cast<std::size_t>(it - reach_.begin())].end, now + 1);
+      return planned_[static_cast<std::size_t>(it - reach_.begin())].end;
     };
     for (std::size_t i = 0;
          i < tested_.size() &&
@@ -359,9 +359,10 @@ class SlurmScheduler final : public Scheduler {
       // Jump to the candidate p that can start (the last one that can, `candidate`) when every
       // job before it from i on cannot start and cannot reserve before now + p's limit. Such a
       // job needs more than the free nodes (no candidate lies in [i, p)), so will-run's test at
-      // now fails and its start is the planned end of a running job by which the free nodes and
-      // those of the jobs ending first (in planned_'s order) reach its need, or now + 1 if
-      // later: at least earliest_start() (will-run counts only usable nodes among them). Its
+      // now fails; a later test passes only once the free nodes and those of the running jobs
+      // removed so far (the first ones in planned_'s order) reach its need (it counts only the
+      // usable ones among them), and its start is then the planned end of the last job removed
+      // (now + 1 when that end has passed, later still): at least earliest_start(). Its
       // reservation, from that start rounded down, begins after now + p's limit: it splits no
       // segment overlapping [now, now + limit] and adds no node to one, so p's usable set at
       // its turn (and the test that keeps it a candidate) is what it is now. p then starts
