@@ -300,9 +300,10 @@ class SlurmScheduler final : public Scheduler {
     last_.window_end = window_end;
     space_.reset(now, window_end, machine);
     walks_.clear();
-    usable_ = NodeSet(machine);
-    fit_ = NodeSet(machine);
-    NodeSet chosen(machine);
+    // Scratch sets, each written before it is read (kept allocated from pass to pass).
+    for (NodeSet* set : {&usable_, &retry_usable_, &fit_, &chosen_})
+      if (set->size() != machine) *set = NodeSet(machine);
+    NodeSet& chosen = chosen_;
     // The jobs that may start in this pass: those needing at most the free nodes, and of these,
     // those for which enough free nodes are held by no reservation over [now, now + limit].
     // Reservations only grow and free nodes only go during a pass, so a job that cannot start
@@ -335,21 +336,77 @@ class SlurmScheduler final : public Scheduler {
       }
       return false;
     };
+    // The jump to the candidate able to start (see below): positions below no_jump_below
+    // failed its test for the candidate `jump_candidate` (reset when that or the running jobs
+    // change); reach_[k]: the free nodes plus those of planned_[0 .. k] (built when first asked).
+    std::size_t no_jump_below = 0, jump_candidate = candidates_.size();
+    bool reach_known = false;
+    auto earliest_start = [&](int job_index) {  // bound on a job needing more than free_count
+      if (!reach_known) {
+        reach_.clear();
+        long long reach = free_count;
+        for (const Planned& job : planned_) reach_.push_back(reach += job.nodes.count());
+        reach_known = true;
+      }
+      const auto it = std::lower_bound(reach_.begin(), reach_.end(), need_[job_index]);
+      if (it == reach_.end()) return std::numeric_limits<double>::infinity();
+      return planned_[static_cast<std::size_t>(it - reach_.begin())].end;
+    };
     for (std::size_t i = 0;
          i < tested_.size() &&
          (!config_.shortcuts || (free_count >= least_need_[i] && some_candidate_from(i)));
          ++i) {
+      // Jump to the candidate p that can start (the last one that can, `candidate`) when every
+      // job before it from i on cannot start and cannot reserve before now + p's limit. Such a
+      // job needs more than the free nodes (no candidate lies in [i, p)), so will-run's test at
+      // now fails; a later test passes only once the free nodes and those of the running jobs
+      // removed so far (the first ones in planned_'s order) reach its need (it counts only the
+      // usable ones among them), and its start is then the planned end of the last job removed
+      // (now + 1 when that end has passed, later still): at least earliest_start(). Its
+      // reservation, from that start rounded down, begins after now + p's limit: it splits no
+      // segment overlapping [now, now + limit] and adds no node to one, so p's usable set at
+      // its turn (and the test that keeps it a candidate) is what it is now. p then starts
+      // from start_res = now on the allocator's choice among those nodes (or is refused by an
+      // allocator with shape constraints) as it would after those jobs' tests, and the pass
+      // ends there (no candidate after p can start). Those tests change only the map and what
+      // same_outcome() keeps, which it does not read after a pass that started a job or
+      // refused one at now.
+      if (config_.shortcuts && i >= no_jump_below) {
+        if (jump_candidate != candidate) no_jump_below = 0;
+        jump_candidate = candidate;
+        const std::size_t p = candidates_[candidate];
+        const bool candidate_before =
+            candidate + 1 < candidates_.size() && candidates_[candidate + 1] >= i;
+        if (p > i && !candidate_before) {
+          const double horizon = now + limit_[tested_[p]];
+          std::size_t j = i;
+          while (j < p && floor_to(earliest_start(tested_[j]), resolution) > horizon) ++j;
+          if (j == p)
+            i = p;
+          else
+            no_jump_below = j + 1;
+        }
+      }
       if (i % kPollEvery == 0) context.check_time_limit();
       const int job_index = tested_[i];
       const double limit = limit_[job_index];
       last_.limits.push_back(limit);
       double start_res = now;
+      // The last try of this job went to later_start after a start beyond it (see `repeat`).
+      bool retried_later = false;
       while (true) {
         if (start_res > window_end) {  // "start_res after current backfill window"
           last_.first_try_beyond_end = std::min(last_.first_try_beyond_end, start_res);
           break;
         }
-        const double later = space_.usable(start_res, start_res + limit, usable_);
+        const bool after_later = retried_later;
+        retried_later = false;
+        // `enough` false: fewer usable nodes than the job needs, known without the set.
+        bool enough = true;
+        const double later =
+            config_.shortcuts
+                ? space_.usable_for(start_res, start_res + limit, need_[job_index], usable_, enough)
+                : space_.usable(start_res, start_res + limit, usable_);
         // Once a reservation reaches the window's end, an answer that may depend on the map at
         // or beyond it makes the pass depend on where the window ends (see same_outcome).
         if (last_.clipped) {
@@ -360,8 +417,23 @@ class SlurmScheduler final : public Scheduler {
         }
         double start = 0;
         std::uint64_t usable_hash = 0;
-        if (usable_.count_and_hash(usable_hash) < need_[job_index] ||
-            !will_run(context, job_index, usable_, usable_hash, start_res, start, chosen)) {
+        // `repeat`: the usable set is the last try's, which went on to later_start after
+        // will-run's start (start_w > later_start > that try's start_res, so it tested
+        // overlaps and found none). Between two tries of one job nothing changes (the map, the
+        // free nodes, the running jobs: only a start or this job's reservation do, and both end
+        // its tries), so will-run gives the same start_w and nodes (`chosen`, untouched since,
+        // assigned then since start_w > now), and the overlap test over [start_w, start_w +
+        // limit] rounded the same answer: none. Only the new later_start is asked.
+        bool repeat = false;
+        bool found = enough && usable_.count_and_hash(usable_hash) >= need_[job_index];
+        if (found) {
+          repeat = after_later && usable_hash == retry_hash_ && usable_ == retry_usable_;
+          if (repeat)
+            start = retry_start_;
+          else
+            found = will_run(context, job_index, usable_, usable_hash, start_res, start, chosen);
+        }
+        if (!found) {
           if (later != 0) {
             start_res = later;
             continue;
@@ -375,8 +447,9 @@ class SlurmScheduler final : public Scheduler {
           else if (floor_to(start + limit, resolution) > window_end)
             last_.tail_scanned = true;
         }
-        if (start > now && space_.overlaps(chosen, floor_to(start, resolution),
-                                           floor_to(start + limit, resolution))) {
+        if (start > now && !repeat &&
+            space_.overlaps(chosen, floor_to(start, resolution),
+                            floor_to(start + limit, resolution))) {
           start_res = start == start_res ? start + resolution : start;
           continue;
         }
@@ -395,6 +468,8 @@ class SlurmScheduler final : public Scheduler {
             add_planned(std::move(job));
             context.start(job_index, std::move(*allocation));
             walks_.clear();  // the free nodes and the running jobs changed
+            reach_known = false;
+            no_jump_below = 0;
             started_.push_back(job_index);
             last_.clean = false;
             touched = now;
@@ -406,6 +481,14 @@ class SlurmScheduler final : public Scheduler {
           last_.clean = false;
           if (!context.allocator().contiguous_only()) break;
         } else if (later != 0 && start > later) {
+          if (config_.shortcuts) {  // start > later > start_res: start is will-run's start_w
+            retried_later = true;
+            retry_start_ = start;
+            if (!repeat) {
+              retry_hash_ = usable_hash;
+              std::swap(usable_, retry_usable_);  // usable_ is rebuilt by the next try
+            }
+          }
           start_res = later;  // "Try later when some nodes currently reserved ... are free"
           continue;
         }
@@ -432,11 +515,13 @@ class SlurmScheduler final : public Scheduler {
       }
     }
     last_.has_map = true;
-    last_.boundaries = space_.boundaries();  // ascending
-    last_.ends.clear();
-    for (const Planned& job : planned_) last_.ends.push_back(job.end);  // ascending
-    std::sort(last_.limits.begin(), last_.limits.end());
-    last_.limits.erase(std::unique(last_.limits.begin(), last_.limits.end()), last_.limits.end());
+    if (last_.clean) {  // what same_outcome() reads (it reads nothing more after an unclean pass)
+      last_.boundaries = space_.boundaries();  // ascending
+      last_.ends.clear();
+      for (const Planned& job : planned_) last_.ends.push_back(job.end);  // ascending
+      std::sort(last_.limits.begin(), last_.limits.end());
+      last_.limits.erase(std::unique(last_.limits.begin(), last_.limits.end()), last_.limits.end());
+    }
     forget_started();
     remember_pass(context);
   }
@@ -465,9 +550,10 @@ class SlurmScheduler final : public Scheduler {
   };
 
   void remember_pass(const SchedulerContext& context) {
-    last_.tested = tested_;
     last_.valid = true;
     last_.time = context.now();
+    if (!last_.clean) return;  // same_outcome() answers false before reading the rest
+    last_.tested = tested_;
     last_.queue = queue(context);
     last_.running.clear();
     for (const RunningJob& running : context.running()) last_.running.push_back(running.job);
@@ -570,9 +656,14 @@ class SlurmScheduler final : public Scheduler {
   std::vector<int> position_;     ///< job index -> its place in context.running() (syncing)
   NodeSpace space_;
   NodeSet free_, usable_, fit_, held_;
+  NodeSet chosen_;                ///< will-run's nodes for the job tested
+  NodeSet retry_usable_;          ///< the usable set of a try that went on to later_start
+  std::uint64_t retry_hash_ = 0;  ///< its hash
+  double retry_start_ = 0;        ///< will-run's start on it
   WillRunWalk walk_;   ///< will-run's walk when the allocator chooses (or shortcuts are off)
   WillRunMemo walks_;  ///< will-run's walks of this pass since its last start, per usable set
   std::vector<std::size_t> candidates_;
+  std::vector<long long> reach_;  ///< backfill_pass's earliest_start(): free + planned nodes
   std::vector<char> busy_, excluded_;
   const Rng fresh_{kPlanningSeed};  ///< the generator each question about the future starts from
   Rng scratch_{kPlanningSeed};      ///< the allocator's generator when it is asked so

@@ -55,6 +55,16 @@ ALLOCSIM_POPCNT_CLONES int NodeSet::count() const {
   return total;
 }
 
+ALLOCSIM_POPCNT_CLONES int NodeSet::add_words(const NodeSet& other, std::size_t first,
+                                              std::size_t last) {
+  int added = 0;
+  for (std::size_t i = first; i < last; ++i) {
+    added += __builtin_popcountll(other.words_[i] & ~words_[i]);
+    words_[i] |= other.words_[i];
+  }
+  return added;
+}
+
 std::pair<std::size_t, std::size_t> NodeSet::word_range() const {
   std::size_t first = 0, last = words_.size();
   while (first < last && words_[first] == 0) ++first;
@@ -197,6 +207,7 @@ void NodeSpace::reset(double now, double window_end, int nodes) {
   if (segments_[0].held.size() != nodes) segments_[0].held = NodeSet(nodes);
   segments_[0].held.clear();
   segments_[0].first = segments_[0].last = 0;
+  segments_[0].held_count = 0;
   segments_[0].releases = -1;
 }
 
@@ -223,6 +234,22 @@ void remove_held(std::uint64_t* __restrict out, const std::uint64_t* __restrict 
 }  // namespace
 
 double NodeSpace::usable(double from, double to, NodeSet& usable) const {
+  bool enough = true;
+  return scan(from, to, 0, usable, enough);  // need 0: always enough
+}
+
+double NodeSpace::usable_for(double from, double to, int need, NodeSet& usable,
+                             bool& enough) const {
+  enough = true;
+  return scan(from, to, need, usable, enough);
+}
+
+double NodeSpace::scan(double from, double to, int need, NodeSet& usable, bool& enough) const {
+  // A node held by a segment overlapping [from, to] is not usable, so one of them holding more
+  // than size - need leaves fewer than need usable, whatever the others hold: then the set is
+  // not finished, only later_start is (every assignment of `later` below is guarded by
+  // later == 0, so once it is known the rest of the scan cannot change it).
+  const int most = usable.size() - need;
   usable.fill();
   // The words where `usable` may lack a node: those of the segments subtracted so far. Outside
   // them (and outside a segment's own words) no node is held, so none is gained either.
@@ -257,10 +284,15 @@ double NodeSpace::usable(double from, double to, NodeSet& usable) const {
         }
       }
     }
+    if (!enough && later != 0) return later;
     if (segment.end <= from) continue;
     if (segment.begin <= to) {
       remove_held(out, here, segment.first, segment.last);
       widen(cut_first, cut_last, segment.first, segment.last);
+      if (segment.held_count > most) {
+        enough = false;
+        if (later != 0) return later;
+      }
     } else {
       if (later == 0 && j + 2 < count) later = segments_[j + 1].end;
       break;
@@ -325,6 +357,7 @@ std::size_t NodeSpace::split_at(double time) {
   tail.held = segment.held;
   tail.first = segment.first;
   tail.last = segment.last;
+  tail.held_count = segment.held_count;
   tail.releases = segment.releases;  // the same nodes, the same next segment
   segment.releases = 0;              // its next holds the same nodes
   segment.end = time;
@@ -342,7 +375,7 @@ void NodeSpace::reserve(const NodeSet& nodes, double from, double to) {
   const auto [words_first, words_last] = nodes.word_range();
   if (first > 0 && first < live_) segments_[first - 1].releases = -1;  // its next grows
   for (std::size_t j = first; j < live_ && segments_[j].end <= to; ++j) {
-    segments_[j].held |= nodes;
+    segments_[j].held_count += segments_[j].held.add_words(nodes, words_first, words_last);
     segments_[j].releases = -1;  // it grows, and its next too (or not: the last one)
     widen(segments_[j].first, segments_[j].last, words_first, words_last);
   }

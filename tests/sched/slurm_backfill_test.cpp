@@ -179,6 +179,7 @@ TEST(NodeSpace, LaterStartSeesAReservationAddedAfterTheSegment) {
 
 TEST(NodeSpace, MatchesAReferenceKeptNodeByNode) {
   Rng rng(28);
+  int crowded = 0;  // questions usable_for answered without the set
   for (int trial = 0; trial < 400; ++trial) {
     const int size = 1 + static_cast<int>(rng.uniform() * 200);
     const double now = 60 * std::floor(rng.uniform() * 10), end = now + 3600;
@@ -215,8 +216,23 @@ TEST(NodeSpace, MatchesAReferenceKeptNodeByNode) {
       const double to = from + 30 * std::floor(rng.uniform() * 60);
       NodeSet usable(size);
       std::vector<char> expected;
-      ASSERT_EQ(space.usable(from, to, usable), reference.usable(from, to, expected))
+      const double expected_later = reference.usable(from, to, expected);
+      ASSERT_EQ(space.usable(from, to, usable), expected_later)
           << "trial " << trial << " query " << query;
+      // usable_for: the same later_start; `enough` false only when fewer than need are usable
+      // (its test: one segment holding more than size - need), the same set otherwise.
+      const int need = 1 + static_cast<int>(rng.uniform() * size);
+      NodeSet for_need(size);
+      bool enough = true;
+      ASSERT_EQ(space.usable_for(from, to, need, for_need, enough), expected_later)
+          << "trial " << trial << " query " << query;
+      const int usable_count = static_cast<int>(std::count(expected.begin(), expected.end(), 1));
+      if (!enough) {
+        ASSERT_LT(usable_count, need) << "trial " << trial << " query " << query;
+        ++crowded;
+      } else {
+        ASSERT_EQ(for_need, usable) << "trial " << trial << " query " << query;
+      }
       NodeSet only(size);
       space.usable_only(from, to, only);
       for (int node = 0; node < size; ++node) {
@@ -236,4 +252,5 @@ TEST(NodeSpace, MatchesAReferenceKeptNodeByNode) {
       }
     }
   }
+  EXPECT_GT(crowded, 100);  // the shortcut was exercised
 }

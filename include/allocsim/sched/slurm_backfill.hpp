@@ -48,6 +48,9 @@ class NodeSet {
   void subtract(const NodeSet& other);
   bool intersects(const NodeSet& other) const;
   int count() const;
+  /// Adds the members of `other` (of the same size) within the words [first, last), those
+  /// outside having none; returns how many were not members yet.
+  int add_words(const NodeSet& other, std::size_t first, std::size_t last);
   /// Keeps the `count` lowest members only (all of them when there are fewer).
   void keep_lowest(int count);
   /// Becomes `a` ∩ `b` (all three of one size, `a` and `b` other objects than this one) and
@@ -92,6 +95,11 @@ class NodeSpace {
   /// in it becomes free, else, when the scan stops at a segment beginning after `to`, the end of
   /// the segment after it (backfill.c's two rules).
   double usable(double from, double to, NodeSet& usable) const;
+  /// usable() for a job needing `need` nodes, without building the set when it surely holds
+  /// fewer: when a segment overlapping [from, to] holds more than size - need nodes (kept
+  /// count per segment), `enough` becomes false and only later_start is computed (the same
+  /// value as usable()'s; `usable` is left unspecified); otherwise usable(), `enough` true.
+  double usable_for(double from, double to, int need, NodeSet& usable, bool& enough) const;
   /// The nodes no segment overlapping [from, to] holds, without later_start.
   void usable_only(double from, double to, NodeSet& usable) const;
   /// True when a node of `nodes` is held by a segment overlapping [from, to) (backfill.c's
@@ -109,11 +117,14 @@ class NodeSpace {
     double begin = 0, end = 0;
     NodeSet held;
     std::size_t first = 0, last = 0;  ///< the words of `held` that may have members
+    int held_count = 0;               ///< held.count()
     /// Whether a node held here is not held in the next segment (1, 0; -1: not known yet).
     /// usable()'s later_start scan asks it of the first segment it visits (where nothing is
     /// cut yet); kept until this segment or the next changes (split_at(), reserve()).
     mutable signed char releases = -1;
   };
+  /// usable_for() (usable(): need 0, so always enough).
+  double scan(double from, double to, int need, NodeSet& usable, bool& enough) const;
   /// Segment j's `releases`, computed when not known.
   bool releases(std::size_t j) const;
   /// Splits the segment containing `time` strictly inside it; returns the index of the segment
