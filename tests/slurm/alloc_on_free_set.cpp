@@ -26,7 +26,7 @@ namespace {
 
 std::string name_of(const allocsim::Topology& topology, allocsim::NodeId node) {
   return topology.graph() != nullptr ? topology.graph()->node_name(node)
-                                     : "n" + std::to_string(node);
+                                     : std::string(1, 'n').append(std::to_string(node));
 }
 
 int run(const std::string& machine, const std::string& spec) {

@@ -38,7 +38,7 @@ using allocsim::testing::make_job;  // (limit = runtime = estimate)
 
 std::string name_of(const Topology& topology, NodeId node) {
   return topology.graph() != nullptr ? topology.graph()->node_name(node)
-                                     : "n" + std::to_string(node);
+                                     : std::string(1, 'n').append(std::to_string(node));
 }
 
 /// One machine state and the pass on it.

@@ -45,7 +45,8 @@ class RingMachine final : public GraphMachine {
  public:
   RingMachine(int routers, int per) : routers_(routers) {
     node_count_ = routers * per;
-    for (int r = 0; r < routers; ++r) router_names_.push_back("r" + std::to_string(r));
+    for (int r = 0; r < routers; ++r)
+      router_names_.push_back(std::string(1, 'r').append(std::to_string(r)));
     for (NodeId node = 0; node < node_count_; ++node) {
       router_of_.push_back(node_count_ + node / per);
       group_of_.push_back(0);
@@ -107,7 +108,7 @@ Topology random_slurm_tree(std::mt19937& rng, int index) {
   for (int leaf = draw(1, 4); leaf > 0; --leaf) {
     const int nodes = draw(1, 3);
     text << "SwitchName=s" << switch_id << " Nodes=n[" << node << "-" << node + nodes - 1 << "]\n";
-    level.push_back("s" + std::to_string(switch_id++));
+    level.push_back(std::string(1, 's').append(std::to_string(switch_id++)));
     node += nodes;
   }
   for (int up = draw(0, 2); up > 0 && level.size() > 1; --up) {
@@ -116,7 +117,7 @@ Topology random_slurm_tree(std::mt19937& rng, int index) {
       text << "SwitchName=s" << switch_id << " Switches=" << level[i];
       if (i + 1 < level.size()) text << "," << level[i + 1];
       text << "\n";
-      parents.push_back("s" + std::to_string(switch_id++));
+      parents.push_back(std::string(1, 's').append(std::to_string(switch_id++)));
     }
     level = parents;
   }
@@ -152,8 +153,8 @@ std::vector<Machine> random_graph_machines(std::mt19937& rng) {
       const int levels = draw(1, 3);
       std::string down, up;
       for (int l = 0; l < levels; ++l) {
-        down += (l ? "x" : "") + std::to_string(draw(1, 3));
-        up += (l ? "x" : "") + std::to_string(l == 0 ? 1 : draw(1, 3));
+        down.append(l ? "x" : "").append(std::to_string(draw(1, 3)));
+        up.append(l ? "x" : "").append(std::to_string(l == 0 ? 1 : draw(1, 3)));
       }
       spec = "fattree:down=" + down + ",up=" + up + ",routing=" + routing;
     }
