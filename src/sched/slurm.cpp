@@ -391,6 +391,15 @@ class SlurmScheduler final : public Scheduler {
       const int job_index = tested_[i];
       const double limit = limit_[job_index];
       last_.limits.push_back(limit);
+      // A job each of whose tries surely finds fewer usable nodes than it needs (without the
+      // shortcut, every try reports too few usable nodes, goes on to later_start, and the last
+      // finds none): it neither starts nor reserves, and its only record is the last try's,
+      // with later_start 0 and start_res before the window's end (a later_start lies before
+      // the map's end): tail_scanned when a reservation reached the window's end.
+      if (config_.shortcuts && space_.short_throughout(now, limit, need_[job_index])) {
+        if (last_.clipped) last_.tail_scanned = true;
+        continue;
+      }
       double start_res = now;
       // The last try of this job went to later_start after a start beyond it (see `repeat`).
       bool retried_later = false;

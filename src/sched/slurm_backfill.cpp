@@ -313,6 +313,36 @@ bool NodeSpace::releases(std::size_t j) const {
   return segment.releases == 1;
 }
 
+bool NodeSpace::short_throughout(double from, double length, int need) const {
+  // Proof. A try from t (a start_res of the job) is short when a segment overlapping [t, t +
+  // length] holds more than size - need nodes: scan() visits every segment ending after t and
+  // beginning by t + length (it stops only at one beginning after it, and every later one does
+  // too), so it finds that segment and reports `enough` false. A job's tries all run on one
+  // map (nothing is reserved until its last try), and its start_res values are `from` and
+  // later_start values, each the end of a segment ending after the try's start and before the
+  // map's end (scan(): segment.end with a next segment, or segments_[j + 1].end with a segment
+  // after it). So when the try from `from` and from every segment end in (from, map end) is
+  // short, every try of the job is. For such a t, the first segment holding more than
+  // size - need that ends after t overlaps [t, t + length] exactly when it begins by t +
+  // length (the later ones begin later still).
+  if (live_ == 0) return false;
+  const int most = segments_[0].held.size() - need;
+  // The last segment overlaps a try from its own beginning (t = its begin is checked last), so
+  // it must hold more than `most`: a test that most jobs fail at once.
+  if (segments_[live_ - 1].held_count <= most) return false;
+  // k: the first segment ending after t that holds more than `most` (t ascends, so k does).
+  std::size_t k = first_ending_after(from);
+  const std::size_t first = k;
+  auto short_at = [&](double t) {
+    while (k < live_ && (segments_[k].end <= t || segments_[k].held_count <= most)) ++k;
+    return k < live_ && segments_[k].begin <= t + length;
+  };
+  if (!short_at(from)) return false;
+  for (std::size_t j = first; j + 1 < live_; ++j)
+    if (!short_at(segments_[j].end)) return false;
+  return true;
+}
+
 void NodeSpace::usable_only(double from, double to, NodeSet& usable) const {
   usable.fill();
   std::uint64_t* const out = usable.words_.data();

@@ -254,3 +254,65 @@ TEST(NodeSpace, MatchesAReferenceKeptNodeByNode) {
   }
   EXPECT_GT(crowded, 100);  // the shortcut was exercised
 }
+
+// NodeSpace::short_throughout against the tries a job makes on the reference map: whenever it
+// says every try is short, the job's tries from `from` (then from each later_start) all find
+// fewer usable nodes than the need, the last with later_start 0 before the map's end. Fails
+// when the short segment is not required to begin by t + length, or when only the try from
+// `from` is checked.
+TEST(NodeSpace, ShortThroughoutOnlyWhenEveryTryIsShort) {
+  Rng rng(2806);
+  int said_short = 0, reference_short = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const int size = 1 + static_cast<int>(rng.uniform() * 150);
+    const double now = 60 * std::floor(rng.uniform() * 10), end = now + 3600;
+    NodeSpace space;
+    space.reset(now, end, size);
+    ReferenceSpace reference{{{now, end, std::vector<char>(static_cast<std::size_t>(size), 0)}}};
+    const int reservations = static_cast<int>(rng.uniform() * 10);
+    for (int r = 0; r < reservations; ++r) {
+      NodeSet set(size);
+      std::vector<char> flags(static_cast<std::size_t>(size), 0);
+      const double density = 0.2 + 0.6 * rng.uniform();
+      for (int node = 0; node < size; ++node)
+        if (rng.uniform() < density) {
+          set.set(node);
+          flags[static_cast<std::size_t>(node)] = 1;
+        }
+      const double from = now + 60 * std::floor(rng.uniform() * 60);
+      // most reach the map's end (as reservations cut at the window's end do)
+      const double to = rng.uniform() < 0.5
+                            ? end
+                            : std::min(end, from + 60 * (1 + std::floor(rng.uniform() * 30)));
+      space.reserve(set, from, to);
+      reference.reserve(flags, from, to);
+    }
+    for (int job = 0; job < 20; ++job) {
+      const double from = now + (rng.uniform() < 0.5 ? 0 : 60 * std::floor(rng.uniform() * 60));
+      const double length = 60 * std::floor(rng.uniform() * 70);
+      const int need = 1 + static_cast<int>(rng.uniform() * size);
+      // the job's tries on the reference map, as backfill_pass makes them
+      bool all_short = true;
+      std::vector<char> usable;
+      for (double t = from;;) {
+        ASSERT_LE(t, end);
+        const double later = reference.usable(t, t + length, usable);
+        if (std::count(usable.begin(), usable.end(), 1) >= need) {
+          all_short = false;
+          break;
+        }
+        if (later == 0) break;
+        ASSERT_GT(later, t);
+        ASSERT_LT(later, end);
+        t = later;
+      }
+      reference_short += all_short;
+      if (space.short_throughout(from, length, need)) {
+        ASSERT_TRUE(all_short) << "trial " << trial << " job " << job;
+        ++said_short;
+      }
+    }
+  }
+  EXPECT_GT(said_short, 300);              // exercised
+  EXPECT_GT(reference_short, said_short);  // a sufficient condition, not more
+}

@@ -521,6 +521,40 @@ TEST(SlurmScheduler, PassesSkippedAfterTheWindowMovedGiveTheSameSchedules) {
   EXPECT_EQ(cases, 300);
 }
 
+// The same with many wide jobs (10 to 16 of the 16 nodes), so that reservations reaching the
+// window's end hold most nodes and jobs whose every try is short (NodeSpace::short_throughout)
+// are common: their skipped tries' record (tail_scanned) must stay.
+TEST(SlurmScheduler, WideJobsSkippedAsShortGiveTheSameSchedules) {
+  Rng rng(2828);
+  int cases = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    SlurmConfig base;
+    base.bf_window = 60.0 * (5 + static_cast<int>(rng.uniform() * 16));
+    base.bf_resolution = rng.uniform() < 0.5 ? 60 : 120;
+    base.bf_interval = rng.uniform() < 0.5 ? 30 : 60;
+    base.enforce_limits = rng.uniform() < 0.5;
+    std::vector<Job> jobs;
+    double submit = 0;
+    for (int id = 1; id <= 40; ++id) {
+      submit += std::floor(rng.uniform() * (rng.uniform() < 0.4 ? 5 : 300));
+      const double estimate = 60.0 * (1 + std::floor(rng.uniform() * 40));
+      const double runtime = std::max(1.0, std::floor(estimate * (0.2 + 0.9 * rng.uniform())));
+      const int procs = rng.uniform() < 0.4 ? 10 + static_cast<int>(rng.uniform() * 7)
+                                            : 1 + static_cast<int>(rng.uniform() * 8);
+      jobs.push_back(
+          job(id, submit, procs, runtime, static_cast<int>(rng.uniform() * 3), estimate));
+    }
+    Schedule result[2];
+    for (int shortcuts = 0; shortcuts < 2; ++shortcuts)
+      result[shortcuts] = schedule_on_flat16(jobs, base, shortcuts == 1);
+    for (const auto& [id, times] : result[0])
+      ASSERT_EQ(result[1][id], times) << "trial " << trial << ", job " << id << "\n"
+                                      << base.describe();
+    ++cases;
+  }
+  EXPECT_EQ(cases, 400);
+}
+
 // The structures kept between passes and the `flat` allocator's answer taken without asking it
 // (config.shortcuts) against rebuilding the running jobs' node sets at every pass and asking the
 // allocator, on flat:150 (three words of node bits, so that word ranges matter) with node sets

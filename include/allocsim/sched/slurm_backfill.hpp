@@ -100,6 +100,11 @@ class NodeSpace {
   /// count per segment), `enough` becomes false and only later_start is computed (the same
   /// value as usable()'s; `usable` is left unspecified); otherwise usable(), `enough` true.
   double usable_for(double from, double to, int need, NodeSet& usable, bool& enough) const;
+  /// True when every try of a job needing `need` nodes for `length` (from `from`, then from
+  /// later_start values) surely sees fewer usable nodes than `need`: from `from` and from each
+  /// segment end in (from, the map's end), a segment overlapping [t, t + length] holds more
+  /// than size - need nodes (proof at the definition).
+  bool short_throughout(double from, double length, int need) const;
   /// The nodes no segment overlapping [from, to] holds, without later_start.
   void usable_only(double from, double to, NodeSet& usable) const;
   /// True when a node of `nodes` is held by a segment overlapping [from, to) (backfill.c's
