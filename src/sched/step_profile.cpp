@@ -34,7 +34,9 @@ std::size_t StepProfile::ensure(double time) {
   return at;
 }
 
-void StepProfile::add(double from, double to, int delta) { add(from, to, delta, 0); }
+void StepProfile::add(double from, double to, int delta) {
+  add(from, to, delta, 0);
+}
 
 void StepProfile::add(double from, double to, int delta, int pin) {
   from = std::max(from, points_.front().time);

@@ -36,9 +36,9 @@ class StepProfile {
   /// its start (after the first) and end are pinned (taken) or unpinned (given back), and
   /// compaction keeps pinned ones.
   void reserve(double from, double to, int delta) { add(from, to, delta, delta < 0 ? 1 : -1); }
-  /// Moves a reservation (its pins too) of `nodes` for a finite `duration` > 0 from [from, from + duration) to
-  /// [to, to + duration), to < from: the same as add(from, from + duration, nodes) then
-  /// add(to, to + duration, -nodes), with fewer searches. `from`, `from + duration` and `to`
+  /// Moves a reservation (its pins too) of `nodes` for a finite `duration` > 0 from [from, from +
+  /// duration) to [to, to + duration), to < from: the same as add(from, from + duration, nodes)
+  /// then add(to, to + duration, -nodes), with fewer searches. `from`, `from + duration` and `to`
   /// must be breakpoints, `to` the one at index `to_index`, after now. `to_stop`, when known:
   /// the index of the first breakpoint at or after to + duration (as earliest() gives it).
   void move(double from, double to, std::size_t to_index, double duration, int nodes,
