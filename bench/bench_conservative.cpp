@@ -16,42 +16,9 @@
 // (Before the failure memo of sched/failure_memo.hpp: conservative 1.70 s (3.15 x) and
 // 17.79 s (20.93 x).) The targets (2 x and 3 x) are NOT met. (Simulation::run fell from 12 %
 // to under 1 % once the scheduler asked the simulation for one pass time at a time.)
-// Then (2026-11-29, branch wt-conserv2, same machine, load ~2-8; before = main at 2a4f654):
-//   before  SDSC-BLUE:      easy 0.56, conservative 1.23 (2.19 x), replan=full 1.24 (2.21 x)
-//           SDSC-BLUE x0.8: easy 0.84, conservative 5.28 (6.25 x), replan=full 23.58 (27.92 x)
-//   after   SDSC-BLUE:      easy 0.57, conservative 1.30 (2.27 x), replan=full 1.35 (2.35 x)
-//           SDSC-BLUE x0.8: easy 0.89, conservative 5.21 (5.87 x), replan=full 23.80 (26.81 x)
-// The noise is larger than the change on SDSC-BLUE: the same binaries run twice more in turn
-// (easy and conservative only) gave conservative 1.23 / 1.35 s before and 1.28 / 1.27 s after
-// (2.00 to 2.37 x EASY for one binary), and at x0.8 5.27 / 5.62 s before against 5.13 / 5.23 s
-// after; paired runs of `allocsim run` at x0.8, user time: 5.7-5.8 s before, 5.1 s after.
-// The targets (2 x and 3 x) are still NOT met. What changed: 68.5 M of the 85 M revisits at
-// x0.8 (3.6 M of 7.6 M on SDSC-BLUE) are of settled jobs past the reach of every logged gain;
-// those are now asked of a staircase of the failures from that reach on (about 4 pairs, no
-// starts) and skipped in a row while it dominates them, with a prefetch a few jobs ahead
-// (~4 %); each reservation's record on one cache line (~3 %); compaction merges instead of
-// sorting and bisecting (~3 %) (paired `allocsim run` user times at x0.8).
-// Then (2026-11-29, branch wt-cons, same machine, load ~2-3; before = main at 97c5d45). Easy
-// and conservative only, four runs of this program each, old and new in turn (all four shown:
-// the first of each was the pairing's warm-up), each figure a run's median of 3:
-//   ALLOCSIM_TRACE_DIR=../shared/traces build/bench/bench_conservative
-//       --benchmark_repetitions=3 '--benchmark_filter=easy|conservative/it'
-//   before  SDSC-BLUE:      conservative 1.24 1.28 1.31 1.28 s (2.17 2.21 2.18 2.27 x EASY)
-//           SDSC-BLUE x0.8: conservative 5.26 5.09 5.38 5.32 s (5.86 5.75 4.41 6.22 x EASY)
-//   after   SDSC-BLUE:      conservative 1.23 1.21 1.19 1.18 s (2.21 1.96 2.17 2.01 x EASY)
-//           SDSC-BLUE x0.8: conservative 4.57 4.84 4.65 4.66 s (5.30 5.52 5.28 5.41 x EASY)
-// (EASY itself ranged 0.55-0.61 s and 0.85-1.22 s over these runs: the ratios move with it.)
-// Whole process, the two programs in turn (3 pairs): after/before CPU 0.908 (0.872-0.965).
-// A whole run of this program (three schedulers) after: SDSC-BLUE easy 0.58, conservative
-// 1.27 (2.22 x), replan=full 1.23 s; x0.8 easy 0.87, conservative 4.84 (5.56 x), replan=full
-// 27.50 s (a noisier moment: 24.26 s in the run before). Mean waits and job counts printed:
-// the same as before for all six cases.
-// The targets (2 x and 3 x) are still NOT met: SDSC-BLUE about 2.0-2.2 x, x0.8 about 5.3-5.5 x.
-// What changed (same schedules): the failure memo kept in start order, so that covered_until
-// stops at the first dominating failure (~7 % at x0.8); the skip in a row past the gains'
-// reach reads a dense array of slots, writes no settle stamps and asks first the staircase
-// pair that dominated the job before; StepProfile::shift counts sign changes without a branch
-// (move 10 % -> 7 % of x0.8 by perf); compaction at a quarter's growth.
+// Then (2026-11-29) branches wt-conserv2 and wt-cons (the staircase skip in a row over dense
+// slots, one cache line per reservation, compaction by merging, the memo in start order):
+// SDSC-BLUE x0.8 conservative 5.3 -> 4.7 s (paired whole process 0.91); x1.0 about 2.0-2.2 x.
 // Then (2026-11-29, branch wt-cons2, same machine, load ~1.5-2.5; before = main at 1a3a3d7),
 // the SDSC-BLUE x1.0 case profiled for itself (sched/compressing.hpp: its counts, the quiet
 // passes and the other changes). This program run old and new in turn, twice each:
@@ -83,6 +50,19 @@
 // searches 14 M -> 9.7 M, failed ones 8.5 M -> 4.2 M (x0.8 0.83); the walk reads its list in
 // place; a move is told its window's end by the search and gallops to its old window (0.99,
 // 0.98); after a walk only the flagged slots are placed again (x0.8 0.96 and 0.975).
+// Then (2026-11-29, branch wt-cons6, load ~1-2; before = main at c7fdd93). Same schedules
+// (per-job CSVs cmp-identical: x1.0, x0.8, replan=full). This program, old and new in turn,
+// twice each (the command above):
+//   before  SDSC-BLUE:      easy 0.50 0.50, conservative 0.92 0.92 s (1.85 1.83 x EASY)
+//           SDSC-BLUE x0.8: easy 0.79 0.80, conservative 2.90 2.90 s (3.67 3.62 x EASY)
+//   after   SDSC-BLUE:      easy 0.50 0.50, conservative 0.87 0.87 s (1.73 1.73 x EASY)
+//           SDSC-BLUE x0.8: easy 0.80 0.79, conservative 2.63 2.62 s (3.30 3.30 x EASY)
+// Whole process, each case alone, new vs old in turn (farm-bench -n 5): x0.8 0.909 (0.901-
+// 0.925), x1.0 0.955 (0.901-1.021). x0.8 is still NOT at 3 x (3.3 x). What changed
+// (sched/compressing.hpp lists it with what was tried and not faster): compaction keeps the
+// breakpoints pinned by reservations instead of listing and sorting every start and end
+// (0.924); no failure record for a search that began at its fit, record without a branch
+// (0.982).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

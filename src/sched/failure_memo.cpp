@@ -8,13 +8,18 @@
 namespace allocsim {
 
 void FailureMemo::record(int need, double duration, double start) {
-  // A failure this one dominates with a start not later covers less: dropped.
-  front_.erase(std::remove_if(front_.begin(), front_.end(),
-                              [&](const Failure& failure) {
-                                return need <= failure.need && duration <= failure.duration &&
-                                       failure.start <= start;
-                              }),
-               front_.end());
+  // A failure this one dominates with a start not later covers less: dropped. (One pass,
+  // each kept entry written without a branch: drops are not predictable.)
+  std::size_t kept = 0;
+  const std::size_t count = front_.size();
+  Failure* data = front_.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    const Failure failure = data[i];
+    data[kept] = failure;
+    kept += static_cast<std::size_t>(
+        !((need <= failure.need) & (duration <= failure.duration) & (failure.start <= start)));
+  }
+  front_.resize(kept);
   // In start order (mostly at the end: the walk goes by start).
   auto at = front_.end();
   while (at != front_.begin() && std::prev(at)->start > start) --at;

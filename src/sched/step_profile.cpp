@@ -35,6 +35,10 @@ std::size_t StepProfile::ensure(double time) {
 }
 
 void StepProfile::add(double from, double to, int delta) {
+  add(from, to, delta, 0);
+}
+
+void StepProfile::add(double from, double to, int delta, int pin) {
   from = std::max(from, points_.front().time);
   if (!(from < to) || delta == 0) return;
   const std::size_t first = ensure(from);
@@ -46,7 +50,9 @@ void StepProfile::add(double from, double to, int delta) {
       points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(stop), Point{to, value});
       negatives_ += value < 0 ? 1 : 0;
     }
+    if (stop < points_.size()) points_[stop].pins += pin;
   }
+  points_[first].pins += pin;  // (first is 0 when from was before now: its pins are not read)
   shift(first, stop, delta);
 }
 
@@ -62,6 +68,8 @@ void StepProfile::move(double from, double to, std::size_t to_index, double dura
     negatives_ += value < 0 ? 1 : 0;
   }
   shift(to_index, to_stop, -nodes);
+  ++points_[to_index].pins;
+  ++points_[to_stop].pins;
   // The old window: found by galloping from the new one (it is mostly a few breakpoints on),
   // its end by the shift's own scan (a window holds ~10 breakpoints: no binary search).
   std::size_t from_index = to_index + 1, step = 1;
@@ -80,6 +88,8 @@ void StepProfile::move(double from, double to, std::size_t to_index, double dura
   std::size_t from_stop = from_index;
   while (from_stop < points_.size() && points_[from_stop].time < from_end) ++from_stop;
   shift(from_index, from_stop, nodes);
+  --points_[from_index].pins;
+  if (from_stop < points_.size()) --points_[from_stop].pins;  // (at from + duration)
 }
 
 void StepProfile::shift(std::size_t first, std::size_t stop, int delta) {
@@ -115,7 +125,7 @@ void StepProfile::compact(const std::vector<double>& keep) {
   for (std::size_t i = 1; i < points_.size(); ++i) {
     const double time = points_[i].time;
     while (next_keep != keep.end() && *next_keep < time) ++next_keep;
-    if (points_[i].free != points_[kept - 1].free ||
+    if (points_[i].free != points_[kept - 1].free || points_[i].pins != 0 ||
         (next_keep != keep.end() && *next_keep == time))
       points_[kept++] = points_[i];
   }

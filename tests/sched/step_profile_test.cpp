@@ -167,6 +167,41 @@ Failure next_failure(Rng& rng, double& start) {
           at};
 }
 
+TEST(StepProfile, CompactionKeepsTheReservedWindowsEnds) {
+  // Hand-worked: 10 nodes; windows [5, 9) and [7, 12) of 2 nodes reserved, the second moved to
+  // [3, 8), the first given back: 10 on [0, 3), 8 on [3, 8), 10 from 8. The breakpoints 5, 7,
+  // 9 and 12 are redundant and unpinned: compaction keeps 0, 3 and 8.
+  StepProfile profile;
+  profile.reset(0, 10);
+  profile.reserve(5, 9, -2);
+  profile.reserve(7, 12, -2);
+  profile.ensure(3);
+  profile.move(7, 3, profile.lower(3), 5, 2);
+  profile.reserve(5, 9, 2);
+  profile.add(1, 2, 0);  // (no nodes: no breakpoint)
+  profile.compact({});
+  ASSERT_EQ(profile.size(), 3u);
+  EXPECT_EQ(profile.time(1), 3);
+  EXPECT_EQ(profile.free(1), 8);
+  EXPECT_EQ(profile.time(2), 8);
+  EXPECT_EQ(profile.free(2), 10);
+  // [8, 10) reserved twice, given back once, its last node given back by a plain add: 10 is
+  // redundant but still pinned by the reservation left, so it stays.
+  profile.reserve(8, 10, -1);
+  profile.reserve(8, 10, -1);
+  profile.reserve(8, 10, 1);
+  profile.add(8, 10, 1);
+  profile.compact({});
+  ASSERT_EQ(profile.size(), 4u);
+  EXPECT_EQ(profile.time(3), 10);
+  EXPECT_EQ(profile.free(2), 10);
+  EXPECT_EQ(profile.free(3), 10);
+  profile.reserve(8, 10, 1);  // (the last reservation given back: 10 goes)
+  profile.add(8, 10, -1);
+  profile.compact({});
+  EXPECT_EQ(profile.size(), 3u);
+}
+
 TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
   Rng rng(2028);
   for (int round = 0; round < 200; ++round) {

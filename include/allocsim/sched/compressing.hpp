@@ -46,7 +46,8 @@
 //   of SDSC-BLUE's passes being asked for starts that had moved earlier since; nothing happens
 //   at such a pass, so the schedules are the same.)
 //
-// Speed: P is a sorted array of breakpoints (sched/step_profile.hpp). The allocator is asked
+// Speed: P is a sorted array of breakpoints (sched/step_profile.hpp), the reservations' starts
+// and ends pinned (compaction drops only redundant breakpoints not pinned). The allocator is asked
 // only at a job's start. A compression skips or bounds each job's search, with the same
 // answers as a full search:
 // - Settled jobs: a job placed at its earliest fit (at arrival or at its last revisit) had no
@@ -99,14 +100,25 @@
 // breakpoint before its end has the need (1.03); the reordering as a merge (1.01, x1.0); a
 // moved job's gain logged as [max(old, new + d), old + d) only (1.007); the pass and move
 // spans searched as one when they overlap (1.00); a search's first index galloped from the last
-// search's (1.01); compaction at an eighth's growth (1.01) or a half's (1.00). Counted and not
+// search's (1.01); compaction at a half's growth (1.00). Counted and not
 // built: the gains' individual windows instead of their hull (the windows left by a walk's moves
 // overlap: 1.6 runs of them per search, 136 M candidate breakpoints against 143 M); failures kept
 // across walks (they would help only jobs settled before the failure was recorded, i.e. ties in
-// start). What remains at x0.8 (perf): the walk 18 % (its rows ~4 %),
-// StepProfile::earliest 11 %, FailureMemo::record 7 %, move 5 %, binary searches 5 % (mostly a
-// search's first index), memmove of breakpoint inserts 5 %, compaction with its sorts ~4 %;
-// EASY's share (allocator, locality, summary) ~20 %. Most of it goes with the 5.3 M moves.
+// start). Then (wt-cons6): compaction no longer lists and sorts every reservation's start and
+// end (its scattered reads and sort were ~5 %): StepProfile::reserve pins them, in Point's
+// padding (paired x0.8 0.924); a move's failure is not recorded when the search began at the fit
+// found (a kept failure dominates it: 14 % of the records), and FailureMemo::record compacts
+// without a branch (0.982). Tried there, same schedules, no gain: a branch-free lower_from
+// (1.05, slower); room before the first breakpoint (advance() not erasing, inserts moving the
+// shorter side: memmove 5.7 -> 3.6 % by perf, 1.00); a move dropping its old start when left
+// redundant and unpinned, in the insert's memmove (0.995); the rows' dominating pair held in
+// registers (1.00); record scanning read-only up to its first drop (1.00); the reordering after
+// a walk limited to the slots flagged (1.00); compaction at 1/8 or 1/16 growth (0.99; 1/8 was
+// 1.01 before the pins).
+// What remains at x0.8 (perf, wt-cons6): the walk 24 % (its rows ~6 %, covered_until ~2 %),
+// StepProfile::earliest 17 %, FailureMemo::record 9 %, lower_from 7.5 % (mostly a search's
+// first index), move 7.5 %, memmove of breakpoint inserts 5.6 %, Staircase::add 2.4 %; EASY's
+// share (allocator, locality, summary) ~15 %. Most of it goes with the 5.3 M moves.
 #include <cstdint>
 #include <string>
 #include <utility>

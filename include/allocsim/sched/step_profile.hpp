@@ -26,14 +26,19 @@ class StepProfile {
   struct Point {
     double time;
     int free;
+    int pins = 0;  // reservations starting or ending here (reserve(), move()), in the padding
   };
   /// `free` nodes from `now` on.
   void reset(double now, int free);
   /// Adds `delta` over [max(from, now), to); nothing when that is empty.
   void add(double from, double to, int delta);
-  /// Moves a reservation of `nodes` for a finite `duration` > 0 from [from, from + duration) to
-  /// [to, to + duration), to < from: the same as add(from, from + duration, nodes) then
-  /// add(to, to + duration, -nodes), with fewer searches. `from`, `from + duration` and `to`
+  /// add() for a reservation's window (delta < 0: taken, > 0: given back): the breakpoints at
+  /// its start (after the first) and end are pinned (taken) or unpinned (given back), and
+  /// compaction keeps pinned ones.
+  void reserve(double from, double to, int delta) { add(from, to, delta, delta < 0 ? 1 : -1); }
+  /// Moves a reservation (its pins too) of `nodes` for a finite `duration` > 0 from [from, from +
+  /// duration) to [to, to + duration), to < from: the same as add(from, from + duration, nodes)
+  /// then add(to, to + duration, -nodes), with fewer searches. `from`, `from + duration` and `to`
   /// must be breakpoints, `to` the one at index `to_index`, after now. `to_stop`, when known:
   /// the index of the first breakpoint at or after to + duration (as earliest() gives it).
   void move(double from, double to, std::size_t to_index, double duration, int nodes,
@@ -42,7 +47,8 @@ class StepProfile {
   void advance(double now);
   /// True when redundant breakpoints may have piled up since the last compaction.
   bool wants_compaction() const;
-  /// Drops redundant breakpoints (same count as the one before) but those at `keep` (sorted).
+  /// Drops redundant breakpoints (same count as the one before) but pinned ones and those at
+  /// `keep` (sorted).
   void compact(const std::vector<double>& keep);
   /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
   /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
@@ -73,6 +79,7 @@ class StepProfile {
   std::size_t negatives() const { return negatives_; }
 
  private:
+  void add(double from, double to, int delta, int pin);
   bool fits(std::size_t candidate, int need, double duration) const;
   /// Adds `delta` to the breakpoints [first, stop).
   void shift(std::size_t first, std::size_t stop, int delta);
