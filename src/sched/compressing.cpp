@@ -264,19 +264,21 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
   // The failures from the gains' reach on, as a staircase (below), while that reach holds.
   bool stair_valid = false;
   double stair_from = 0;
-  auto remember = [&](const Reserved& r, double start) {
-    memo_.record(r.need, r.duration, start);
+  // `index`: a breakpoint index not after the first at or after `start` (0: none known), kept
+  // with the failure so that a search starting at `start` gallops from it (below).
+  auto remember = [&](const Reserved& r, double start, std::size_t index) {
+    memo_.record(r.need, r.duration, start, index);
     if (stair_valid && start >= stair_from) stair_.add(r.need, r.duration);
   };
   // After a search that found nothing: while P >= 0 each candidate's failing step is before
   // the job's start (in its own window P without it is >= its need), else it may be inside:
   // unsettled (full searches) until a search finds all its candidates' steps before its start.
-  auto fail = [&](Reserved& r) {
+  auto fail = [&](Reserved& r, std::size_t index) {
     if (profile_.negatives() != 0) {
       unsettle(r);
       return;
     }
-    remember(r, r.start);
+    remember(r, r.start, index);
     settle(r);
   };
   for (; pos < stop; ++pos) {
@@ -331,7 +333,8 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       }
     }
     const double reach = r.unsettled ? r.start : std::min(r.start, gains_reach);
-    const double covered = memo_.covered_until(r.need, r.duration);
+    std::size_t covered_index = 0;
+    const double covered = memo_.covered_until(r.need, r.duration, &covered_index);
     if (covered >= reach) {
       // Not recorded: reach <= the job's start here, so the failure found (start `covered`,
       // need and duration at most the job's) dominates the job's own.
@@ -351,7 +354,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       pass_bound = pass_gains_.hull(r.since_pass, pass_lo, pass_hi) && bound(pass_lo, pass_hi);
       move_bound = move_lo < move_hi && bound(moves_lo, moves_hi);
       if (!pass_bound && !move_bound) {
-        fail(r);
+        fail(r, 0);
         continue;
       }
     }
@@ -361,13 +364,21 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     const StepProfile::Own own{r.start, r.start + r.duration, r.need};
     // The earliest fit among the candidates of the spans, from `covered` on.
     std::size_t found = StepProfile::kNone, found_end = StepProfile::kNone;
+    std::size_t searched_from = 0;  // the largest first index of a search (<= the job's start's)
     auto search = [&](double lo, double hi) {
       lo = std::max(lo, covered);
       const double limit = found == StepProfile::kNone ? hi : std::min(hi, profile_.time(found));
       if (!(lo < limit)) return;
+      // Most searches start at `covered` (79 % at x0.8): from the failure's index, galloping.
+      // It is not after the first breakpoint at or after `covered`, and stays so: during a
+      // walk breakpoints are only inserted (no advance, no compaction). The same first index.
+      const std::size_t first = lo == covered && covered_index != 0
+                                    ? profile_.lower_gallop(covered_index, lo)
+                                    : profile_.lower(lo);
+      searched_from = std::max(searched_from, first);
       std::size_t other_end = StepProfile::kNone;
       const std::size_t other =
-          profile_.earliest(r.need, r.duration, limit, profile_.lower(lo), own, &other_end);
+          profile_.earliest(r.need, r.duration, limit, first, own, &other_end);
       if (other != StepProfile::kNone) {
         found = other;
         found_end = other_end;
@@ -380,7 +391,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
       if (move_bound) search(moves_lo, moves_hi);
     }
     if (found == StepProfile::kNone) {
-      fail(r);
+      fail(r, searched_from);
       continue;
     }
     const double found_time = profile_.time(found);
@@ -388,7 +399,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     // began at found_time (= covered): the failure that gave `covered` dominates this one, in
     // the memo and in the staircase (14 % of the records at x0.8).
     if (found_time > covered && found_time > now_ && profile_.negatives() == 0)
-      remember(r, found_time);
+      remember(r, found_time, found);
     reorder = true;
     if (found_time == now_) {
       profile_.reserve(r.start, r.start + r.duration, r.need);

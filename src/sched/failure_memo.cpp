@@ -7,7 +7,7 @@
 
 namespace allocsim {
 
-void FailureMemo::record(int need, double duration, double start) {
+void FailureMemo::record(int need, double duration, double start, std::size_t index) {
   // A failure this one dominates with a start not later covers less: dropped. (One pass,
   // each kept entry written without a branch: drops are not predictable.)
   std::size_t kept = 0;
@@ -23,7 +23,7 @@ void FailureMemo::record(int need, double duration, double start) {
   // In start order (mostly at the end: the walk goes by start).
   auto at = front_.end();
   while (at != front_.begin() && std::prev(at)->start > start) --at;
-  front_.insert(at, {need, duration, start});
+  front_.insert(at, {need, duration, start, index});
   min_need_ = std::min(min_need_, need);  // (dropped failures had need and duration >= these)
   min_duration_ = std::min(min_duration_, duration);
 }

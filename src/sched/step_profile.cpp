@@ -25,6 +25,23 @@ std::size_t StepProfile::lower_from(std::size_t from, double time) const {
       points_.begin());
 }
 
+std::size_t StepProfile::lower_gallop(std::size_t from, double time) const {
+  const std::size_t count = points_.size();
+  if (from >= count || !(points_[from].time < time)) return from;
+  // Every breakpoint before `low` is before `time`; probe low + step - 1, doubling the step.
+  std::size_t low = from + 1, step = 1;
+  while (low + step - 1 < count && points_[low + step - 1].time < time) {
+    low += step;
+    step *= 2;
+  }
+  const auto first = points_.begin() + static_cast<std::ptrdiff_t>(low);
+  const auto last = points_.begin() + static_cast<std::ptrdiff_t>(std::min(low + step - 1, count));
+  return static_cast<std::size_t>(
+      std::lower_bound(first, last, time,
+                       [](const Point& point, double t) { return point.time < t; }) -
+      points_.begin());  // (the breakpoint at low + step - 1, if any, is at or after `time`)
+}
+
 std::size_t StepProfile::ensure(double time) {
   const std::size_t at = lower(time);
   if (at < points_.size() && points_[at].time == time) return at;

@@ -69,15 +69,20 @@ class FailureMemo {
   /// Largest start among the recorded failures with need <= `need` and duration <=
   /// `duration`; -infinity when none. The failures are kept by start: the first dominating
   /// one from the latest start is the answer (no need to look at them all).
-  double covered_until(int need, double duration) const {
+  /// `index`, when one dominates, gets the failure's hint (record()).
+  double covered_until(int need, double duration, std::size_t* index = nullptr) const {
     if (need < min_need_ || duration < min_duration_)  // none dominates
       return -std::numeric_limits<double>::infinity();
     for (auto failure = front_.rbegin(); failure != front_.rend(); ++failure)
-      if (failure->need <= need && failure->duration <= duration) return failure->start;
+      if (failure->need <= need && failure->duration <= duration) {
+        if (index) *index = failure->index;
+        return failure->start;
+      }
     return -std::numeric_limits<double>::infinity();
   }
-  /// Records a failure: no fit before `start`.
-  void record(int need, double duration, double start);
+  /// Records a failure: no fit before `start`. `index`: a hint kept with it, for the caller
+  /// (the compression: a profile breakpoint index not after the first at or after `start`).
+  void record(int need, double duration, double start, std::size_t index = 0);
   /// The (need, duration) of every failure with start >= `from`, into `stair` (cleared first):
   /// stair.dominates(n, d) is then covered_until(n, d) >= from, for `from` > -infinity.
   void fill(double from, Staircase& stair) const;
@@ -89,6 +94,7 @@ class FailureMemo {
     int need;
     double duration;
     double start;
+    std::size_t index;
   };
   std::vector<Failure> front_;                      // by start, ascending
   int min_need_ = std::numeric_limits<int>::max();  // smallest need and duration kept

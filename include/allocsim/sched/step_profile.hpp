@@ -72,6 +72,9 @@ class StepProfile {
   }
   /// Index of the first breakpoint at or after `time`, knowing it is not before `from`.
   std::size_t lower_from(std::size_t from, double time) const;
+  /// lower_from() galloping from `from` (cheaper than a binary search when the answer is a few
+  /// breakpoints on, e.g. a remembered index that later inserts may have pushed on).
+  std::size_t lower_gallop(std::size_t from, double time) const;
   /// Index of the breakpoint at `time` (> the first), inserted (same count) when missing.
   std::size_t ensure(double time);
   /// Number of breakpoints with a negative free count (a running job given more nodes than
