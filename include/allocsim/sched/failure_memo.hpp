@@ -63,6 +63,7 @@ class FailureMemo {
   /// Forgets every failure (at the start of a walk).
   void clear() {
     front_.clear();
+    compacted_ = 0;
     min_need_ = std::numeric_limits<int>::max();
     min_duration_ = std::numeric_limits<double>::infinity();
   }
@@ -96,7 +97,13 @@ class FailureMemo {
     double start;
     std::size_t index;
   };
-  std::vector<Failure> front_;                      // by start, ascending
+  /// Drops every failure dominated by one after it (need and duration at most its own, start
+  /// not earlier): such a failure is never an answer of covered_until (the one after it is
+  /// met first, with a start not earlier) and adds nothing to a fill.
+  void compact();
+  std::vector<Failure> front_;  // by start, ascending (dominated ones dropped now and then)
+  std::vector<Failure> kept_;   // compact()'s scratch
+  std::size_t compacted_ = 0;   // size after the last compaction
   int min_need_ = std::numeric_limits<int>::max();  // smallest need and duration kept
   double min_duration_ = std::numeric_limits<double>::infinity();
 };
