@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -202,6 +203,17 @@ TEST(StepProfile, CompactionKeepsTheReservedWindowsEnds) {
   EXPECT_EQ(profile.size(), 3u);
 }
 
+TEST(StepProfile, LowerGallopIsLowerFromAnyIndexNotPastIt) {
+  StepProfile profile;
+  profile.reset(0, 10);
+  for (int i = 1; i < 60; ++i) profile.add(i * 3, i * 3 + 2, -1);  // breakpoints 0, 3, 5, 6, ...
+  for (double t = 0; t <= 200; t += 0.5) {
+    const std::size_t expected = profile.lower(t);
+    for (std::size_t from = 0; from <= expected; ++from)
+      EXPECT_EQ(profile.lower_gallop(from, t), expected) << t << " " << from;
+  }
+}
+
 TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
   Rng rng(2028);
   for (int round = 0; round < 200; ++round) {
@@ -210,7 +222,10 @@ TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
     double start = 0;
     for (int step = 0; step < 50; ++step) {
       const Failure failure = next_failure(rng, start);
-      memo.record(failure.need, failure.duration, failure.start);
+      // The index kept with a failure: here a function of its start (every failure answering
+      // has the largest start, so the same index whichever of them answers).
+      const auto index_of = [](double t) { return static_cast<std::size_t>(t * 2) + 1; };
+      memo.record(failure.need, failure.duration, failure.start, index_of(failure.start));
       all.push_back(failure);
       for (int query = 0; query < 10; ++query) {
         const int need = static_cast<int>(rng.uniform_int(0, 13));
@@ -218,7 +233,11 @@ TEST(FailureMemo, LargestStartOfTheDominatingFailures) {
         double expected = -std::numeric_limits<double>::infinity();
         for (const Failure& f : all)
           if (f.need <= need && f.duration <= duration) expected = std::max(expected, f.start);
-        EXPECT_EQ(memo.covered_until(need, duration), expected);
+        std::size_t index = 0;
+        EXPECT_EQ(memo.covered_until(need, duration, &index), expected);
+        if (std::isfinite(expected)) {
+          EXPECT_EQ(index, index_of(expected));
+        }
       }
     }
     memo.clear();
