@@ -115,10 +115,19 @@
 // registers (1.00); record scanning read-only up to its first drop (1.00); the reordering after
 // a walk limited to the slots flagged (1.00); compaction at 1/8 or 1/16 growth (0.99; 1/8 was
 // 1.01 before the pins).
-// What remains at x0.8 (perf, wt-cons6): the walk 24 % (its rows ~6 %, covered_until ~2 %),
-// StepProfile::earliest 17 %, FailureMemo::record 9 %, lower_from 7.5 % (mostly a search's
-// first index), move 7.5 %, memmove of breakpoint inserts 5.6 %, Staircase::add 2.4 %; EASY's
-// share (allocator, locality, summary) ~15 %. Most of it goes with the 5.3 M moves.
+// Then (wt-cons7; counted: 10.8 M searches, 79 % starting at the covering failure's start, 8.7 M
+// binary searches for a first index, 8.1 M records with ~10 failures kept, 35 % of them never
+// an answer): a failure keeps the breakpoint index it was found at (a lower bound of its
+// start's index: a walk only inserts), and a search from it gallops (paired x0.8 0.933); the
+// memo drops dominated failures in batches when it doubles, not at every record (0.948: a
+// dominated failure is never an answer). Not faster: the memo's failure in 24 bytes (1.01), its
+// batches at 1.5x or 3x (1.02, 1.00), the staircase's pairs dropped in batches too (1.04: the
+// rows scan them), Staircase::add in one branch-free pass (0.998), covered_until's two tests in
+// one branch (0.999).
+// What remains at x0.8 (perf, wt-cons7): the walk 29 % (its rows ~6 %, covered_until ~3 %),
+// StepProfile::earliest 17 %, move 8.7 %, memmove of breakpoint inserts 6.5 %, Staircase::add
+// 2.7 %, FailureMemo::compact 2.3 %, record 1.7 %, lower_gallop 1.7 %; EASY's share
+// (allocator, locality, summary) ~15 %. Most of it goes with the 5.3 M moves.
 #include <cstdint>
 #include <string>
 #include <utility>

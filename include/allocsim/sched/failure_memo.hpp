@@ -57,7 +57,8 @@ class Staircase {
   std::vector<double> durations_;
 };
 
-/// The failures of one walk, as the (need, duration) pairs not dominated by a later one.
+/// The failures of one walk, by start; those dominated by a later one (need and duration at
+/// most theirs) are dropped in batches.
 class FailureMemo {
  public:
   /// Forgets every failure (at the start of a walk).
