@@ -85,7 +85,9 @@ TEST(ExperimentVariables, TypesUnitsDescriptionsAndProvenanceTypes) {
   // The report groups the replicates of each (n, comm) although their windows differ: four
   // groups of two, with the interval of {0.1, 0.3}: mean 0.2, half-width t(0.975, 1) * sd /
   // sqrt(2) = 12.7062 * 0.141421 / 1.41421 = 1.27062; comm's header carries its unit.
-  const Report report = build_report(t, {{}, {"utilization"}, "table"});
+  ReportOptions options;  // (a table of utilization, grouped by what varies)
+  options.metrics = {"utilization"};
+  const Report report = build_report(t, options);
   EXPECT_EQ(report.spread, Spread::replicates);
   ASSERT_EQ(report.table.rows(), 4u);
   const int configs = report.table.find("configs"), ci = report.table.find("utilization_ci95");
