@@ -557,7 +557,7 @@ TEST(SlurmScheduler, WideJobsSkippedAsShortGiveTheSameSchedules) {
 
 // Passes that replay the leading tests of the previous recorded pass (reusable_prefix in
 // src/sched/slurm.cpp) against passes that test every job: random streams on flat:16 with a
-// bf_resolution up to 20 times bf_interval (a start just after now rounds down to a
+// bf_resolution of 1 s or up to 20 times bf_interval (a start just after now rounds down to a
 // reservation from now, which a replay must not take as it was), limits not enforced and
 // estimates often below the runtime (will-run's starts at ends already passed), and short
 // windows (the window's end moves under reservations cut at it). It fails when the condition
@@ -568,9 +568,9 @@ TEST(SlurmScheduler, ReplayedLeadingTestsGiveTheSameSchedules) {
   int cases = 0;
   for (int trial = 0; trial < 400; ++trial) {
     SlurmConfig base;
-    const double resolutions[] = {60, 120, 300, 600};
-    base.bf_resolution = resolutions[static_cast<int>(rng.uniform() * 4)];
-    base.bf_interval = rng.uniform() < 0.5 ? 30 : 60;
+    const double resolutions[] = {1, 60, 120, 300, 600};
+    base.bf_resolution = resolutions[static_cast<int>(rng.uniform() * 5)];
+    base.bf_interval = rng.uniform() < 0.3 ? 7 : rng.uniform() < 0.5 ? 30 : 60;
     base.bf_window = rng.uniform() < 0.5 ? 60.0 * (5 + static_cast<int>(rng.uniform() * 16))
                                          : 60.0 * (30 + static_cast<int>(rng.uniform() * 90));
     base.enforce_limits = rng.uniform() < 0.3;
