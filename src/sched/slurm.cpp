@@ -288,6 +288,7 @@ class SlurmScheduler final : public Scheduler {
     free_.from_busy(context.busy());
     running_at_start_.clear();
     for (const RunningJob& running : context.running()) running_at_start_.push_back(running.job);
+    free_at_start_ = free_;
     if (config_.shortcuts) {
       sync_planned(context);
     } else {  // the reference: rebuilt from the running list, stable-sorted by planned end
@@ -591,6 +592,7 @@ class SlurmScheduler final : public Scheduler {
       previous_.time = now;
       previous_.window_end = window_end;
       previous_.running = running_at_start_;
+      std::swap(previous_.free, free_at_start_);
     }
     last_.has_map = true;
     if (last_.clean) {  // what same_outcome() reads (it reads nothing more after an unclean pass)
@@ -740,6 +742,7 @@ class SlurmScheduler final : public Scheduler {
     bool valid = false;
     double time = 0, window_end = 0;
     std::vector<int> running;  ///< the running jobs when it began, in the context's order
+    NodeSet free;              ///< the free nodes when it began
     std::vector<TestRecord> records;
     std::size_t count = 0;  ///< records of its tested jobs (the vector may be longer)
   };
@@ -755,7 +758,7 @@ class SlurmScheduler final : public Scheduler {
     // takes_lowest_free_ids() (the memo's walks: a function of free_, planned_ and the usable
     // set). By induction on i, assume jobs 0 .. i-1 gave the recorded outcomes, so the map
     // holds the same reservations; the conditions below make job i's test come out the same.
-    //  - The same running jobs in the same order: the same free nodes, the same planned_
+    //  - The same running jobs in the same order (and the same free nodes): the same planned_
     //    (sync_planned orders by planned end, ties by that order), so every will-run walk on a
     //    given usable set is the same; will-run's start is the same when every answer after
     //    the test at now ended after now (min_start > now; the test at now gives start_res,
@@ -784,13 +787,19 @@ class SlurmScheduler final : public Scheduler {
     //    questions marked tail_read or tail_scanned may see it.
     // The replayed records are kept as this pass's: the same outcomes, and flags at least as
     // strict as a test now would set (a flag now needs a reservation reaching W' >= W, so one
-    // reaching W, and a question at or past W' >= W).
+    // reaching W, and a question at or past W' >= W; question_past_end, kept from W, is at
+    // most the one from W'), so a later pass's checks on them only refuse more. The replay
+    // makes the loop's stop test at each place as the loop does; it does not jump (testing
+    // the jobs a jump skips gives what the jump gives, by the jump's proof); the will-run memo
+    // starts empty at the first job tested (its walks equal fresh ones). The (then, now]
+    // check is implied by from > now at the earlier jobs (kept as a guard).
     if (!previous_.valid) return 0;
     const double now = context.now(), then = previous_.time, old_end = previous_.window_end;
     const auto& runs = context.running();
     if (runs.size() != previous_.running.size()) return 0;
     for (std::size_t r = 0; r < runs.size(); ++r)
       if (runs[r].job != previous_.running[r]) return 0;
+    if (!(free_ == previous_.free)) return 0;  // follows from the running jobs; checked anyway
     bounds_.clear();  // the reservations' from and to so far (a superset of the boundaries)
     auto any_in = [&](double after, double until) {
       for (double time : bounds_)
@@ -827,6 +836,7 @@ class SlurmScheduler final : public Scheduler {
   RecordedPass previous_;
   std::vector<TestRecord> records_;  ///< this pass's (swapped into previous_ at its end)
   std::vector<int> running_at_start_;
+  NodeSet free_at_start_;
   std::vector<double> bounds_;
   double will_run_min_start_ = 0;  ///< the least will-run start after a test at now (per job)
   double requested_ = -std::numeric_limits<double>::infinity();
