@@ -200,6 +200,7 @@ class SlurmScheduler final : public Scheduler {
       WillRunMemo::Answer answer;
       if (!walks_.first_reaching(free_, planned_, usable, usable_hash, need, answer)) return false;
       start = answer.test == 0 ? now : answer.end > now ? answer.end : now + 1;
+      if (answer.test > 0) will_run_min_start_ = std::min(will_run_min_start_, start);
       if (answer.test > 0 && !(answer.end > now)) last_.clean = false;
       if (answer.test > 0 || from > now) nodes.assign_lowest(*answer.free_usable, need);
       return true;
@@ -285,6 +286,9 @@ class SlurmScheduler final : public Scheduler {
     const int machine = context.topology().node_count();
     if (free_.size() != machine) free_ = NodeSet(machine);
     free_.from_busy(context.busy());
+    running_at_start_.clear();
+    for (const RunningJob& running : context.running()) running_at_start_.push_back(running.job);
+    free_at_start_ = free_;
     if (config_.shortcuts) {
       sync_planned(context);
     } else {  // the reference: rebuilt from the running list, stable-sorted by planned end
@@ -310,6 +314,12 @@ class SlurmScheduler final : public Scheduler {
     // now at one test cannot at a later one: the pass ends once no job left to test can.
     // candidates_: their positions in tested_, last first; `candidate` walks them; the one
     // last found able to start stays so until a start or a reservation from before its end.
+    const bool record = config_.shortcuts && !context.allocator().contiguous_only() &&
+                        context.allocator().takes_lowest_free_ids();
+    if (record) {
+      if (records_.size() < tested_.size()) records_.resize(tested_.size());
+      for (std::size_t i = 0; i < tested_.size(); ++i) records_[i].kind = TestRecord::kNotReusable;
+    }
     candidates_.clear();
     for (std::size_t i = tested_.size(); i-- > 0;) {
       if (need_[tested_[i]] > free_count) continue;
@@ -352,9 +362,31 @@ class SlurmScheduler final : public Scheduler {
       if (it == reach_.end()) return std::numeric_limits<double>::infinity();
       return planned_[static_cast<std::size_t>(it - reach_.begin())].end;
     };
-    for (std::size_t i = 0;
-         i < tested_.size() &&
-         (!config_.shortcuts || (free_count >= least_need_[i] && some_candidate_from(i)));
+    // The leading jobs whose tests in the previous recorded pass provably come out the same now
+    // (reusable_prefix()): their outcomes replayed, the loop's stop test made as for a test.
+    std::size_t i = 0;
+    const std::size_t reused = record ? reusable_prefix(context, window_end) : 0;
+    for (; i < reused && free_count >= least_need_[i] && some_candidate_from(i); ++i) {
+      const TestRecord& old = previous_.records[i];
+      last_.limits.push_back(old.limit);
+      if (old.tail_read) last_.tail_read = true;
+      if (old.tail_scanned) last_.tail_scanned = true;
+      last_.first_try_beyond_end = std::min(last_.first_try_beyond_end, old.try_beyond);
+      if (old.kind == TestRecord::kBeyondWindow) {
+        last_.first_beyond_window = std::min(last_.first_beyond_window, old.from);
+      } else if (old.kind == TestRecord::kReserved) {
+        if (old.to >= window_end) {
+          last_.clipped = true;
+          last_.first_past_end =
+              std::min(last_.first_past_end, old.from >= window_end ? old.from : old.to);
+        }
+        space_.reserve(old.nodes, old.from, old.to);
+        touched = std::min(touched, old.from);
+      }
+      records_[i] = old;
+    }
+    for (; i < tested_.size() &&
+           (!config_.shortcuts || (free_count >= least_need_[i] && some_candidate_from(i)));
          ++i) {
       // Jump to the candidate p that can start (the last one that can, `candidate`) when every
       // job before it from i on cannot start and cannot reserve before now + p's limit. Such a
@@ -391,13 +423,27 @@ class SlurmScheduler final : public Scheduler {
       const int job_index = tested_[i];
       const double limit = limit_[job_index];
       last_.limits.push_back(limit);
+      // What the next pass's reusable_prefix() reads of this test (kNone unless set below).
+      TestRecord scratch_record;
+      TestRecord& rec = record ? records_[i] : scratch_record;
+      rec.job = job_index;
+      rec.kind = TestRecord::kNone;
+      rec.limit = limit;
+      rec.try_beyond = rec.question_past_end = std::numeric_limits<double>::infinity();
+      rec.tail_read = rec.tail_scanned = false;
+      will_run_min_start_ = std::numeric_limits<double>::infinity();
+      struct KeepMinStart {  // the job's will-run starts after the test at now, at every exit
+        TestRecord& rec;
+        const double& min_start;
+        ~KeepMinStart() { rec.min_start = min_start; }
+      } keep_min_start{rec, will_run_min_start_};
       // A job each of whose tries surely finds fewer usable nodes than it needs (without the
       // shortcut, every try reports too few usable nodes, goes on to later_start, and the last
       // finds none): it neither starts nor reserves, and its only record is the last try's,
       // with later_start 0 and start_res before the window's end (a later_start lies before
       // the map's end): tail_scanned when a reservation reached the window's end.
       if (config_.shortcuts && space_.short_throughout(now, limit, need_[job_index])) {
-        if (last_.clipped) last_.tail_scanned = true;
+        if (last_.clipped) last_.tail_scanned = rec.tail_scanned = true;
         continue;
       }
       double start_res = now;
@@ -406,6 +452,7 @@ class SlurmScheduler final : public Scheduler {
       while (true) {
         if (start_res > window_end) {  // "start_res after current backfill window"
           last_.first_try_beyond_end = std::min(last_.first_try_beyond_end, start_res);
+          rec.try_beyond = std::min(rec.try_beyond, start_res);
           break;
         }
         const bool after_later = retried_later;
@@ -419,10 +466,12 @@ class SlurmScheduler final : public Scheduler {
         // Once a reservation reaches the window's end, an answer that may depend on the map at
         // or beyond it makes the pass depend on where the window ends (see same_outcome).
         if (last_.clipped) {
-          if (start_res >= window_end)
-            last_.tail_read = true;
-          else if (later == 0 || start_res + limit >= window_end)
-            last_.tail_scanned = true;
+          if (start_res >= window_end) {
+            last_.tail_read = rec.tail_read = true;
+            rec.question_past_end = std::min(rec.question_past_end, start_res);
+          } else if (later == 0 || start_res + limit >= window_end) {
+            last_.tail_scanned = rec.tail_scanned = true;
+          }
         }
         double start = 0;
         std::uint64_t usable_hash = 0;
@@ -451,10 +500,12 @@ class SlurmScheduler final : public Scheduler {
         }
         start = std::max(start, start_res);
         if (start > now && last_.clipped) {
-          if (floor_to(start, resolution) >= window_end)
-            last_.tail_read = true;
-          else if (floor_to(start + limit, resolution) > window_end)
-            last_.tail_scanned = true;
+          if (floor_to(start, resolution) >= window_end) {
+            last_.tail_read = rec.tail_read = true;
+            rec.question_past_end = std::min(rec.question_past_end, floor_to(start, resolution));
+          } else if (floor_to(start + limit, resolution) > window_end) {
+            last_.tail_scanned = rec.tail_scanned = true;
+          }
         }
         if (start > now && !repeat &&
             space_.overlaps(chosen, floor_to(start, resolution),
@@ -482,12 +533,14 @@ class SlurmScheduler final : public Scheduler {
             started_.push_back(job_index);
             last_.clean = false;
             touched = now;
+            rec.kind = TestRecord::kNotReusable;
             break;
           }
           // Not placed after all: "Drop through and reserve these resources" (the nodes the
           // will-run test chose; it chose none for an allocator without shape constraints,
           // which cannot refuse here: enough usable nodes are free).
           last_.clean = false;
+          rec.kind = TestRecord::kNotReusable;
           if (!context.allocator().contiguous_only()) break;
         } else if (later != 0 && start > later) {
           if (config_.shortcuts) {  // start > later > start_res: start is will-run's start_w
@@ -503,12 +556,15 @@ class SlurmScheduler final : public Scheduler {
         }
         if (start > now + config_.bf_window) {  // "Starts too far in the future to worry about"
           last_.first_beyond_window = std::min(last_.first_beyond_window, start);
+          rec.kind = TestRecord::kBeyondWindow;
+          rec.from = start;
           break;
         }
         double from = floor_to(start, resolution);
         if (from <= now) {
           from = now;
           last_.clean = false;  // a reservation from now moves with now (and so its end)
+          rec.kind = TestRecord::kNotReusable;
         }
         // "Ensure that the job always occupies at least one bf_resolution slot".
         const double to = std::max(floor_to(start + limit, resolution), from + resolution);
@@ -519,9 +575,24 @@ class SlurmScheduler final : public Scheduler {
           last_.first_past_end = std::min(last_.first_past_end, from >= window_end ? from : to);
         }
         space_.reserve(chosen, from, to);
+        if (rec.kind == TestRecord::kNone) {
+          rec.kind = TestRecord::kReserved;
+          rec.from = from;
+          rec.to = to;
+          rec.nodes = chosen;
+        }
         touched = std::min(touched, from);
         break;
       }
+    }
+    if (record) {  // this pass becomes the one the next pass may reuse
+      std::swap(previous_.records, records_);
+      previous_.count = tested_.size();
+      previous_.valid = true;
+      previous_.time = now;
+      previous_.window_end = window_end;
+      previous_.running = running_at_start_;
+      std::swap(previous_.free, free_at_start_);
     }
     last_.has_map = true;
     if (last_.clean) {  // what same_outcome() reads (it reads nothing more after an unclean pass)
@@ -650,8 +721,124 @@ class SlurmScheduler final : public Scheduler {
     return true;
   }
 
+  /// What a job's test in a backfill pass did, as reusable_prefix() reads it.
+  struct TestRecord {
+    /// kNone: no reservation (too few usable nodes, none found, or a try past the window's
+    /// end); kReserved: nodes over [from, to); kBeyondWindow: will-run's start `from` lies
+    /// beyond the window; kNotReusable: it started, was refused at now, reserved from now, or
+    /// was not tested (a jump, or the pass ended before it).
+    enum Kind : signed char { kNotReusable, kNone, kReserved, kBeyondWindow };
+    int job = -1;
+    Kind kind = kNotReusable;
+    bool tail_read = false, tail_scanned = false;  ///< it set these flags of LastPass
+    double limit = 0, from = 0, to = 0;
+    double min_start = 0;          ///< the least will-run start from a test after the one at now
+    double try_beyond = 0;         ///< the least start_res past the window's end (a try's end)
+    double question_past_end = 0;  ///< the least time >= the window's end it asked the map about
+    NodeSet nodes;                 ///< kReserved: the nodes held
+  };
+  /// The last pass that recorded its tests (the lowest-ids allocator with shortcuts on).
+  struct RecordedPass {
+    bool valid = false;
+    double time = 0, window_end = 0;
+    std::vector<int> running;  ///< the running jobs when it began, in the context's order
+    NodeSet free;              ///< the free nodes when it began
+    std::vector<TestRecord> records;
+    std::size_t count = 0;  ///< records of its tested jobs (the vector may be longer)
+  };
+
+  /// How many leading jobs of this pass (tested_, on the map as reset, the free nodes and the
+  /// running jobs as synced) test exactly as in the previous recorded pass, so that their
+  /// recorded outcomes can be replayed. See the proof in the body.
+  std::size_t reusable_prefix(const SchedulerContext& context, double window_end) {
+    // Proof. Job i's test (its tries from start_res = now, then later_start values or
+    // overlap retries) reads: the map of the reservations of jobs 0 .. i-1 (segments, held
+    // nodes), the free nodes, the running jobs' planned ends and nodes in planned_'s order
+    // (will-run), now, and the window (window_end, now + bf_window); the allocator is
+    // takes_lowest_free_ids() (the memo's walks: a function of free_, planned_ and the usable
+    // set). By induction on i, assume jobs 0 .. i-1 gave the recorded outcomes, so the map
+    // holds the same reservations; the conditions below make job i's test come out the same.
+    //  - The same running jobs in the same order (and the same free nodes): the same planned_
+    //    (sync_planned orders by planned end, ties by that order), so every will-run walk on a
+    //    given usable set is the same; will-run's start is the same when every answer after
+    //    the test at now ended after now (min_start > now; the test at now gives start_res,
+    //    below, or a start at now, which was not reusable).
+    //  - The map: its first segment now begins at now instead of then, and no reservation
+    //    began by now (from > now, for this job and, by the check at each earlier job, for all
+    //    before it), so the first segment holds nothing in both. No boundary in (then, now]:
+    //    the segments ending after start_res = now are those ending after then; none in
+    //    (then + L, now + L]: those beginning by now + L are those beginning by then + L. So
+    //    the first try has the same usable set, the same later_start (rules read only
+    //    segment ends > start_res, begins <= start_res + L and held sets) and short_throughout
+    //    the same answer; later tries start from segment ends (> now) or will-run starts (>
+    //    now), the same in both maps, and overlap tests ask the same intervals. Every start is
+    //    then the same and > now, so no try starts the job, and a reservation gets the same
+    //    from (> now: not moved to now) and to.
+    //  - The window: a start beyond then + bf_window is beyond now + bf_window when the start
+    //    recorded is (kBeyondWindow checked; a reservation's start was within then +
+    //    bf_window, so within now + bf_window). When the window's end W moved to W' > W: the
+    //    tries with start_res <= W are within W'; the one past W stopped there and stops now
+    //    when it lies past W' (try_beyond > W'). Before a reservation reached W the map's last
+    //    segment holds nothing, so stretching it changes no answer. After one reached W, and
+    //    W' at most the first from or to >= W of those reservations (past_end), the new map
+    //    is the old one with its last segment stretched to W': answers differ only for a
+    //    question at a time in [W, W') (question_past_end >= W' rules that out); with W' past
+    //    past_end the new map has a boundary in [W, W'), and, as in same_outcome, only
+    //    questions marked tail_read or tail_scanned may see it.
+    // The replayed records are kept as this pass's: the same outcomes, and flags at least as
+    // strict as a test now would set (a flag now needs a reservation reaching W' >= W, so one
+    // reaching W, and a question at or past W' >= W; question_past_end, kept from W, is at
+    // most the one from W'), so a later pass's checks on them only refuse more. The replay
+    // makes the loop's stop test at each place as the loop does; it does not jump (testing
+    // the jobs a jump skips gives what the jump gives, by the jump's proof); the will-run memo
+    // starts empty at the first job tested (its walks equal fresh ones). The (then, now]
+    // check is implied by from > now at the earlier jobs (kept as a guard).
+    if (!previous_.valid) return 0;
+    const double now = context.now(), then = previous_.time, old_end = previous_.window_end;
+    const auto& runs = context.running();
+    if (runs.size() != previous_.running.size()) return 0;
+    for (std::size_t r = 0; r < runs.size(); ++r)
+      if (runs[r].job != previous_.running[r]) return 0;
+    if (!(free_ == previous_.free)) return 0;  // follows from the running jobs; checked anyway
+    bounds_.clear();  // the reservations' from and to so far (a superset of the boundaries)
+    auto any_in = [&](double after, double until) {
+      for (double time : bounds_)
+        if (time > after && time <= until) return true;
+      return false;
+    };
+    double past_end = std::numeric_limits<double>::infinity();
+    const std::size_t count = std::min(previous_.count, tested_.size());
+    std::size_t i = 0;
+    for (; i < count; ++i) {
+      const TestRecord& old = previous_.records[i];
+      if (old.job != tested_[i] || old.kind == TestRecord::kNotReusable) break;
+      if (!(old.min_start > now)) break;
+      if (any_in(then, now) || any_in(then + old.limit, now + old.limit)) break;
+      if (old.kind == TestRecord::kReserved && !(old.from > now)) break;
+      if (old.kind == TestRecord::kBeyondWindow && !(old.from > now + config_.bf_window)) break;
+      if (window_end != old_end) {
+        if (window_end > past_end && (old.tail_read || old.tail_scanned)) break;
+        if (old.question_past_end < window_end) break;
+        if (!(old.try_beyond > window_end)) break;
+      }
+      if (old.kind == TestRecord::kReserved) {
+        if (old.to >= old_end)
+          past_end = std::min(past_end, old.from >= old_end ? old.from : old.to);
+        bounds_.push_back(old.from);
+        if (old.to < old_end) bounds_.push_back(old.to);  // else cut at W (past_end above)
+      }
+    }
+    return i;
+  }
+
   SlurmConfig config_;
   LastPass last_;
+  RecordedPass previous_;
+  std::vector<TestRecord> records_;  ///< this pass's (swapped into previous_ at its end)
+  std::vector<int> running_at_start_;
+  NodeSet free_at_start_;
+  std::vector<double> bounds_;
+  double will_run_min_start_ = 0;  ///< the least will-run start after a test at now (per job)
   double requested_ = -std::numeric_limits<double>::infinity();
   SlurmPriority priority_{config_};  ///< the waiting jobs in priority order
   std::vector<double> limit_;        ///< job index -> time limit as planned (no limit: a year)

@@ -560,6 +560,45 @@ TEST(SlurmScheduler, WideJobsSkippedAsShortGiveTheSameSchedules) {
   EXPECT_EQ(cases, 400);
 }
 
+// Passes that replay the leading tests of the previous recorded pass (reusable_prefix in
+// src/sched/slurm.cpp) against passes that test every job: random streams on flat:16 with a
+// bf_resolution of 1 s or up to 20 times bf_interval (a start just after now rounds down to a
+// reservation from now, which a replay must not take as it was), limits not enforced and
+// estimates often below the runtime (will-run's starts at ends already passed), and short
+// windows (the window's end moves under reservations cut at it). It fails when the condition
+// on a reservation's start, on will-run's starts or on the segments beginning in (then + L,
+// now + L] is left out, or when the running jobs are not compared.
+TEST(SlurmScheduler, ReplayedLeadingTestsGiveTheSameSchedules) {
+  Rng rng(7007);
+  int cases = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    SlurmConfig base;
+    const double resolutions[] = {1, 60, 120, 300, 600};
+    base.bf_resolution = resolutions[static_cast<int>(rng.uniform() * 5)];
+    base.bf_interval = rng.uniform() < 0.3 ? 7 : rng.uniform() < 0.5 ? 30 : 60;
+    base.bf_window = rng.uniform() < 0.5 ? 60.0 * (5 + static_cast<int>(rng.uniform() * 16))
+                                         : 60.0 * (30 + static_cast<int>(rng.uniform() * 90));
+    base.enforce_limits = rng.uniform() < 0.3;
+    std::vector<Job> jobs;
+    double submit = 0;
+    for (int id = 1; id <= 40; ++id) {
+      submit += std::floor(rng.uniform() * (rng.uniform() < 0.4 ? 5 : 300));
+      const double estimate = 60.0 * (1 + std::floor(rng.uniform() * 40));
+      const double runtime = std::max(1.0, std::floor(estimate * (0.2 + 1.3 * rng.uniform())));
+      jobs.push_back(job(id, submit, 1 + static_cast<int>(rng.uniform() * 12), runtime,
+                         static_cast<int>(rng.uniform() * 3), estimate));
+    }
+    Schedule result[2];
+    for (int shortcuts = 0; shortcuts < 2; ++shortcuts)
+      result[shortcuts] = schedule_on_flat16(jobs, base, shortcuts == 1);
+    for (const auto& [id, times] : result[0])
+      ASSERT_EQ(result[1][id], times) << "trial " << trial << ", job " << id << "\n"
+                                      << base.describe();
+    ++cases;
+  }
+  EXPECT_EQ(cases, 400);
+}
+
 // The structures kept between passes and the `flat` allocator's answer taken without asking it
 // (config.shortcuts) against rebuilding the running jobs' node sets at every pass and asking the
 // allocator, on flat:150 (three words of node bits, so that word ranges matter) with node sets

@@ -98,7 +98,8 @@ struct SlurmConfig {
   bool bf_continue = false;              ///< bf_continue (no effect: passes are instantaneous)
   bool enforce_limits = true;            ///< end a job at its time limit (allocsim's option)
   /// Skip backfill passes whose outcome is provably the last one's, end a pass once no job
-  /// left to test can start, keep the running jobs' node sets between passes and take a `flat`
+  /// left to test can start, replay a pass's leading tests that provably come out as in the
+  /// previous pass, keep the running jobs' node sets between passes and take a `flat`
   /// allocator's answer without asking it (same schedules; tests compare with false, which
   /// tests every job, rebuilds the running jobs' sets at every pass and asks the allocator).
   bool shortcuts = true;
