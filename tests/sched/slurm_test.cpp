@@ -561,9 +561,9 @@ TEST(SlurmScheduler, WideJobsSkippedAsShortGiveTheSameSchedules) {
 }
 
 // Passes that replay the leading tests of the previous recorded pass (reusable_prefix in
-// src/sched/slurm.cpp) against passes that test every job: random streams on flat:16 with a
-// bf_resolution of 1 s or up to 20 times bf_interval (a start just after now rounds down to a
-// reservation from now, which a replay must not take as it was), limits not enforced and
+// src/sched/slurm_pass_memory.cpp) against passes that test every job: random streams on flat:16
+// with a bf_resolution of 1 s or up to 20 times bf_interval (a start just after now rounds down to
+// a reservation from now, which a replay must not take as it was), limits not enforced and
 // estimates often below the runtime (will-run's starts at ends already passed), and short
 // windows (the window's end moves under reservations cut at it). It fails when the condition
 // on a reservation's start, on will-run's starts or on the segments beginning in (then + L,

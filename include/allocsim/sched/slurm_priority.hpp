@@ -1,7 +1,8 @@
 #pragma once
 // The priority order of the `slurm` scheduler: Slurm's priority/basic (first come first served)
 // or priority/multifactor with classic fair share. The formulas and what is left out are in
-// sched/slurm.hpp ("Priorities"); the scheduler that uses this order is src/sched/slurm.cpp.
+// sched/slurm.hpp ("Priorities"); the scheduler that uses this order is
+// src/sched/slurm_scheduler.hpp.
 #include <limits>
 #include <span>
 #include <utility>
