@@ -173,6 +173,24 @@ def kill(pid, sig):
         pass
 
 
+def children(pid):
+    """The child process ids of PID ([] once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def cmdline(pid):
+    """PID's command line, arguments joined by spaces ("" once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def finish(process, timeout=60):
     try:
         return process.wait(timeout=timeout)

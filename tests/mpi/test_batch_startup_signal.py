@@ -38,22 +38,6 @@ batch_env.update(ALLOCSIM=os.path.abspath(env.allocsim), ALLOCSIM_GRACE="60",
                  ALLOCSIM_LAUNCHER=f"{env.mpirun} --oversubscribe -np 2")
 
 
-def children(pid):
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(p) for p in f.read().split()]
-    except OSError:
-        return []
-
-
-def cmdline(pid):
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
-
-
 def batch_run(output, delay):
     """Runs the batch script; with DELAY (s) not None, sends SIGTERM to the batch shell DELAY s
     after its launcher's process appeared. Returns (exit status, output text)."""
@@ -80,8 +64,8 @@ def batch_run(output, delay):
         bound = time.time() + 120
         launcher = None
         while launcher is None and process.poll() is None and time.time() < bound:
-            launcher = next((c for c in children(process.pid)
-                             if cmdline(c) and "--dry-run" not in cmdline(c)), None)
+            launcher = next((c for c in t.children(process.pid)
+                             if t.cmdline(c) and "--dry-run" not in t.cmdline(c)), None)
             if launcher is None:
                 time.sleep(0.0005)
         t.check(launcher is not None, "the batch script started no launcher:\n" + "".join(lines))
