@@ -74,3 +74,47 @@ TEST(SlurmReplay, QuestionAtTheOldWindowEndIsAskedAgain) {
   EXPECT_EQ(placements(jobs, config, false, "flat:7"), by_hand);
   EXPECT_EQ(placements(jobs, config, true, "flat:7"), by_hand);
 }
+
+// A recorded test whose will-run answered at a planned end already passed (the "will-run start"
+// condition of reusable_prefix: every will-run start of the job's tries after now). flat:7,
+// bf_interval 60 s, bf_resolution 60 s, limits not enforced.
+//   At 0 jobs 1 (2 nodes, limit 1 minute, runs 200 s), 2 (2 nodes, 600 s) and 3 (2 nodes,
+//   1200 s) start on 0-1, 2-3 and 4-5; node 6 stays free; planned ends 60, 600, 1200. Jobs 4
+//   (4 nodes, 300 s) and 5 (3 nodes, 600 s) wait; job 6 (1 node, 840 s) comes at 90.
+//   Pass at 120: job 4's will-run reaches 4 nodes at job 2's end 600 (job 1's passed end gives
+//   3), on 0-3, held over [600, 900). Job 5 tests over [120, 720]: 0-3 not usable; will-run on
+//   4-6 gives job 3's end 1200, after later_start 900 (where 0-3 are released): try again
+//   from 900, where every node is usable and will-run answers at job 1's passed end (start
+//   121, so a will-run start not after the next pass's now); the start is then start_res 900,
+//   and job 5 holds 0-1 and 6 over [900, 1500). Job 6 ([120, 960]) finds node 6 held.
+//   Pass at 180 (same running jobs: job 1 is past its limit): job 5's record is not replayed
+//   (its will-run start 121 is not after 180), and tested again it comes out the same: its
+//   second try starts from 900, which the answer at the passed end (now 181) does not pass.
+//   A replay without that condition gives the same map here, and always: the condition is
+//   implied by the others (no test can fail without it). A will-run answer at an end e <= now
+//   starts the job at max(e or then + 1, start_res) then and max(now + 1, start_res) now.
+//   In the first try (start_res = then) that start lies in (then, now]: a later_start before
+//   it is a boundary in (then, now], an overlap of its nodes (usable over [then, then + L])
+//   needs a boundary in (then + L, now + L), and a reservation from it begins by now, all
+//   refused by the other conditions (a start beyond the window there is not beyond it now).
+//   Later tries start from boundaries or retried starts, all after now; one in (now, now + 1)
+//   (a planned end there, never a boundary: boundaries and now are whole seconds, as
+//   bf_interval and bf_resolution are) makes that try start at it, with no overlap (its nodes
+//   are usable over [start_res, start_res + L]) and a reservation from <= now, refused. So in
+//   a replayed record every such answer is overtaken by a start_res >= now + 1, then and now.
+//   Job 6 waits as in the pass at 120.
+//   Job 1 ends at 200. Pass at 240: the same reservations; job 2 ends at 600 and job 4 starts
+//   on 0-3; pass at 600: job 5 reaches 3 nodes at job 4's end 900 on 0-2, and job 6 over
+//   [600, 1440] finds node 6 unheld: it starts on it at 600. Job 5 starts at 900 on 0-2.
+TEST(SlurmReplay, WillRunStartAtAPassedEndOnlyReachesALaterTry) {
+  SlurmConfig config;
+  config.bf_interval = 60;
+  config.bf_resolution = 60;
+  config.enforce_limits = false;
+  const std::vector<Job> jobs{job(1, 0, 2, 200, -1, 60), job(2, 0, 2, 600), job(3, 0, 2, 1200),
+                              job(4, 0, 4, 300),         job(5, 0, 3, 600), job(6, 90, 1, 840)};
+  const Placements by_hand{{1, {0, "0-1"}},   {2, {0, "2-3"}},   {3, {0, "4-5"}},
+                           {4, {600, "0-3"}}, {5, {900, "0-2"}}, {6, {600, "6"}}};
+  EXPECT_EQ(placements(jobs, config, false, "flat:7"), by_hand);
+  EXPECT_EQ(placements(jobs, config, true, "flat:7"), by_hand);
+}
