@@ -1,8 +1,9 @@
-// The `slurm` scheduler's replay of the leading tests of a backfill pass (reusable_prefix in
-// src/sched/slurm.cpp) on hand-made streams, each built so that one condition of the replay's
-// proof decides a start: the schedule (start and nodes of every job) with shortcuts on equals
-// the one with them off and the one worked out by hand, and a replay without that condition
-// starts a job elsewhere. Machines are flat with the `flat` allocator (lowest free ids).
+// The `slurm` scheduler's replay of the leading tests of a backfill pass (reusable_prefix, its
+// pass memory) on hand-made streams, each built so that one condition of the replay's proof
+// decides a start: the schedule (start and nodes of every job) with shortcuts on equals the one
+// with them off and the one worked out by hand, and a replay without that condition starts a
+// job elsewhere, or, for a condition implied by the others, why none can. Machines are flat
+// with the `flat` allocator (lowest free ids).
 #include <gtest/gtest.h>
 
 #include <cstdint>
