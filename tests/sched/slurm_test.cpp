@@ -17,42 +17,16 @@
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/util/error.hpp"
 #include "allocsim/util/rng.hpp"
+#include "sched/slurm_test_support.hpp"
 
 using namespace allocsim;
+using allocsim::testing::job;
+using allocsim::testing::run_flat;
+using allocsim::testing::run_slurm;
 
 namespace {
 
-Job job(std::int64_t id, double submit, int procs, double runtime, int user = -1,
-        double estimate = -1) {
-  Job j;
-  j.id = id;
-  j.submit = submit;
-  j.procs = procs;
-  j.runtime = runtime;
-  j.estimate = estimate < 0 ? runtime : estimate;
-  j.user = user;
-  return j;
-}
-
 using Schedule = std::map<std::int64_t, std::pair<double, double>>;
-
-/// `jobs` on `machine` with the `flat` allocator under `sched` (or `scheduler`, when given, in
-/// its place), per-job records kept, `observer` (when given) watching.
-RunResult run_flat(std::vector<Job> jobs, const std::string& machine, const std::string& sched,
-                   std::unique_ptr<Scheduler> scheduler = nullptr,
-                   SimulationObserver* observer = nullptr) {
-  RunConfig config;
-  config.machine = machine;
-  config.sched = sched;
-  config.alloc = "flat";
-  config.keep_jobs = true;
-  Workload workload;
-  workload.jobs = std::move(jobs);
-  Simulation simulation(config, std::move(workload));
-  if (scheduler) simulation.set_scheduler(std::move(scheduler));
-  if (observer) simulation.add_observer(observer);
-  return simulation.run();
-}
 
 RunResult run(const std::string& sched, std::vector<Job> jobs, const std::string& machine) {
   return run_flat(std::move(jobs), machine, sched);
@@ -67,15 +41,8 @@ Schedule schedule(const std::string& sched, std::vector<Job> jobs,
   return result;
 }
 
-/// `jobs` on `machine` under `slurm` with `config`, its shortcuts on or off (the fast path
-/// against passes that test every job), per-job records kept.
-RunResult run_slurm(const std::vector<Job>& jobs, SlurmConfig config, bool shortcuts,
-                    const std::string& machine) {
-  config.shortcuts = shortcuts;
-  return run_flat(jobs, machine, "slurm", make_slurm_scheduler(config));
-}
-
-/// The same on flat:16, as job id -> (start, end).
+/// `jobs` under `slurm` with `config`, its shortcuts on or off, on flat:16, as job id -> (start,
+/// end).
 Schedule schedule_on_flat16(const std::vector<Job>& jobs, const SlurmConfig& config,
                             bool shortcuts) {
   Schedule result;
