@@ -120,7 +120,10 @@ std::size_t SlurmScheduler::reusable_prefix(const SchedulerContext& context, dou
   // makes the loop's stop test at each place as the loop does; it does not jump (testing
   // the jobs a jump skips gives what the jump gives, by the jump's proof); the will-run memo
   // starts empty at the first job tested (its walks equal fresh ones). The (then, now]
-  // check is implied by from > now at the earlier jobs (kept as a guard).
+  // check is implied by from > now at the earlier jobs, and min_start > now by the other
+  // conditions when bf_interval and bf_resolution are whole seconds, as the conf reader
+  // requires (both kept as guards; the second's proof in tests/sched/slurm_replay_test.cpp,
+  // WillRunStartAtAPassedEndOnlyReachesALaterTry).
   if (!previous_.valid) return 0;
   const double now = context.now(), then = previous_.time, old_end = previous_.window_end;
   const auto& runs = context.running();
