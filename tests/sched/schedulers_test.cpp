@@ -5,6 +5,7 @@
 
 #include "allocsim/sched/scheduler.hpp"
 #include "allocsim/sim/simulation.hpp"
+#include "sched/sched_test_support.hpp"
 
 using namespace allocsim;
 
@@ -24,16 +25,8 @@ Job job(std::int64_t id, double submit, int procs, double runtime, double estima
 std::map<std::int64_t, std::pair<double, double>> schedule(const std::string& sched,
                                                            std::vector<Job> jobs,
                                                            const std::string& machine = "flat:4") {
-  RunConfig config;
-  config.machine = machine;
-  config.sched = sched;
-  config.alloc = "flat";
-  config.keep_jobs = true;
-  Workload workload;
-  workload.jobs = std::move(jobs);
-  Simulation simulation(config, std::move(workload));
   std::map<std::int64_t, std::pair<double, double>> result;
-  for (const auto& record : simulation.run().jobs)
+  for (const auto& record : allocsim::testing::run_flat(std::move(jobs), machine, sched).jobs)
     result[record.job_id] = {record.start, record.end};
   return result;
 }

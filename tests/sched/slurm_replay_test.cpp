@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "allocsim/sched/slurm.hpp"
-#include "sched/slurm_test_support.hpp"
+#include "sched/sched_test_support.hpp"
 
 using namespace allocsim;
 using allocsim::testing::job;

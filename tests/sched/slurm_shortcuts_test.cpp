@@ -13,7 +13,7 @@
 
 #include "allocsim/sched/slurm.hpp"
 #include "allocsim/util/rng.hpp"
-#include "sched/slurm_test_support.hpp"
+#include "sched/sched_test_support.hpp"
 
 using namespace allocsim;
 using allocsim::testing::job;

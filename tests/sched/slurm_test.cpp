@@ -14,7 +14,7 @@
 #include "allocsim/sched/slurm.hpp"
 #include "allocsim/sim/simulation.hpp"
 #include "allocsim/util/error.hpp"
-#include "sched/slurm_test_support.hpp"
+#include "sched/sched_test_support.hpp"
 
 using namespace allocsim;
 using allocsim::testing::job;

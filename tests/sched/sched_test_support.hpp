@@ -1,7 +1,7 @@
 #pragma once
-// Hand-made jobs and whole runs for the `slurm` scheduler's tests (slurm_test.cpp,
-// slurm_replay_test.cpp): flat machines with the `flat` allocator (lowest free ids), per-job
-// records kept.
+// Hand-made jobs and whole runs for the schedulers' tests (schedulers_test.cpp, slurm_test.cpp,
+// slurm_shortcuts_test.cpp, slurm_replay_test.cpp): flat machines with the `flat` allocator
+// (lowest free ids), per-job records kept.
 #include <cstdint>
 #include <memory>
 #include <string>
