@@ -45,6 +45,25 @@ SlurmConfig short_window_config(Rng& rng) {
   return config;
 }
 
+/// 40 jobs for a short window: arrivals in bursts (gaps under 5 s 40 % of the time, else under
+/// 300 s), limits of 1 to 40 minutes (whole minutes), runtimes 20 to 110 % of them, three users,
+/// widths from `width()`; every draw in a fixed order.
+template <typename Width>
+std::vector<Job> short_window_stream(Rng& rng, Width width) {
+  std::vector<Job> jobs;
+  double submit = 0;
+  for (int id = 1; id <= 40; ++id) {
+    const bool burst = rng.uniform() < 0.4;
+    submit += std::floor(rng.uniform() * (burst ? 5 : 300));
+    const double estimate = 60.0 * (1 + std::floor(rng.uniform() * 40));
+    const double runtime = std::max(1.0, std::floor(estimate * (0.2 + 0.9 * rng.uniform())));
+    const int procs = width();
+    const int user = static_cast<int>(rng.uniform() * 3);
+    jobs.push_back(job(id, submit, procs, runtime, user, estimate));
+  }
+  return jobs;
+}
+
 /// The schedule with shortcuts equals that of passes testing every job, job for job (flat:16).
 void expect_shortcuts_change_nothing(const std::vector<Job>& jobs, const SlurmConfig& config,
                                      int trial) {
@@ -129,15 +148,8 @@ TEST(SlurmScheduler, PassesSkippedAfterTheWindowMovedGiveTheSameSchedules) {
   int cases = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const SlurmConfig base = short_window_config(rng);
-    std::vector<Job> jobs;
-    double submit = 0;
-    for (int id = 1; id <= 40; ++id) {
-      submit += std::floor(rng.uniform() * (rng.uniform() < 0.4 ? 5 : 300));
-      const double estimate = 60.0 * (1 + std::floor(rng.uniform() * 40));
-      const double runtime = std::max(1.0, std::floor(estimate * (0.2 + 0.9 * rng.uniform())));
-      jobs.push_back(job(id, submit, 1 + static_cast<int>(rng.uniform() * 12), runtime,
-                         static_cast<int>(rng.uniform() * 3), estimate));
-    }
+    const std::vector<Job> jobs =
+        short_window_stream(rng, [&] { return 1 + static_cast<int>(rng.uniform() * 12); });
     ASSERT_NO_FATAL_FAILURE(expect_shortcuts_change_nothing(jobs, base, trial));
     ++cases;
   }
@@ -152,17 +164,11 @@ TEST(SlurmScheduler, WideJobsSkippedAsShortGiveTheSameSchedules) {
   int cases = 0;
   for (int trial = 0; trial < 400; ++trial) {
     const SlurmConfig base = short_window_config(rng);
-    std::vector<Job> jobs;
-    double submit = 0;
-    for (int id = 1; id <= 40; ++id) {
-      submit += std::floor(rng.uniform() * (rng.uniform() < 0.4 ? 5 : 300));
-      const double estimate = 60.0 * (1 + std::floor(rng.uniform() * 40));
-      const double runtime = std::max(1.0, std::floor(estimate * (0.2 + 0.9 * rng.uniform())));
-      const int procs = rng.uniform() < 0.4 ? 10 + static_cast<int>(rng.uniform() * 7)
-                                            : 1 + static_cast<int>(rng.uniform() * 8);
-      jobs.push_back(
-          job(id, submit, procs, runtime, static_cast<int>(rng.uniform() * 3), estimate));
-    }
+    const std::vector<Job> jobs = short_window_stream(rng, [&] {
+      const bool wide = rng.uniform() < 0.4;
+      return wide ? 10 + static_cast<int>(rng.uniform() * 7)
+                  : 1 + static_cast<int>(rng.uniform() * 8);
+    });
     ASSERT_NO_FATAL_FAILURE(expect_shortcuts_change_nothing(jobs, base, trial));
     ++cases;
   }
