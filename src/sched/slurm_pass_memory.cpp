@@ -131,13 +131,8 @@ std::size_t SlurmScheduler::reusable_prefix(const SchedulerContext& context, dou
   // The reservations' from and to so far (a superset of the boundaries), kept ascending so that
   // each question is a bisection (a scan of all of them made the check quadratic in the prefix).
   bounds_.clear();
-  auto any_in = [&](double after, double until) {  // a time in (after, until]
-    const auto it = std::upper_bound(bounds_.begin(), bounds_.end(), after);
-    return it != bounds_.end() && *it <= until;
-  };
-  auto add_bound = [&](double time) {
-    bounds_.insert(std::upper_bound(bounds_.begin(), bounds_.end(), time), time);
-  };
+  auto any_in = [&](double after, double until) { return bounds_.any_in(after, until); };
+  auto add_bound = [&](double time) { bounds_.add(time); };
   double past_end = std::numeric_limits<double>::infinity();
   const std::size_t count = std::min(previous_.count, tested_.size());
   std::size_t i = 0;
