@@ -131,12 +131,11 @@ std::size_t SlurmScheduler::reusable_prefix(const SchedulerContext& context, dou
   for (std::size_t r = 0; r < runs.size(); ++r)
     if (runs[r].job != previous_.running[r]) return 0;
   if (!(free_ == previous_.free)) return 0;  // follows from the running jobs; checked anyway
-  bounds_.clear();  // the reservations' from and to so far (a superset of the boundaries)
-  auto any_in = [&](double after, double until) {
-    for (double time : bounds_)
-      if (time > after && time <= until) return true;
-    return false;
-  };
+  // The reservations' from and to so far (a superset of the boundaries), kept ascending so that
+  // each question is a bisection (a scan of all of them made the check quadratic in the prefix).
+  bounds_.clear();
+  auto any_in = [&](double after, double until) { return bounds_.any_in(after, until); };
+  auto add_bound = [&](double time) { bounds_.add(time); };
   double past_end = std::numeric_limits<double>::infinity();
   const std::size_t count = std::min(previous_.count, tested_.size());
   std::size_t i = 0;
@@ -154,8 +153,8 @@ std::size_t SlurmScheduler::reusable_prefix(const SchedulerContext& context, dou
     }
     if (old.kind == TestRecord::kReserved) {
       if (old.to >= old_end) past_end = std::min(past_end, old.from >= old_end ? old.from : old.to);
-      bounds_.push_back(old.from);
-      if (old.to < old_end) bounds_.push_back(old.to);  // else cut at W (past_end above)
+      add_bound(old.from);
+      if (old.to < old_end) add_bound(old.to);  // else cut at W (past_end above)
     }
   }
   return i;

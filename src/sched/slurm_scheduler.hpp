@@ -191,7 +191,7 @@ class SlurmScheduler final : public Scheduler {
   std::vector<TestRecord> records_;  ///< this pass's (swapped into previous_ at its end)
   std::vector<int> running_at_start_;
   NodeSet free_at_start_;
-  std::vector<double> bounds_;
+  AscendingTimes bounds_;          ///< reusable_prefix()'s reservation bounds
   double will_run_min_start_ = 0;  ///< the least will-run start after a test at now (per job)
   double requested_ = -std::numeric_limits<double>::infinity();
   SlurmPriority priority_{config_};  ///< the waiting jobs in priority order

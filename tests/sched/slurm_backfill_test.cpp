@@ -316,3 +316,31 @@ TEST(NodeSpace, ShortThroughoutOnlyWhenEveryTryIsShort) {
   EXPECT_GT(said_short, 300);              // exercised
   EXPECT_GT(reference_short, said_short);  // a sufficient condition, not more
 }
+
+// AscendingTimes against a scan of every time added, on random times with many repeats (so that
+// a question's bounds often equal an added time: both ends of (after, until] are checked).
+TEST(AscendingTimes, MatchesAScanOfEveryTime) {
+  Rng rng(7);
+  int hits = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    AscendingTimes times;
+    std::vector<double> added;
+    for (int step = 0; step < 60; ++step) {
+      const double time = 60 * std::floor(rng.uniform() * 40);
+      times.add(time);
+      added.push_back(time);
+      for (int question = 0; question < 5; ++question) {
+        const double after = 60 * std::floor(rng.uniform() * 42) - 60;
+        const double until = after + 60 * std::floor(rng.uniform() * 5);
+        const bool expected = std::any_of(added.begin(), added.end(),
+                                          [&](double t) { return t > after && t <= until; });
+        ASSERT_EQ(times.any_in(after, until), expected)
+            << "trial " << trial << " (" << after << ", " << until << "]";
+        hits += expected;
+      }
+    }
+    times.clear();
+    ASSERT_FALSE(times.any_in(-1e9, 1e9));
+  }
+  EXPECT_GT(hits, 1000);  // exercised both ways
+}

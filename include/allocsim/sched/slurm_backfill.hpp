@@ -24,6 +24,7 @@
 //   planned end of the last job removed before the test that placed it, its nodes those the
 //   allocator (the run's, modelling the select plugin) chooses on the usable nodes free then.
 //   Simulated time stands for slurmctld's time(): the barriers are multiples of 30 s of it.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -83,6 +84,25 @@ class NodeSet {
   int size_ = 0;
   std::vector<std::uint64_t> words_;
   friend class NodeSpace;
+};
+
+/// Times kept ascending, asked whether one lies in an interval (the reservations' bounds that
+/// SlurmScheduler::reusable_prefix checks at every job: a bisection, not a scan of them all).
+class AscendingTimes {
+ public:
+  void clear() { times_.clear(); }
+  /// Adds `time` after the times not above it.
+  void add(double time) {
+    times_.insert(std::upper_bound(times_.begin(), times_.end(), time), time);
+  }
+  /// True when a time lies in (after, until].
+  bool any_in(double after, double until) const {
+    const auto it = std::upper_bound(times_.begin(), times_.end(), after);
+    return it != times_.end() && *it <= until;
+  }
+
+ private:
+  std::vector<double> times_;
 };
 
 /// sched/backfill's node_space map of one pass (see the file comment).
