@@ -109,7 +109,6 @@ void SlurmScheduler::backfill_pass(SchedulerContext& context) {
   // Scratch sets, each written before it is read (kept allocated from pass to pass).
   for (NodeSet* set : {&usable_, &retry_usable_, &fit_, &chosen_})
     if (set->size() != machine) *set = NodeSet(machine);
-  NodeSet& chosen = chosen_;
   // The jobs that may start in this pass: those needing at most the free nodes, and of these,
   // those for which enough free nodes are held by no reservation over [now, now + limit].
   // Reservations only grow and free nodes only go during a pass, so a job that cannot start
@@ -248,142 +247,14 @@ void SlurmScheduler::backfill_pass(SchedulerContext& context) {
       if (last_.clipped) last_.tail_scanned = rec.tail_scanned = true;
       continue;
     }
-    double start_res = now;
-    // The last try of this job went to later_start after a start beyond it (see `repeat`).
-    bool retried_later = false;
-    while (true) {
-      if (start_res > window_end) {  // "start_res after current backfill window"
-        last_.first_try_beyond_end = std::min(last_.first_try_beyond_end, start_res);
-        rec.try_beyond = std::min(rec.try_beyond, start_res);
-        break;
-      }
-      const bool after_later = retried_later;
-      retried_later = false;
-      // `enough` false: fewer usable nodes than the job needs, known without the set.
-      bool enough = true;
-      const double later = config_.shortcuts ? space_.usable_for(start_res, start_res + limit,
-                                                                 need_[job_index], usable_, enough)
-                                             : space_.usable(start_res, start_res + limit, usable_);
-      // Once a reservation reaches the window's end, an answer that may depend on the map at
-      // or beyond it makes the pass depend on where the window ends (see same_outcome).
-      if (last_.clipped) {
-        if (start_res >= window_end) {
-          last_.tail_read = rec.tail_read = true;
-          rec.question_past_end = std::min(rec.question_past_end, start_res);
-        } else if (later == 0 || start_res + limit >= window_end) {
-          last_.tail_scanned = rec.tail_scanned = true;
-        }
-      }
-      double start = 0;
-      std::uint64_t usable_hash = 0;
-      // `repeat`: the usable set is the last try's, which went on to later_start after
-      // will-run's start (start_w > later_start > that try's start_res, so it tested
-      // overlaps and found none). Between two tries of one job nothing changes (the map, the
-      // free nodes, the running jobs: only a start or this job's reservation do, and both end
-      // its tries), so will-run gives the same start_w and nodes (`chosen`, untouched since,
-      // assigned then since start_w > now), and the overlap test over [start_w, start_w +
-      // limit] rounded the same answer: none. Only the new later_start is asked.
-      bool repeat = false;
-      bool found = enough && usable_.count_and_hash(usable_hash) >= need_[job_index];
-      if (found) {
-        repeat = after_later && usable_hash == retry_hash_ && usable_ == retry_usable_;
-        if (repeat)
-          start = retry_start_;
-        else
-          found = will_run(context, job_index, usable_, usable_hash, start_res, start, chosen);
-      }
-      if (!found) {
-        if (later != 0) {
-          start_res = later;
-          continue;
-        }
-        break;
-      }
-      start = std::max(start, start_res);
-      if (start > now && last_.clipped) {
-        if (floor_to(start, resolution) >= window_end) {
-          last_.tail_read = rec.tail_read = true;
-          rec.question_past_end = std::min(rec.question_past_end, floor_to(start, resolution));
-        } else if (floor_to(start + limit, resolution) > window_end) {
-          last_.tail_scanned = rec.tail_scanned = true;
-        }
-      }
-      if (start > now && !repeat &&
-          space_.overlaps(chosen, floor_to(start, resolution),
-                          floor_to(start + limit, resolution))) {
-        start_res = start == start_res ? start + resolution : start;
-        continue;
-      }
-      if (start <= now) {
-        // "Try to start the job on any non-reserved nodes".
-        held_ = free_;
-        held_.subtract(usable_);
-        const bool held_free = held_.count() > 0;   // a free node some reservation holds
-        if (held_free) usable_.to_busy(excluded_);  // excluded: the nodes not usable
-        auto allocation = held_free ? context.try_allocate_excluding(job_index, excluded_)
-                                    : context.try_allocate(job_index);
-        if (allocation) {
-          Planned job = make_planned(job_index, now + limit, *allocation, machine);
-          free_.subtract(job.nodes);
-          free_count -= static_cast<int>(allocation->nodes.size());
-          add_planned(std::move(job));
-          context.start(job_index, std::move(*allocation));
-          walks_.clear();  // the free nodes and the running jobs changed
-          reach_known = false;
-          no_jump_below = 0;
-          started_.push_back(job_index);
-          last_.clean = false;
-          touched = now;
-          rec.kind = TestRecord::kNotReusable;
-          break;
-        }
-        // Not placed after all: "Drop through and reserve these resources" (the nodes the
-        // will-run test chose; it chose none for an allocator without shape constraints,
-        // which cannot refuse here: enough usable nodes are free).
-        last_.clean = false;
-        rec.kind = TestRecord::kNotReusable;
-        if (!context.allocator().contiguous_only()) break;
-      } else if (later != 0 && start > later) {
-        if (config_.shortcuts) {  // start > later > start_res: start is will-run's start_w
-          retried_later = true;
-          retry_start_ = start;
-          if (!repeat) {
-            retry_hash_ = usable_hash;
-            std::swap(usable_, retry_usable_);  // usable_ is rebuilt by the next try
-          }
-        }
-        start_res = later;  // "Try later when some nodes currently reserved ... are free"
-        continue;
-      }
-      if (start > now + config_.bf_window) {  // "Starts too far in the future to worry about"
-        last_.first_beyond_window = std::min(last_.first_beyond_window, start);
-        rec.kind = TestRecord::kBeyondWindow;
-        rec.from = start;
-        break;
-      }
-      double from = floor_to(start, resolution);
-      if (from <= now) {
-        from = now;
-        last_.clean = false;  // a reservation from now moves with now (and so its end)
-        rec.kind = TestRecord::kNotReusable;
-      }
-      // "Ensure that the job always occupies at least one bf_resolution slot".
-      const double to = std::max(floor_to(start + limit, resolution), from + resolution);
-      if (to >= window_end) {  // reaches the window's end
-        last_.clipped = true;
-        // Its first time at or after the window's end, where a longer window would split the
-        // map's last segment.
-        last_.first_past_end = std::min(last_.first_past_end, from >= window_end ? from : to);
-      }
-      space_.reserve(chosen, from, to);
-      if (rec.kind == TestRecord::kNone) {
-        rec.kind = TestRecord::kReserved;
-        rec.from = from;
-        rec.to = to;
-        rec.nodes = chosen;
-      }
-      touched = std::min(touched, from);
-      break;
+    const TryOutcome outcome = try_job(context, job_index, rec, window_end);
+    if (outcome.kind == TryOutcome::kStarted) {
+      free_count -= outcome.taken;
+      reach_known = false;
+      no_jump_below = 0;
+      touched = now;
+    } else if (outcome.kind == TryOutcome::kReserved) {
+      touched = std::min(touched, outcome.from);
     }
   }
   if (record) {  // this pass becomes the one the next pass may reuse
@@ -405,6 +276,148 @@ void SlurmScheduler::backfill_pass(SchedulerContext& context) {
   }
   forget_started();
   remember_pass(context);
+}
+
+SlurmScheduler::TryOutcome SlurmScheduler::try_job(SchedulerContext& context, int job_index,
+                                                   TestRecord& rec, double window_end) {
+  const double now = context.now();
+  const double limit = limit_[job_index];
+  const double resolution = config_.bf_resolution;
+  const int machine = context.topology().node_count();
+  NodeSet& chosen = chosen_;
+  double start_res = now;
+  // The last try of this job went to later_start after a start beyond it (see `repeat`).
+  bool retried_later = false;
+  while (true) {
+    if (start_res > window_end) {  // "start_res after current backfill window"
+      last_.first_try_beyond_end = std::min(last_.first_try_beyond_end, start_res);
+      rec.try_beyond = std::min(rec.try_beyond, start_res);
+      break;
+    }
+    const bool after_later = retried_later;
+    retried_later = false;
+    // `enough` false: fewer usable nodes than the job needs, known without the set.
+    bool enough = true;
+    const double later = config_.shortcuts ? space_.usable_for(start_res, start_res + limit,
+                                                               need_[job_index], usable_, enough)
+                                           : space_.usable(start_res, start_res + limit, usable_);
+    // Once a reservation reaches the window's end, an answer that may depend on the map at
+    // or beyond it makes the pass depend on where the window ends (see same_outcome).
+    if (last_.clipped) {
+      if (start_res >= window_end) {
+        last_.tail_read = rec.tail_read = true;
+        rec.question_past_end = std::min(rec.question_past_end, start_res);
+      } else if (later == 0 || start_res + limit >= window_end) {
+        last_.tail_scanned = rec.tail_scanned = true;
+      }
+    }
+    double start = 0;
+    std::uint64_t usable_hash = 0;
+    // `repeat`: the usable set is the last try's, which went on to later_start after
+    // will-run's start (start_w > later_start > that try's start_res, so it tested
+    // overlaps and found none). Between two tries of one job nothing changes (the map, the
+    // free nodes, the running jobs: only a start or this job's reservation do, and both end
+    // its tries), so will-run gives the same start_w and nodes (`chosen`, untouched since,
+    // assigned then since start_w > now), and the overlap test over [start_w, start_w +
+    // limit] rounded the same answer: none. Only the new later_start is asked.
+    bool repeat = false;
+    bool found = enough && usable_.count_and_hash(usable_hash) >= need_[job_index];
+    if (found) {
+      repeat = after_later && usable_hash == retry_hash_ && usable_ == retry_usable_;
+      if (repeat)
+        start = retry_start_;
+      else
+        found = will_run(context, job_index, usable_, usable_hash, start_res, start, chosen);
+    }
+    if (!found) {
+      if (later != 0) {
+        start_res = later;
+        continue;
+      }
+      break;
+    }
+    start = std::max(start, start_res);
+    if (start > now && last_.clipped) {
+      if (floor_to(start, resolution) >= window_end) {
+        last_.tail_read = rec.tail_read = true;
+        rec.question_past_end = std::min(rec.question_past_end, floor_to(start, resolution));
+      } else if (floor_to(start + limit, resolution) > window_end) {
+        last_.tail_scanned = rec.tail_scanned = true;
+      }
+    }
+    if (start > now && !repeat &&
+        space_.overlaps(chosen, floor_to(start, resolution), floor_to(start + limit, resolution))) {
+      start_res = start == start_res ? start + resolution : start;
+      continue;
+    }
+    if (start <= now) {
+      // "Try to start the job on any non-reserved nodes".
+      held_ = free_;
+      held_.subtract(usable_);
+      const bool held_free = held_.count() > 0;   // a free node some reservation holds
+      if (held_free) usable_.to_busy(excluded_);  // excluded: the nodes not usable
+      auto allocation = held_free ? context.try_allocate_excluding(job_index, excluded_)
+                                  : context.try_allocate(job_index);
+      if (allocation) {
+        const int taken = static_cast<int>(allocation->nodes.size());
+        Planned job = make_planned(job_index, now + limit, *allocation, machine);
+        free_.subtract(job.nodes);
+        add_planned(std::move(job));
+        context.start(job_index, std::move(*allocation));
+        walks_.clear();  // the free nodes and the running jobs changed
+        started_.push_back(job_index);
+        last_.clean = false;
+        rec.kind = TestRecord::kNotReusable;
+        return {TryOutcome::kStarted, now, taken};
+      }
+      // Not placed after all: "Drop through and reserve these resources" (the nodes the
+      // will-run test chose; it chose none for an allocator without shape constraints,
+      // which cannot refuse here: enough usable nodes are free).
+      last_.clean = false;
+      rec.kind = TestRecord::kNotReusable;
+      if (!context.allocator().contiguous_only()) break;
+    } else if (later != 0 && start > later) {
+      if (config_.shortcuts) {  // start > later > start_res: start is will-run's start_w
+        retried_later = true;
+        retry_start_ = start;
+        if (!repeat) {
+          retry_hash_ = usable_hash;
+          std::swap(usable_, retry_usable_);  // usable_ is rebuilt by the next try
+        }
+      }
+      start_res = later;  // "Try later when some nodes currently reserved ... are free"
+      continue;
+    }
+    if (start > now + config_.bf_window) {  // "Starts too far in the future to worry about"
+      last_.first_beyond_window = std::min(last_.first_beyond_window, start);
+      rec.kind = TestRecord::kBeyondWindow;
+      rec.from = start;
+      break;
+    }
+    double from = floor_to(start, resolution);
+    if (from <= now) {
+      from = now;
+      last_.clean = false;  // a reservation from now moves with now (and so its end)
+      rec.kind = TestRecord::kNotReusable;
+    }
+    // "Ensure that the job always occupies at least one bf_resolution slot".
+    const double to = std::max(floor_to(start + limit, resolution), from + resolution);
+    if (to >= window_end) {  // reaches the window's end
+      last_.clipped = true;
+      // Its first time at or after the window's end, where a longer window would split the
+      // map's last segment.
+      last_.first_past_end = std::min(last_.first_past_end, from >= window_end ? from : to);
+    }
+    space_.reserve(chosen, from, to);
+    if (rec.kind == TestRecord::kNone) {
+      rec.kind = TestRecord::kReserved;
+      rec.from = from;
+      rec.to = to;
+      rec.nodes = chosen;
+    }
+    return {TryOutcome::kReserved, from, 0};
+  }
+  return {TryOutcome::kNothing, 0, 0};
 }
 
 }  // namespace allocsim

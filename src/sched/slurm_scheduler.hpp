@@ -180,6 +180,17 @@ class SlurmScheduler final : public Scheduler {
     std::size_t count = 0;  ///< records of its tested jobs (the vector may be longer)
   };
 
+  /// What one job's tries in a backfill pass came to (try_job()).
+  struct TryOutcome {
+    enum Kind { kNothing, kStarted, kReserved } kind;
+    double from;  ///< kStarted: now; kReserved: the reservation's from
+    int taken;    ///< kStarted: the nodes it took
+  };
+  /// One job's tries in backfill_pass(), from start_res = now (backfill_pass's comment): it
+  /// starts (through the context), reserves on the map, or neither; `rec` records the test for
+  /// the next pass's reusable_prefix().
+  TryOutcome try_job(SchedulerContext& context, int job_index, TestRecord& rec, double window_end);
+
   /// How many leading jobs of this pass (tested_, on the map as reset, the free nodes and the
   /// running jobs as synced) test exactly as in the previous recorded pass, so that their
   /// recorded outcomes can be replayed. See the proof in the body.
