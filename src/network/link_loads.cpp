@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <memory>
 
 namespace allocsim {
 
@@ -189,16 +190,24 @@ LinkLoads graph_all_to_all(const Topology& topology, std::span<const NodeId> nod
     touch(machine.injection_link(node), k - 1);
     touch(machine.ejection_link(node), k - 1);
   }
+  // Adaptive routing against a fixed view: one batch for every pair (it may share work between
+  // them; the same paths as route_weighted).
+  std::unique_ptr<GraphMachine::PathBatch> batch;
+  if (machine.adaptive() && !loads.empty()) batch = machine.path_batch(loads);
   // The middle links of source -> b, `amount` on each (weighted by its path's share).
   const auto route_middle = [&](NodeId source, NodeId b, double amount) {
     if (poll) poll->add(1);
     const LinkId injection = machine.injection_link(source), ejection = machine.ejection_link(b);
-    topology.route_weighted(
-        source, b,
-        [&](LinkId link, double weight) {
-          if (link != injection && link != ejection) touch(link, amount * weight);
-        },
-        loads);
+    const auto visit = [&](LinkId link, double weight) {
+      if (link != injection && link != ejection) touch(link, amount * weight);
+    };
+    if (batch) {
+      batch->for_each_path(source, b, [&](std::span<const LinkId> path, double weight) {
+        for (const LinkId link : path) visit(link, weight);  // as route_weighted
+      });
+      return;
+    }
+    topology.route_weighted(source, b, visit, loads);
   };
   if (poll) poll->add(static_cast<std::int64_t>(nodes.size()));
   if (machine.all_to_all_router_loads(nodes, touch))  // (whole messages: the same sums)

@@ -30,6 +30,9 @@
 // No loads (an empty view), a pair within one group or g = 2: minimal.
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "allocsim/topo/dragonfly.hpp"
@@ -99,19 +102,148 @@ void valiant_paths(const Dragonfly& df, int gs, int i, int gd, int j, F&& f) {
   }
 }
 
+/// The load of `link` in the view (0 past its end).
+double load_of(LinkLoadView loads, LinkId link) {
+  const auto id = static_cast<std::size_t>(link);
+  return id < loads.size() ? loads[id] : 0.0;
+}
+
 /// q(C) + 1 and H(C) of the UGAL rule (file comment) for a set of paths.
 struct Cost {
   double bottleneck = 0;
   double hops = 0;
   void add(const Hops& path, double weight, LinkLoadView loads) {
     double worst = 0;
-    for (int k = 0; k < path.size; ++k) {
-      const auto id = static_cast<std::size_t>(path.link[k]);
-      worst = std::max(worst, id < loads.size() ? loads[id] : 0.0);
-    }
+    for (int k = 0; k < path.size; ++k) worst = std::max(worst, load_of(loads, path.link[k]));
     bottleneck += weight * worst;
     hops += weight * path.size;
   }
+};
+
+/// UGAL's choice (file comment) applies to this pair of groups: else routing is fixed.
+bool ugal_decides(const Dragonfly& df, int gs, int gd, LinkLoadView loads) {
+  return gs != gd && df.group_count() > 2 && df.shape().routing == DragonflyRouting::ugal &&
+         !loads.empty();
+}
+
+/// Calls visit for every path from a to b (a ≠ b): by Valiant or minimally.
+void emit_paths(const Dragonfly& df, NodeId a, NodeId b, bool valiant, PathVisitor visit) {
+  const VertexId rs = df.router_of(a), rd = df.router_of(b);
+  const int gs = df.router_group(rs), gd = df.router_group(rd);
+  const int i = df.router_index(rs), j = df.router_index(rd);
+  const LinkId first = df.injection_link(a), last = df.ejection_link(b);
+  const auto emit = [&](const Hops& hops, double weight) {
+    std::array<LinkId, kMaxPathLinks> path{};
+    path[0] = first;
+    std::copy_n(hops.link.begin(), hops.size, path.begin() + 1);
+    path[hops.size + 1] = last;
+    visit(std::span<const LinkId>(path.data(), static_cast<std::size_t>(hops.size) + 2), weight);
+  };
+  if (valiant)
+    valiant_paths(df, gs, i, gd, j, emit);
+  else
+    minimal_paths(df, gs, i, gd, j, emit);
+}
+
+/// UGAL for many pairs against one view of loads (Dragonfly::path_batch). A Valiant path from
+/// router i of gs to router j of gd is [local i -> owner,] first global, [local in mid,] second
+/// global[, local lands -> j]: only the two end hops depend on (i, j). The rest, per (gs, gd),
+/// is worked out once (its largest load, its hops) and kept; each pair then takes the largest of
+/// that and its end hops' loads. The largest of a set of loads, starting from 0, is the same in
+/// any order, and q and H are summed over the same paths in the same order with the same
+/// weights as valiant_paths does: the same bits as Dragonfly::for_each_path.
+class UgalBatch final : public GraphMachine::PathBatch {
+ public:
+  UgalBatch(const Dragonfly& df, LinkLoadView loads)
+      : df_(&df),
+        loads_(loads),
+        span_of_pair_(static_cast<std::size_t>(df.group_count()) * df.group_count(), -1) {}
+
+  void for_each_path(NodeId a, NodeId b, PathVisitor visit) override {
+    if (a == b) return;
+    const Dragonfly& df = *df_;
+    const VertexId rs = df.router_of(a), rd = df.router_of(b);
+    const int gs = df.router_group(rs), gd = df.router_group(rd);
+    if (!ugal_decides(df, gs, gd, loads_)) {
+      df.for_each_path(a, b, visit, loads_);
+      return;
+    }
+    const int i = df.router_index(rs), j = df.router_index(rd);
+    Cost minimal;
+    minimal_paths(df, gs, i, gd, j,
+                  [&](const Hops& hops, double weight) { minimal.add(hops, weight, loads_); });
+    double bottleneck = 0, hops = 0;
+    for (const Leg& leg : legs(gs, gd)) {
+      double worst = leg.middle;
+      int size = leg.middle_hops;
+      if (leg.owner != i) {
+        worst = std::max(worst, load_of(loads_, df.local_link(gs, i, leg.owner)));
+        ++size;
+      }
+      if (leg.lands != j) {
+        worst = std::max(worst, load_of(loads_, df.local_link(gd, leg.lands, j)));
+        ++size;
+      }
+      bottleneck += leg.weight * worst;
+      hops += leg.weight * size;
+    }
+    const bool valiant = (minimal.bottleneck + 1) * minimal.hops > (bottleneck + 1) * hops;
+    emit_paths(df, a, b, valiant, visit);
+  }
+
+ private:
+  /// One Valiant path between two groups without its end hops (see the class comment).
+  struct Leg {
+    double weight = 0;    ///< as valiant_paths computes it
+    double middle = 0;    ///< largest load of first global, local hop in mid, second global
+    int middle_hops = 0;  ///< 2, or 3 with a local hop in mid
+    int owner = 0;        ///< index in gs of the router owning the first global link
+    int lands = 0;        ///< index in gd of the router the second global link lands on
+  };
+
+  /// The legs of (gs, gd) in valiant_paths' order, worked out on first use.
+  std::span<const Leg> legs(int gs, int gd) {
+    const Dragonfly& df = *df_;
+    const auto slot = static_cast<std::size_t>(gs) * df.group_count() + gd;
+    if (span_of_pair_[slot] < 0) {
+      span_of_pair_[slot] = static_cast<int>(spans_.size());
+      const auto begin = legs_.size();
+      const int g = df.group_count();
+      const double share = 1.0 / (g - 2);
+      for (int mid = 0; mid < g; ++mid) {
+        if (mid == gs || mid == gd) continue;
+        const double weight = share / df.global_link_count(gs, mid) / df.global_link_count(mid, gd);
+        df.for_each_global_link(gs, mid, [&](LinkId first) {
+          df.for_each_global_link(mid, gd, [&](LinkId second) {
+            const GraphLink& one = df.links()[first];
+            const GraphLink& two = df.links()[second];
+            Leg leg;
+            leg.weight = weight;
+            leg.owner = df.router_index(one.from);
+            leg.lands = df.router_index(two.to);
+            const int at = df.router_index(one.to), next = df.router_index(two.from);
+            leg.middle = std::max(0.0, load_of(loads_, first));
+            leg.middle_hops = 2;
+            if (at != next) {
+              leg.middle = std::max(leg.middle, load_of(loads_, df.local_link(mid, at, next)));
+              ++leg.middle_hops;
+            }
+            leg.middle = std::max(leg.middle, load_of(loads_, second));
+            legs_.push_back(leg);
+          });
+        });
+      }
+      spans_.emplace_back(begin, legs_.size());
+    }
+    const auto [begin, end] = spans_[static_cast<std::size_t>(span_of_pair_[slot])];
+    return std::span<const Leg>(legs_.data() + begin, end - begin);
+  }
+
+  const Dragonfly* df_;
+  LinkLoadView loads_;
+  std::vector<int> span_of_pair_;  ///< per (gs, gd): index in spans_, −1 until first use
+  std::vector<std::pair<std::size_t, std::size_t>> spans_;  ///< [begin, end) in legs_
+  std::vector<Leg> legs_;
 };
 
 }  // namespace
@@ -137,19 +269,11 @@ void Dragonfly::for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadVie
   const VertexId rs = router_of(a), rd = router_of(b);
   const int gs = router_group(rs), gd = router_group(rd);
   const int i = router_index(rs), j = router_index(rd);
-  const LinkId first = injection_link(a), last = ejection_link(b);
-  const auto emit = [&](const Hops& hops, double weight) {
-    std::array<LinkId, kMaxPathLinks> path{};
-    path[0] = first;
-    std::copy_n(hops.link.begin(), hops.size, path.begin() + 1);
-    path[hops.size + 1] = last;
-    visit(std::span<const LinkId>(path.data(), static_cast<std::size_t>(hops.size) + 2), weight);
-  };
   bool valiant = false;
   if (gs != gd && group_count_ > 2) {
     if (shape_.routing == DragonflyRouting::valiant) {
       valiant = true;
-    } else if (shape_.routing == DragonflyRouting::ugal && !loads.empty()) {
+    } else if (ugal_decides(*this, gs, gd, loads)) {
       Cost minimal, detour;
       minimal_paths(*this, gs, i, gd, j,
                     [&](const Hops& hops, double weight) { minimal.add(hops, weight, loads); });
@@ -158,10 +282,13 @@ void Dragonfly::for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadVie
       valiant = (minimal.bottleneck + 1) * minimal.hops > (detour.bottleneck + 1) * detour.hops;
     }
   }
-  if (valiant)
-    valiant_paths(*this, gs, i, gd, j, emit);
-  else
-    minimal_paths(*this, gs, i, gd, j, emit);
+  emit_paths(*this, a, b, valiant, visit);
+}
+
+std::unique_ptr<GraphMachine::PathBatch> Dragonfly::path_batch(LinkLoadView loads) const {
+  if (shape_.routing != DragonflyRouting::ugal || loads.empty() || group_count_ <= 2)
+    return GraphMachine::path_batch(loads);
+  return std::make_unique<UgalBatch>(*this, loads);
 }
 
 bool Dragonfly::all_to_all_router_loads(std::span<const NodeId> nodes, LinkLoadSums& touch) const {
