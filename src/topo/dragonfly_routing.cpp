@@ -152,12 +152,20 @@ void emit_paths(const Dragonfly& df, NodeId a, NodeId b, bool valiant, PathVisit
 /// that and its end hops' loads. The largest of a set of loads, starting from 0, is the same in
 /// any order, and q and H are summed over the same paths in the same order with the same
 /// weights as valiant_paths does: the same bits as Dragonfly::for_each_path.
+///
+/// Bounds first: rounding to nearest is monotone (x ≤ y gives fl(x + z) ≤ fl(y + z) and, for
+/// w > 0, fl(w·x) ≤ fl(w·y)), so the same sums in the same order over each path's middle part
+/// only (loads and hops) give a value ≤ the Valiant side's (q + 1)·H, and over the middle part
+/// with the largest local load of each end group and 2 more hops a value ≥ it. When the
+/// minimal side is ≤ the lower bound the rule routes minimally, when it is > the upper bound by
+/// Valiant, both without the per-pair sum.
 class UgalBatch final : public GraphMachine::PathBatch {
  public:
   UgalBatch(const Dragonfly& df, LinkLoadView loads)
       : df_(&df),
         loads_(loads),
-        span_of_pair_(static_cast<std::size_t>(df.group_count()) * df.group_count(), -1) {}
+        pair_slot_(static_cast<std::size_t>(df.group_count()) * df.group_count(), -1),
+        group_local_max_(static_cast<std::size_t>(df.group_count()), -1.0) {}
 
   void for_each_path(NodeId a, NodeId b, PathVisitor visit) override {
     if (a == b) return;
@@ -172,22 +180,32 @@ class UgalBatch final : public GraphMachine::PathBatch {
     Cost minimal;
     minimal_paths(df, gs, i, gd, j,
                   [&](const Hops& hops, double weight) { minimal.add(hops, weight, loads_); });
-    double bottleneck = 0, hops = 0;
-    for (const Leg& leg : legs(gs, gd)) {
-      double worst = leg.middle;
-      int size = leg.middle_hops;
-      if (leg.owner != i) {
-        worst = std::max(worst, load_of(loads_, df.local_link(gs, i, leg.owner)));
-        ++size;
+    const double stay = (minimal.bottleneck + 1) * minimal.hops;
+    const GroupPair& pair = group_pair(gs, gd);
+    bool valiant;
+    if (stay <= pair.lower) {
+      valiant = false;
+    } else if (stay > pair.upper) {
+      valiant = true;
+    } else {
+      double bottleneck = 0, hops = 0;
+      for (std::size_t k = pair.begin; k < pair.end; ++k) {
+        const Leg& leg = legs_[k];
+        double worst = leg.middle;
+        int size = leg.middle_hops;
+        if (leg.owner != i) {
+          worst = std::max(worst, load_of(loads_, df.local_link(gs, i, leg.owner)));
+          ++size;
+        }
+        if (leg.lands != j) {
+          worst = std::max(worst, load_of(loads_, df.local_link(gd, leg.lands, j)));
+          ++size;
+        }
+        bottleneck += leg.weight * worst;
+        hops += leg.weight * size;
       }
-      if (leg.lands != j) {
-        worst = std::max(worst, load_of(loads_, df.local_link(gd, leg.lands, j)));
-        ++size;
-      }
-      bottleneck += leg.weight * worst;
-      hops += leg.weight * size;
+      valiant = stay > (bottleneck + 1) * hops;
     }
-    const bool valiant = (minimal.bottleneck + 1) * minimal.hops > (bottleneck + 1) * hops;
     emit_paths(df, a, b, valiant, visit);
   }
 
@@ -200,50 +218,82 @@ class UgalBatch final : public GraphMachine::PathBatch {
     int owner = 0;        ///< index in gs of the router owning the first global link
     int lands = 0;        ///< index in gd of the router the second global link lands on
   };
+  /// The legs of (gs, gd), [begin, end) in legs_, and the bounds of the class comment.
+  struct GroupPair {
+    std::size_t begin = 0, end = 0;
+    double lower = 0;  ///< ≤ (q + 1)·H of the Valiant paths of every router pair
+    double upper = 0;  ///< ≥ it
+  };
 
-  /// The legs of (gs, gd) in valiant_paths' order, worked out on first use.
-  std::span<const Leg> legs(int gs, int gd) {
+  /// The largest load of a local link of `group` (0 when none is loaded).
+  double group_local_max(int group) {
+    double& found = group_local_max_[static_cast<std::size_t>(group)];
+    if (found < 0) {
+      found = 0;
+      const int a = df_->routers_per_group();
+      for (int from = 0; from < a; ++from)
+        for (int to = 0; to < a; ++to)
+          if (from != to)
+            found = std::max(found, load_of(loads_, df_->local_link(group, from, to)));
+    }
+    return found;
+  }
+
+  /// The legs of (gs, gd) in valiant_paths' order and their bounds, worked out on first use.
+  const GroupPair& group_pair(int gs, int gd) {
     const Dragonfly& df = *df_;
     const auto slot = static_cast<std::size_t>(gs) * df.group_count() + gd;
-    if (span_of_pair_[slot] < 0) {
-      span_of_pair_[slot] = static_cast<int>(spans_.size());
-      const auto begin = legs_.size();
-      const int g = df.group_count();
-      const double share = 1.0 / (g - 2);
-      for (int mid = 0; mid < g; ++mid) {
-        if (mid == gs || mid == gd) continue;
-        const double weight = share / df.global_link_count(gs, mid) / df.global_link_count(mid, gd);
-        df.for_each_global_link(gs, mid, [&](LinkId first) {
-          df.for_each_global_link(mid, gd, [&](LinkId second) {
-            const GraphLink& one = df.links()[first];
-            const GraphLink& two = df.links()[second];
-            Leg leg;
-            leg.weight = weight;
-            leg.owner = df.router_index(one.from);
-            leg.lands = df.router_index(two.to);
-            const int at = df.router_index(one.to), next = df.router_index(two.from);
-            leg.middle = std::max(0.0, load_of(loads_, first));
-            leg.middle_hops = 2;
-            if (at != next) {
-              leg.middle = std::max(leg.middle, load_of(loads_, df.local_link(mid, at, next)));
-              ++leg.middle_hops;
-            }
-            leg.middle = std::max(leg.middle, load_of(loads_, second));
-            legs_.push_back(leg);
-          });
+    if (pair_slot_[slot] >= 0) return pairs_[static_cast<std::size_t>(pair_slot_[slot])];
+    pair_slot_[slot] = static_cast<int>(pairs_.size());
+    GroupPair pair;
+    pair.begin = legs_.size();
+    const int g = df.group_count();
+    const double share = 1.0 / (g - 2);
+    for (int mid = 0; mid < g; ++mid) {
+      if (mid == gs || mid == gd) continue;
+      const double weight = share / df.global_link_count(gs, mid) / df.global_link_count(mid, gd);
+      df.for_each_global_link(gs, mid, [&](LinkId first) {
+        df.for_each_global_link(mid, gd, [&](LinkId second) {
+          const GraphLink& one = df.links()[first];
+          const GraphLink& two = df.links()[second];
+          Leg leg;
+          leg.weight = weight;
+          leg.owner = df.router_index(one.from);
+          leg.lands = df.router_index(two.to);
+          const int at = df.router_index(one.to), next = df.router_index(two.from);
+          leg.middle = std::max(0.0, load_of(loads_, first));
+          leg.middle_hops = 2;
+          if (at != next) {
+            leg.middle = std::max(leg.middle, load_of(loads_, df.local_link(mid, at, next)));
+            ++leg.middle_hops;
+          }
+          leg.middle = std::max(leg.middle, load_of(loads_, second));
+          legs_.push_back(leg);
         });
-      }
-      spans_.emplace_back(begin, legs_.size());
+      });
     }
-    const auto [begin, end] = spans_[static_cast<std::size_t>(span_of_pair_[slot])];
-    return std::span<const Leg>(legs_.data() + begin, end - begin);
+    pair.end = legs_.size();
+    const double ends = std::max(group_local_max(gs), group_local_max(gd));
+    double low_q = 0, low_h = 0, high_q = 0, high_h = 0;
+    for (std::size_t k = pair.begin; k < pair.end; ++k) {
+      const Leg& leg = legs_[k];
+      low_q += leg.weight * leg.middle;
+      low_h += leg.weight * leg.middle_hops;
+      high_q += leg.weight * std::max(leg.middle, ends);
+      high_h += leg.weight * (leg.middle_hops + 2);
+    }
+    pair.lower = (low_q + 1) * low_h;
+    pair.upper = (high_q + 1) * high_h;
+    pairs_.push_back(pair);
+    return pairs_.back();
   }
 
   const Dragonfly* df_;
   LinkLoadView loads_;
-  std::vector<int> span_of_pair_;  ///< per (gs, gd): index in spans_, −1 until first use
-  std::vector<std::pair<std::size_t, std::size_t>> spans_;  ///< [begin, end) in legs_
+  std::vector<int> pair_slot_;  ///< per (gs, gd): index in pairs_, −1 until first use
+  std::vector<GroupPair> pairs_;
   std::vector<Leg> legs_;
+  std::vector<double> group_local_max_;  ///< per group, −1 until first use
 };
 
 }  // namespace
