@@ -120,14 +120,15 @@ class Dragonfly final : public GraphMachine {
   /// order (at least one: every pair of groups is joined). Does not allocate.
   template <class F>
   void for_each_global_link(int from, int to, F&& f) const {
-    const int span = shape_.g - 1, index = logical_index(from, to);
-    for (int port = index; port < ports_per_group(); port += span) {
-      const LinkId link = global_link(from, port);
-      if (link >= 0) f(link);
-    }
+    const auto pair = static_cast<std::size_t>(from) * shape_.g + to;
+    for (int k = between_begin_[pair]; k < between_begin_[pair + 1]; ++k)
+      f(between_[static_cast<std::size_t>(k)]);
   }
   /// Number of global links from group `from` to group `to` ≠ from (as many back).
-  int global_link_count(int from, int to) const;
+  int global_link_count(int from, int to) const {
+    const auto pair = static_cast<std::size_t>(from) * shape_.g + to;
+    return between_begin_[pair + 1] - between_begin_[pair];
+  }
 
   /// Logical index ℓ in 0 .. g − 2 of a port (its number modulo g − 1) and the group it leads
   /// to, by the arrangement's formula (dragonfly.cpp); logical_index is its inverse: the ℓ of
@@ -139,6 +140,10 @@ class Dragonfly final : public GraphMachine {
   DragonflyShape shape_;
   /// Per (group, port): the global link leaving it, or −1 (see global_link()).
   std::vector<LinkId> global_link_;
+  /// The global links from group f to group t in port order: between_[between_begin_[f·g + t]
+  /// .. between_begin_[f·g + t + 1]) (none for f = t); built once, read by every route.
+  std::vector<int> between_begin_;
+  std::vector<LinkId> between_;
 };
 
 /// Builds the dragonfly of the registry entry's validated parameters; throws InputError when
