@@ -165,7 +165,7 @@ class UgalBatch final : public GraphMachine::PathBatch {
       : df_(&df),
         loads_(loads),
         pair_slot_(static_cast<std::size_t>(df.group_count()) * df.group_count(), -1),
-        group_local_max_(static_cast<std::size_t>(df.group_count()), -1.0) {}
+        group_slot_(static_cast<std::size_t>(df.group_count()), -1) {}
 
   void for_each_path(NodeId a, NodeId b, PathVisitor visit) override {
     if (a == b) return;
@@ -188,19 +188,18 @@ class UgalBatch final : public GraphMachine::PathBatch {
     } else if (stay > pair.upper) {
       valiant = true;
     } else {
+      // The end hops' loads from the groups' local matrices, 0 where there is no hop (the
+      // diagonal): the largest with 0 added, since every `middle` is already ≥ 0.
+      const int routers = df.routers_per_group();
+      const std::size_t source = keep_local_loads(gs), destination = keep_local_loads(gd);
+      const double* from_i = local_loads_.data() + source + static_cast<std::size_t>(i) * routers;
+      const double* to_j = local_loads_.data() + destination + j;  // [lands · a]
       double bottleneck = 0, hops = 0;
       for (std::size_t k = pair.begin; k < pair.end; ++k) {
         const Leg& leg = legs_[k];
-        double worst = leg.middle;
-        int size = leg.middle_hops;
-        if (leg.owner != i) {
-          worst = std::max(worst, load_of(loads_, df.local_link(gs, i, leg.owner)));
-          ++size;
-        }
-        if (leg.lands != j) {
-          worst = std::max(worst, load_of(loads_, df.local_link(gd, leg.lands, j)));
-          ++size;
-        }
+        const double worst =
+            std::max(std::max(leg.middle, from_i[leg.owner]), to_j[leg.lands * routers]);
+        const int size = leg.middle_hops + (leg.owner != i ? 1 : 0) + (leg.lands != j ? 1 : 0);
         bottleneck += leg.weight * worst;
         hops += leg.weight * size;
       }
@@ -225,18 +224,32 @@ class UgalBatch final : public GraphMachine::PathBatch {
     double upper = 0;  ///< ≥ it
   };
 
-  /// The largest load of a local link of `group` (0 when none is loaded).
-  double group_local_max(int group) {
-    double& found = group_local_max_[static_cast<std::size_t>(group)];
-    if (found < 0) {
-      found = 0;
-      const int a = df_->routers_per_group();
+  /// The loads of `group`'s local links as an a × a matrix, [from · a + to], 0 on the diagonal,
+  /// filled on first use: its offset in local_loads_.
+  std::size_t keep_local_loads(int group) {
+    int& slot = group_slot_[static_cast<std::size_t>(group)];
+    const int a = df_->routers_per_group();
+    const auto size = static_cast<std::size_t>(a) * a;
+    if (slot < 0) {
+      slot = static_cast<int>(local_loads_.size() / size);
+      local_loads_.resize(local_loads_.size() + size, 0.0);
+      double* row = local_loads_.data() + static_cast<std::size_t>(slot) * size;
+      double largest = 0;
       for (int from = 0; from < a; ++from)
         for (int to = 0; to < a; ++to)
-          if (from != to)
-            found = std::max(found, load_of(loads_, df_->local_link(group, from, to)));
+          if (from != to) {
+            const double load = load_of(loads_, df_->local_link(group, from, to));
+            row[from * a + to] = load;
+            largest = std::max(largest, load);
+          }
+      local_max_.push_back(largest);
     }
-    return found;
+    return static_cast<std::size_t>(slot) * size;
+  }
+  /// The largest load of a local link of `group` (0 when none is loaded).
+  double group_local_max(int group) {
+    keep_local_loads(group);
+    return local_max_[static_cast<std::size_t>(group_slot_[static_cast<std::size_t>(group)])];
   }
 
   /// The legs of (gs, gd) in valiant_paths' order and their bounds, worked out on first use.
@@ -293,7 +306,9 @@ class UgalBatch final : public GraphMachine::PathBatch {
   std::vector<int> pair_slot_;  ///< per (gs, gd): index in pairs_, −1 until first use
   std::vector<GroupPair> pairs_;
   std::vector<Leg> legs_;
-  std::vector<double> group_local_max_;  ///< per group, −1 until first use
+  std::vector<int> group_slot_;      ///< per group: its matrix's index, −1 until first use
+  std::vector<double> local_loads_;  ///< the groups' local matrices, a² each
+  std::vector<double> local_max_;    ///< per matrix, its largest load
 };
 
 }  // namespace
