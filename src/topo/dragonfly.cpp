@@ -201,7 +201,11 @@ Dragonfly::Dragonfly(const DragonflyShape& shape, bool allow_large) : shape_(sha
     for (int to = 0; to < g; ++to) {
       if (to != from)
         for (int port = logical_index(from, to); port < ports; port += span)
-          if (const LinkId link = global_link(from, port); link >= 0) between_.push_back(link);
+          if (const LinkId link = global_link(from, port); link >= 0) {
+            between_.push_back(link);
+            const GraphLink& joined = links_[static_cast<std::size_t>(link)];
+            between_ends_.emplace_back(router_index(joined.from), router_index(joined.to));
+          }
       between_begin_.push_back(static_cast<int>(between_.size()));
     }
   finish();

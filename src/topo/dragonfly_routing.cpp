@@ -265,16 +265,14 @@ class UgalBatch final : public GraphMachine::PathBatch {
     for (int mid = 0; mid < g; ++mid) {
       if (mid == gs || mid == gd) continue;
       const double weight = share / df.global_link_count(gs, mid) / df.global_link_count(mid, gd);
-      df.for_each_global_link(gs, mid, [&](LinkId first) {
-        df.for_each_global_link(mid, gd, [&](LinkId second) {
-          const GraphLink& one = df.links()[first];
-          const GraphLink& two = df.links()[second];
+      df.for_each_global_hop(gs, mid, [&](LinkId first, int owner, int at) {
+        const double first_load = std::max(0.0, load_of(loads_, first));
+        df.for_each_global_hop(mid, gd, [&](LinkId second, int next, int lands) {
           Leg leg;
           leg.weight = weight;
-          leg.owner = df.router_index(one.from);
-          leg.lands = df.router_index(two.to);
-          const int at = df.router_index(one.to), next = df.router_index(two.from);
-          leg.middle = std::max(0.0, load_of(loads_, first));
+          leg.owner = owner;
+          leg.lands = lands;
+          leg.middle = first_load;
           leg.middle_hops = 2;
           if (at != next) {
             leg.middle = std::max(leg.middle, load_of(loads_, df.local_link(mid, at, next)));

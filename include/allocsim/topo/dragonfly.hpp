@@ -24,6 +24,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "allocsim/topo/graph_machine.hpp"
@@ -124,6 +125,17 @@ class Dragonfly final : public GraphMachine {
     for (int k = between_begin_[pair]; k < between_begin_[pair + 1]; ++k)
       f(between_[static_cast<std::size_t>(k)]);
   }
+  /// Calls f(LinkId, owner, lands) for every global link from group `from` to group `to` ≠
+  /// from, in port order: owner the index in `from` of the router it leaves, lands the index in
+  /// `to` of the router it reaches.
+  template <class F>
+  void for_each_global_hop(int from, int to, F&& f) const {
+    const auto pair = static_cast<std::size_t>(from) * shape_.g + to;
+    for (int k = between_begin_[pair]; k < between_begin_[pair + 1]; ++k) {
+      const auto at = static_cast<std::size_t>(k);
+      f(between_[at], between_ends_[at].first, between_ends_[at].second);
+    }
+  }
   /// Number of global links from group `from` to group `to` ≠ from (as many back).
   int global_link_count(int from, int to) const {
     const auto pair = static_cast<std::size_t>(from) * shape_.g + to;
@@ -144,6 +156,7 @@ class Dragonfly final : public GraphMachine {
   /// .. between_begin_[f·g + t + 1]) (none for f = t); built once, read by every route.
   std::vector<int> between_begin_;
   std::vector<LinkId> between_;
+  std::vector<std::pair<int, int>> between_ends_;  ///< per entry of between_: owner, lands
 };
 
 /// Builds the dragonfly of the registry entry's validated parameters; throws InputError when
