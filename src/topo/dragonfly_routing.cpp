@@ -164,7 +164,7 @@ class UgalBatch final : public GraphMachine::PathBatch {
   UgalBatch(const Dragonfly& df, LinkLoadView loads)
       : df_(&df),
         loads_(loads),
-        pair_slot_(static_cast<std::size_t>(df.group_count()) * df.group_count(), -1),
+        pair_slot_(static_cast<std::size_t>(df.group_count())),
         group_slot_(static_cast<std::size_t>(df.group_count()), -1) {}
 
   void for_each_path(NodeId a, NodeId b, PathVisitor visit) override {
@@ -255,9 +255,11 @@ class UgalBatch final : public GraphMachine::PathBatch {
   /// The legs of (gs, gd) in valiant_paths' order and their bounds, worked out on first use.
   const GroupPair& group_pair(int gs, int gd) {
     const Dragonfly& df = *df_;
-    const auto slot = static_cast<std::size_t>(gs) * df.group_count() + gd;
-    if (pair_slot_[slot] >= 0) return pairs_[static_cast<std::size_t>(pair_slot_[slot])];
-    pair_slot_[slot] = static_cast<int>(pairs_.size());
+    std::vector<int>& row = pair_slot_[static_cast<std::size_t>(gs)];
+    if (row.empty()) row.assign(static_cast<std::size_t>(df.group_count()), -1);
+    int& slot = row[static_cast<std::size_t>(gd)];
+    if (slot >= 0) return pairs_[static_cast<std::size_t>(slot)];
+    slot = static_cast<int>(pairs_.size());
     GroupPair pair;
     pair.begin = legs_.size();
     const int g = df.group_count();
@@ -301,7 +303,9 @@ class UgalBatch final : public GraphMachine::PathBatch {
 
   const Dragonfly* df_;
   LinkLoadView loads_;
-  std::vector<int> pair_slot_;  ///< per (gs, gd): index in pairs_, −1 until first use
+  /// Per gs (a row of g, made on first use: a batch touches few groups of a large machine), per
+  /// gd: index in pairs_, −1 until first use.
+  std::vector<std::vector<int>> pair_slot_;
   std::vector<GroupPair> pairs_;
   std::vector<Leg> legs_;
   std::vector<int> group_slot_;      ///< per group: its matrix's index, −1 until first use
