@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <memory>
 
 namespace allocsim {
 
@@ -75,19 +76,29 @@ template <bool kTrack>
 void accumulate_edges(const Topology& topology, const CommGraphView& graph,
                       std::span<const NodeId> placement, double* per, std::vector<LinkId>* touched,
                       TimeLimitPoll* poll, LinkLoadView loads) {
+  // Adaptive graph routing against a fixed view: one batch for every edge (the same paths as
+  // route_weighted; graph_machine.hpp).
+  std::unique_ptr<GraphMachine::PathBatch> batch;
+  if (topology.graph() && topology.graph()->adaptive() && !loads.empty())
+    batch = topology.graph()->path_batch(loads);
   for (std::int32_t task = 0; task < graph.size(); ++task) {
     const std::int64_t begin = graph.offsets[task], end = graph.offsets[task + 1];
     if (poll) poll->add(end - begin + 1);
     for (std::int64_t i = begin; i < end; ++i) {
       const double half = graph.bytes[i] / 2;
-      topology.route_weighted(
-          placement[task], placement[graph.targets[i]],
-          [&](LinkId link, double weight) {
-            if constexpr (kTrack)
-              if (per[link] == 0) touched->push_back(link);
-            per[link] += half * weight;  // weight 1 on grids and flat: half exactly
-          },
-          loads);
+      const auto visit = [&](LinkId link, double weight) {
+        if constexpr (kTrack)
+          if (per[link] == 0) touched->push_back(link);
+        per[link] += half * weight;  // weight 1 on grids and flat: half exactly
+      };
+      const NodeId a = placement[task], b = placement[graph.targets[i]];
+      if (batch) {
+        batch->for_each_path(a, b, [&](std::span<const LinkId> path, double weight) {
+          for (const LinkId link : path) visit(link, weight);  // as route_weighted
+        });
+        continue;
+      }
+      topology.route_weighted(a, b, visit, loads);
     }
   }
 }
@@ -189,16 +200,24 @@ LinkLoads graph_all_to_all(const Topology& topology, std::span<const NodeId> nod
     touch(machine.injection_link(node), k - 1);
     touch(machine.ejection_link(node), k - 1);
   }
+  // Adaptive routing against a fixed view: one batch for every pair (it may share work between
+  // them; the same paths as route_weighted).
+  std::unique_ptr<GraphMachine::PathBatch> batch;
+  if (machine.adaptive() && !loads.empty()) batch = machine.path_batch(loads);
   // The middle links of source -> b, `amount` on each (weighted by its path's share).
   const auto route_middle = [&](NodeId source, NodeId b, double amount) {
     if (poll) poll->add(1);
     const LinkId injection = machine.injection_link(source), ejection = machine.ejection_link(b);
-    topology.route_weighted(
-        source, b,
-        [&](LinkId link, double weight) {
-          if (link != injection && link != ejection) touch(link, amount * weight);
-        },
-        loads);
+    const auto visit = [&](LinkId link, double weight) {
+      if (link != injection && link != ejection) touch(link, amount * weight);
+    };
+    if (batch) {
+      batch->for_each_path(source, b, [&](std::span<const LinkId> path, double weight) {
+        for (const LinkId link : path) visit(link, weight);  // as route_weighted
+      });
+      return;
+    }
+    topology.route_weighted(source, b, visit, loads);
   };
   if (poll) poll->add(static_cast<std::int64_t>(nodes.size()));
   if (machine.all_to_all_router_loads(nodes, touch))  // (whole messages: the same sums)

@@ -149,12 +149,6 @@ int Dragonfly::logical_index(int from, int to) const {
   return -1;
 }
 
-int Dragonfly::global_link_count(int from, int to) const {
-  int count = 0;
-  for_each_global_link(from, to, [&](LinkId) { ++count; });
-  return count;
-}
-
 Dragonfly::Dragonfly(const DragonflyShape& shape, bool allow_large) : shape_(shape) {
   const int a = shape.a, p = shape.p, h = shape.h;
   check_shape(shape_, allow_large);
@@ -198,6 +192,21 @@ Dragonfly::Dragonfly(const DragonflyShape& shape, bool allow_large) : shape_(sha
           static_cast<LinkId>(links_.size());
       links_.push_back({router_vertex(group, port / h), router_vertex(target, back / h),
                         shape.global_bw, LinkClass::global});
+    }
+  // Per ordered pair of groups its global links: the ports of `from` whose logical index leads
+  // to `to` (every g − 1-th port from it), in port order, used ports only.
+  between_begin_.reserve(static_cast<std::size_t>(g) * g + 1);
+  between_begin_.push_back(0);
+  for (int from = 0; from < g; ++from)
+    for (int to = 0; to < g; ++to) {
+      if (to != from)
+        for (int port = logical_index(from, to); port < ports; port += span)
+          if (const LinkId link = global_link(from, port); link >= 0) {
+            between_.push_back(link);
+            const GraphLink& joined = links_[static_cast<std::size_t>(link)];
+            between_ends_.emplace_back(router_index(joined.from), router_index(joined.to));
+          }
+      between_begin_.push_back(static_cast<int>(between_.size()));
     }
   finish();
 }

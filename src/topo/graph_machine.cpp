@@ -29,6 +29,27 @@ std::string GraphMachine::node_name(NodeId node) const {
   return name.append(std::to_string(node));
 }
 
+namespace {
+
+/// GraphMachine::path_batch's default: for_each_path pair by pair.
+class PairByPair final : public GraphMachine::PathBatch {
+ public:
+  PairByPair(const GraphMachine& machine, LinkLoadView loads) : machine_(&machine), loads_(loads) {}
+  void for_each_path(NodeId a, NodeId b, PathVisitor visit) override {
+    machine_->for_each_path(a, b, visit, loads_);
+  }
+
+ private:
+  const GraphMachine* machine_;
+  LinkLoadView loads_;
+};
+
+}  // namespace
+
+std::unique_ptr<GraphMachine::PathBatch> GraphMachine::path_batch(LinkLoadView loads) const {
+  return std::make_unique<PairByPair>(*this, loads);
+}
+
 std::span<const NodeId> GraphMachine::nodes_of(VertexId router) const {
   const int r = router - node_count_;
   return {router_nodes_.data() + router_node_offsets_[r],

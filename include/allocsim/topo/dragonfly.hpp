@@ -24,6 +24,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "allocsim/topo/graph_machine.hpp"
@@ -72,6 +73,9 @@ class Dragonfly final : public GraphMachine {
   /// 5 router-to-router links, built on the stack.
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads) const override;
   bool adaptive() const override { return shape_.routing == DragonflyRouting::ugal; }
+  /// UGAL: shares the Valiant paths' middle hops between the pairs of two groups (the same
+  /// paths and weights, bit for bit, as for_each_path; dragonfly_routing.cpp).
+  std::unique_ptr<PathBatch> path_batch(LinkLoadView loads) const override;
   std::string routing_description() const override;
   /// Every route ends at the destination's router, then its ejection link.
   bool routes_by_router_pair() const override { return true; }
@@ -117,14 +121,26 @@ class Dragonfly final : public GraphMachine {
   /// order (at least one: every pair of groups is joined). Does not allocate.
   template <class F>
   void for_each_global_link(int from, int to, F&& f) const {
-    const int span = shape_.g - 1, index = logical_index(from, to);
-    for (int port = index; port < ports_per_group(); port += span) {
-      const LinkId link = global_link(from, port);
-      if (link >= 0) f(link);
+    const auto pair = static_cast<std::size_t>(from) * shape_.g + to;
+    for (int k = between_begin_[pair]; k < between_begin_[pair + 1]; ++k)
+      f(between_[static_cast<std::size_t>(k)]);
+  }
+  /// Calls f(LinkId, owner, lands) for every global link from group `from` to group `to` ≠
+  /// from, in port order: owner the index in `from` of the router it leaves, lands the index in
+  /// `to` of the router it reaches.
+  template <class F>
+  void for_each_global_hop(int from, int to, F&& f) const {
+    const auto pair = static_cast<std::size_t>(from) * shape_.g + to;
+    for (int k = between_begin_[pair]; k < between_begin_[pair + 1]; ++k) {
+      const auto at = static_cast<std::size_t>(k);
+      f(between_[at], between_ends_[at].first, between_ends_[at].second);
     }
   }
   /// Number of global links from group `from` to group `to` ≠ from (as many back).
-  int global_link_count(int from, int to) const;
+  int global_link_count(int from, int to) const {
+    const auto pair = static_cast<std::size_t>(from) * shape_.g + to;
+    return between_begin_[pair + 1] - between_begin_[pair];
+  }
 
   /// Logical index ℓ in 0 .. g − 2 of a port (its number modulo g − 1) and the group it leads
   /// to, by the arrangement's formula (dragonfly.cpp); logical_index is its inverse: the ℓ of
@@ -136,6 +152,11 @@ class Dragonfly final : public GraphMachine {
   DragonflyShape shape_;
   /// Per (group, port): the global link leaving it, or −1 (see global_link()).
   std::vector<LinkId> global_link_;
+  /// The global links from group f to group t in port order: between_[between_begin_[f·g + t]
+  /// .. between_begin_[f·g + t + 1]) (none for f = t); built once, read by every route.
+  std::vector<int> between_begin_;
+  std::vector<LinkId> between_;
+  std::vector<std::pair<int, int>> between_ends_;  ///< per entry of between_: owner, lands
 };
 
 /// Builds the dragonfly of the registry entry's validated parameters; throws InputError when

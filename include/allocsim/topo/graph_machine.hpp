@@ -129,6 +129,17 @@ class GraphMachine {
                              LinkLoadView loads = {}) const = 0;
   /// True when routes depend on the loads passed to for_each_path (UGAL).
   virtual bool adaptive() const { return false; }
+  /// Routes many pairs against one fixed view of loads (one job's all-to-all): a kind may share
+  /// work between the pairs (UGAL on a dragonfly: dragonfly_routing.cpp). The view's contents
+  /// must not change while the batch is used.
+  class PathBatch {
+   public:
+    virtual ~PathBatch() = default;
+    /// Exactly the paths, weights and order of for_each_path(a, b, visit, loads).
+    virtual void for_each_path(NodeId a, NodeId b, PathVisitor visit) = 0;
+  };
+  /// A batch for `loads` (kept by reference); the default calls for_each_path pair by pair.
+  virtual std::unique_ptr<PathBatch> path_batch(LinkLoadView loads) const;
   /// True when the links between a's injection and b's ejection depend only on (router_of(a),
   /// router_of(b)) (dragonfly, ECMP fat tree, Slurm trees; not D-mod-k, which routes by the
   /// destination node): all-to-all loads are then routed once per pair of routers.
