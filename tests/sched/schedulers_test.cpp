@@ -11,15 +11,7 @@ using namespace allocsim;
 
 namespace {
 
-Job job(std::int64_t id, double submit, int procs, double runtime, double estimate = -1) {
-  Job j;
-  j.id = id;
-  j.submit = submit;
-  j.procs = procs;
-  j.runtime = runtime;
-  j.estimate = estimate < 0 ? runtime : estimate;
-  return j;
-}
+using allocsim::testing::job;
 
 /// Runs `jobs` and returns job id -> (start, end).
 std::map<std::int64_t, std::pair<double, double>> schedule(const std::string& sched,
@@ -63,7 +55,8 @@ TEST(Schedulers, EasyNeverBackfillsAJobThatWouldDelayTheHead) {
 TEST(Schedulers, JobOutrunningItsEstimateIsAssumedToEndNow) {
   // A's estimate says it ends at 5; it runs until 10. At 6 the head B's reservation is "now"
   // with no spare node, so C (ends at 8) is not backfilled.
-  const std::vector<Job> jobs{job(1, 0, 2, 10, 5), job(2, 1, 4, 10), job(3, 6, 2, 2)};
+  const std::vector<Job> jobs{job(1, 0, 2, 10, /*user=*/-1, /*estimate=*/5), job(2, 1, 4, 10),
+                              job(3, 6, 2, 2)};
   EXPECT_EQ(schedule("easy", jobs), (Schedule{{1, {0, 10}}, {2, {10, 20}}, {3, {20, 22}}}));
 }
 
