@@ -53,7 +53,9 @@ class StepProfile {
   /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
   /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
   /// whose windows hold b too, so the search resumes after b. `window_end`, if given, gets the
-  /// index of the first breakpoint at or after the found fit's end (kept from the search).
+  /// index of the first breakpoint at or after the found fit's end (kept from the search), or
+  /// kNone when not known: a fit whose window reaches into `own` and ends by own.to while no
+  /// count is negative and own.nodes >= need is accepted there (every count inside passes).
   using Own = OwnWindow;
   std::size_t earliest(int need, double duration, double limit, std::size_t from = 0,
                        const OwnWindow& own = OwnWindow(), std::size_t* window_end = nullptr) const;
@@ -83,6 +85,9 @@ class StepProfile {
 
  private:
   void add(double from, double to, int delta, int pin);
+  /// move() when the windows overlap (to + duration > from).
+  void move_overlapping(double from, double to, std::size_t to_index, double duration, int nodes,
+                        std::size_t to_stop);
   bool fits(std::size_t candidate, int need, double duration) const;
   /// Adds `delta` to the breakpoints [first, stop).
   void shift(std::size_t first, std::size_t stop, int delta);
