@@ -74,12 +74,12 @@ void StepProfile::add(double from, double to, int delta, int pin) {
 }
 
 void StepProfile::move(double from, double to, std::size_t to_index, double duration, int nodes,
-                       std::size_t to_stop) {
+                       std::size_t to_stop, std::size_t from_index) {
   if (nodes == 0) return;  // (as add: no breakpoint either)
   // The new window's end, inserted when missing (to < from: before the old window's end).
   const double to_end = to + duration;
   if (to_end > from) {
-    move_overlapping(from, to, to_index, duration, nodes, to_stop);
+    move_overlapping(from, to, to_index, duration, nodes, to_stop, from_index);
     return;
   }
   if (to_stop == kNone) to_stop = lower_from(to_index + 1, to_end);
@@ -93,7 +93,8 @@ void StepProfile::move(double from, double to, std::size_t to_index, double dura
   ++points_[to_stop].pins;
   // The old window: found by galloping from the new one (it is mostly a few breakpoints on),
   // its end by the shift's own scan (a window holds ~10 breakpoints: no binary search).
-  std::size_t from_index = to_index + 1, step = 1;
+  from_index = to_index + 1;  // (the index given is for overlapping windows only)
+  std::size_t step = 1;
   while (from_index + step < points_.size() && points_[from_index + step].time < from) {
     from_index += step;
     step *= 2;
@@ -114,12 +115,12 @@ void StepProfile::move(double from, double to, std::size_t to_index, double dura
 }
 
 void StepProfile::move_overlapping(double from, double to, std::size_t to_index, double duration,
-                                   int nodes, std::size_t to_stop) {
+                                   int nodes, std::size_t to_stop, std::size_t from_index) {
   // The windows overlap (to < from < to + duration): the breakpoints in [from, to + duration)
   // would be shifted by -nodes, then by +nodes (and their sign changes cancel), so only
   // [to, from) and [to + duration, from + duration) are shifted: the same counts, pins and
   // negatives as move()'s two shifts.
-  const std::size_t from_index = lower_gallop(to_index + 1, from);  // from: a breakpoint
+  if (from_index == kNone) from_index = lower_gallop(to_index + 1, from);  // from: a breakpoint
   const double to_end = to + duration;
   if (to_stop == kNone) to_stop = lower_gallop(from_index, to_end);  // (> from_index)
   if (to_stop == points_.size() || points_[to_stop].time != to_end) {
@@ -189,7 +190,8 @@ bool StepProfile::fits(std::size_t candidate, int need, double duration) const {
 }
 
 std::size_t StepProfile::earliest(int need, double duration, double limit, std::size_t from,
-                                  const Own& own, std::size_t* window_end) const {
+                                  const Own& own, std::size_t* window_end,
+                                  std::size_t* own_start) const {
   const std::size_t count = points_.size();
   // The free count of breakpoint i with the own window's nodes given back (own.to and
   // own.from are breakpoints, so a step is wholly inside or outside the window).
@@ -217,6 +219,7 @@ std::size_t StepProfile::earliest(int need, double duration, double limit, std::
       if (own.from <= t && t < own.to) {
         if (own_passes) {  // fits; its end's index is not known (left to the caller)
           if (window_end) *window_end = kNone;
+          if (own_start) *own_start = t == own.from ? next : kNone;
           return candidate;
         }
         if (points_[next].free + own.nodes < need) break;

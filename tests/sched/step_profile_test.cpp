@@ -98,7 +98,9 @@ TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
           twice.add(from, from + duration, nodes);
           twice.add(to, to + duration, -nodes);
         }
-        profile.move(from, to, c, duration, nodes);
+        // With the old window's index given half the time (as a search may give it).
+        profile.move(from, to, c, duration, nodes, StepProfile::kNone,
+                     rng.uniform_int(0, 1) == 0 ? profile.lower(from) : StepProfile::kNone);
         ASSERT_EQ(profile.size(), twice.size());
         for (std::size_t i = 0; i < profile.size(); ++i) {
           ASSERT_EQ(profile.time(i), twice.time(i));
@@ -141,8 +143,9 @@ TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
               static_cast<std::size_t>(rng.uniform_int(static_cast<std::int64_t>(a) + 1, last));
           own = {profile.time(a), profile.time(b), static_cast<int>(rng.uniform_int(1, machine))};
         }
-        std::size_t window_end = StepProfile::kNone;
-        const std::size_t found = profile.earliest(need, duration, limit, from, own, &window_end);
+        std::size_t window_end = StepProfile::kNone, own_start = 0;
+        const std::size_t found =
+            profile.earliest(need, duration, limit, from, own, &window_end, &own_start);
         EXPECT_EQ(found, brute_earliest(profile, slots, need, duration, limit, from, own))
             << "round " << round << " step " << step << " need " << need << " duration "
             << duration;
@@ -158,6 +161,10 @@ TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
           if (reaches_own && end <= own.to && profile.negatives() == 0 && own.nodes >= need)
             expected = StepProfile::kNone;
           EXPECT_EQ(window_end, expected) << "round " << round << " step " << step;
+          if (expected == StepProfile::kNone) {  // the own window's start, if the scan met it
+            const std::size_t own_from = profile.lower(own.from);
+            EXPECT_EQ(own_start, own_from > found ? own_from : StepProfile::kNone);
+          }
         }
         const double at = now + static_cast<double>(rng.uniform_int(0, 300)) / 2;
         bool fits = true;
