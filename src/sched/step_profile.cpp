@@ -122,7 +122,10 @@ void StepProfile::move_overlapping(double from, double to, std::size_t to_index,
   // negatives as move()'s two shifts.
   if (from_index == kNone) from_index = lower_gallop(to_index + 1, from);  // from: a breakpoint
   const double to_end = to + duration;
-  if (to_stop == kNone) to_stop = lower_gallop(from_index, to_end);  // (> from_index)
+  if (to_stop == kNone) {  // (> from_index; the overlap holds ~8 breakpoints: scanned)
+    to_stop = from_index + 1;
+    while (to_stop < points_.size() && points_[to_stop].time < to_end) ++to_stop;
+  }
   if (to_stop == points_.size() || points_[to_stop].time != to_end) {
     const int value = points_[to_stop - 1].free;
     points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(to_stop), Point{to_end, value});
