@@ -203,9 +203,12 @@ std::size_t StepProfile::earliest(int need, double duration, double limit, std::
     return points_[i].free + (own.from <= t && t < own.to ? own.nodes : 0);
   };
   const bool own_free = negatives_ == 0 && own.nodes >= need;
+  // Candidates before own.from hold no own nodes (the compression's searches end by the job's
+  // start): their counts are read as they are.
+  const bool before_own = limit <= own.from;
   std::size_t candidate = from;
   while (candidate < count && points_[candidate].time < limit) {
-    if (value(candidate) < need) {
+    if ((before_own ? points_[candidate].free : value(candidate)) < need) {
       ++candidate;
       continue;
     }
