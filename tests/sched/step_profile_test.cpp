@@ -107,11 +107,11 @@ TEST(StepProfile, MatchesAPlainArrayOnRandomOperations) {
           ASSERT_EQ(profile.free(i), twice.free(i));
         }
         if (nodes > 0) {  // the same pins: compaction keeps the same breakpoints
-          StepProfile a = profile, b = twice;
-          a.compact({});
-          b.compact({});
-          ASSERT_EQ(a.size(), b.size()) << "round " << round << " step " << step;
-          for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a.time(i), b.time(i));
+          StepProfile moved = profile, added = twice;
+          moved.compact({});
+          added.compact({});
+          ASSERT_EQ(moved.size(), added.size()) << "round " << round << " step " << step;
+          for (std::size_t i = 0; i < moved.size(); ++i) ASSERT_EQ(moved.time(i), added.time(i));
         }
         for (int u = static_cast<int>(from);
              u < std::min<int>(kHorizon, static_cast<int>(from + duration)); ++u)
