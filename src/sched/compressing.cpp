@@ -364,6 +364,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     const StepProfile::Own own{r.start, r.start + r.duration, r.need};
     // The earliest fit among the candidates of the spans, from `covered` on.
     std::size_t found = StepProfile::kNone, found_end = StepProfile::kNone;
+    std::size_t found_own = StepProfile::kNone;  // the index of its start, when the search met it
     std::size_t searched_from = 0;  // the largest first index of a search (<= the job's start's)
     auto search = [&](double lo, double hi) {
       lo = std::max(lo, covered);
@@ -376,12 +377,13 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
                                     ? profile_.lower_gallop(covered_index, lo)
                                     : profile_.lower(lo);
       searched_from = std::max(searched_from, first);
-      std::size_t other_end = StepProfile::kNone;
+      std::size_t other_end = StepProfile::kNone, other_own = StepProfile::kNone;
       const std::size_t other =
-          profile_.earliest(r.need, r.duration, limit, first, own, &other_end);
+          profile_.earliest(r.need, r.duration, limit, first, own, &other_end, &other_own);
       if (other != StepProfile::kNone) {
         found = other;
         found_end = other_end;
+        found_own = other_end == StepProfile::kNone ? other_own : StepProfile::kNone;
       }
     };
     if (r.unsettled) {
@@ -424,7 +426,7 @@ void CompressingConservative::walk(SchedulerContext& context, bool gained) {
     }
     // Out of its window, into the one found (add twice, as one step).
     if (r.duration > 0 && std::isfinite(r.duration)) {
-      profile_.move(r.start, found_time, found, r.duration, r.need, found_end);
+      profile_.move(r.start, found_time, found, r.duration, r.need, found_end, found_own);
     } else {
       profile_.reserve(r.start, r.start + r.duration, r.need);
       profile_.reserve(found_time, found_time + r.duration, -r.need);

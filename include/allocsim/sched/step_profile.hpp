@@ -40,9 +40,10 @@ class StepProfile {
   /// duration) to [to, to + duration), to < from: the same as add(from, from + duration, nodes)
   /// then add(to, to + duration, -nodes), with fewer searches. `from`, `from + duration` and `to`
   /// must be breakpoints, `to` the one at index `to_index`, after now. `to_stop`, when known:
-  /// the index of the first breakpoint at or after to + duration (as earliest() gives it).
+  /// the index of the first breakpoint at or after to + duration (as earliest() gives it);
+  /// `from_index`, when known: the index of `from` (as earliest() may give it, `own_start`).
   void move(double from, double to, std::size_t to_index, double duration, int nodes,
-            std::size_t to_stop = kNone);
+            std::size_t to_stop = kNone, std::size_t from_index = kNone);
   /// Drops the breakpoints before `now` (keeping the step that holds at now).
   void advance(double now);
   /// True when redundant breakpoints may have piled up since the last compaction.
@@ -53,10 +54,14 @@ class StepProfile {
   /// Earliest breakpoint index before `limit` where `need` fits for `duration`; kNone if none.
   /// A candidate whose window holds a failing breakpoint b is followed by candidates up to b
   /// whose windows hold b too, so the search resumes after b. `window_end`, if given, gets the
-  /// index of the first breakpoint at or after the found fit's end (kept from the search).
+  /// index of the first breakpoint at or after the found fit's end (kept from the search), or
+  /// kNone when not known: a fit whose window reaches into `own` and ends by own.to while no
+  /// count is negative and own.nodes >= need is accepted there (every count inside passes);
+  /// `own_start`, if given, then gets the index of own.from when the scan met it (else kNone).
   using Own = OwnWindow;
   std::size_t earliest(int need, double duration, double limit, std::size_t from = 0,
-                       const OwnWindow& own = OwnWindow(), std::size_t* window_end = nullptr) const;
+                       const OwnWindow& own = OwnWindow(), std::size_t* window_end = nullptr,
+                       std::size_t* own_start = nullptr) const;
   /// Earliest breakpoint after now and before `limit` where the count changes and `need`
   /// fits; kNone if none.
   std::size_t earliest_change_after_now(int need, double duration, double limit) const;
@@ -83,6 +88,9 @@ class StepProfile {
 
  private:
   void add(double from, double to, int delta, int pin);
+  /// move() when the windows overlap (to + duration > from).
+  void move_overlapping(double from, double to, std::size_t to_index, double duration, int nodes,
+                        std::size_t to_stop, std::size_t from_index);
   bool fits(std::size_t candidate, int need, double duration) const;
   /// Adds `delta` to the breakpoints [first, stop).
   void shift(std::size_t first, std::size_t stop, int delta);
