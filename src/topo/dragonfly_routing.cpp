@@ -38,8 +38,17 @@
 //     synthetic:jobs=1000,arrival=exp:20,runtime=exp:300,size=uniform:1,128 --alloc random
 //     --runtime-model flow:comm=0.5
 //   CPU median 18.1 s against 90.2 s (ratio 0.204; wall 25.4 s against 147 s, machine shared).
-// Left: on dragonfly:p=8,a=16,h=8 (127 intermediate groups) 300 such jobs of 1 .. 512 nodes
-// still take 295 s of CPU; every re-rating re-routes every running job.
+// On dragonfly:p=8,a=16,h=8 (129 groups, 127 intermediate ones) a hop floor in the lower bound
+// (legs owned by the source router or landing on the destination's: group_pair) and legs kept
+// only for pairs of groups that need the exact sum; measured 2026-11-29 the same way, paired
+// with main at 12ade38, per-job CSVs cmp-identical:
+//   allocsim run --machine dragonfly:p=8,a=16,h=8,routing=ugal --trace
+//     synthetic:jobs=60,arrival=exp:20,runtime=exp:300,size=uniform:1,512 --alloc random
+//     --runtime-model flow:comm=0.5
+//   CPU median 39.3 s against 53.6 s (ratio 0.734; peak memory 83 MiB against 183 MiB).
+// Left: working out each pair of groups' bounds (g − 2 legs each, every pair of groups a job
+// spans, every job at every re-rating) is now most of the time; every re-rating re-routes every
+// running job.
 #include <algorithm>
 #include <array>
 #include <limits>
