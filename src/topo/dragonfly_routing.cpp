@@ -266,7 +266,13 @@ class UgalBatch final : public GraphMachine::PathBatch {
     const double share = 1.0 / (g - 2);
     for (int mid = 0; mid < g; ++mid) {
       if (mid == gs || mid == gd) continue;
-      const double weight = share / df.global_link_count(gs, mid) / df.global_link_count(mid, gd);
+      // share / first count / second count as valiant_paths has it; x / 1 is x exactly, so
+      // a division by a count of 1 (every count when g = a·h + 1) is skipped.
+      const int first_count = df.global_link_count(gs, mid);
+      const int second_count = df.global_link_count(mid, gd);
+      double weight = share;
+      if (first_count != 1) weight = weight / first_count;
+      if (second_count != 1) weight = weight / second_count;
       df.for_each_global_hop(gs, mid, [&](LinkId first, int owner, int at) {
         const double first_load = std::max(0.0, load_of(loads_, first));
         df.for_each_global_hop(mid, gd, [&](LinkId second, int next, int lands) {
@@ -345,10 +351,6 @@ class UgalBatch final : public GraphMachine::PathBatch {
     if (slot >= 0) return pairs_[static_cast<std::size_t>(slot)];
     slot = static_cast<int>(pairs_.size());
     std::size_t count = 0;
-    for (int mid = 0; mid < df.group_count(); ++mid)
-      if (mid != gs && mid != gd)
-        count += static_cast<std::size_t>(df.global_link_count(gs, mid)) *
-                 static_cast<std::size_t>(df.global_link_count(mid, gd));
     const int a = df.routers_per_group();
     keep_local_loads(gd);  // (before taking pointers: a first use grows the arrays)
     const double* into = into_max(gs);
@@ -359,6 +361,7 @@ class UgalBatch final : public GraphMachine::PathBatch {
     landed_.assign(static_cast<std::size_t>(a), 0.0);
     double low_q = 0, low_h = 0, high_q = 0, high_h = 0;
     for_each_leg(gs, gd, [&](double weight, double middle, int middle_hops, int owner, int lands) {
+      ++count;
       low_q += weight * middle;
       low_h += weight * middle_hops;
       high_q += weight * std::max(std::max(middle, into[owner]), out[lands]);
