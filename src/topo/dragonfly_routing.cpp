@@ -193,7 +193,9 @@ class UgalBatch final : public GraphMachine::PathBatch {
       : df_(&df),
         loads_(loads),
         pair_slot_(static_cast<std::size_t>(df.group_count())),
-        group_slot_(static_cast<std::size_t>(df.group_count()), -1) {}
+        group_slot_(static_cast<std::size_t>(df.group_count()), -1),
+        out_hops_(static_cast<std::size_t>(df.group_count())),
+        in_hops_(static_cast<std::size_t>(df.group_count())) {}
 
   void for_each_path(NodeId a, NodeId b, PathVisitor visit) override {
     if (a == b) return;
@@ -256,36 +258,76 @@ class UgalBatch final : public GraphMachine::PathBatch {
     double upper = 0;  ///< ≥ it
   };
 
+  /// One global hop of a leg: its link's load, the index of the router it leaves and of the
+  /// one it reaches.
+  struct GlobalHop {
+    double load = 0;
+    int leaves = 0;
+    int reaches = 0;
+  };
+  /// A group's global hops to (out) or from (in) every other group: those of mid at
+  /// hops[begin[mid] .. begin[mid + 1]), in port order (as for_each_global_hop calls them).
+  struct GlobalHops {
+    std::vector<int> begin;  ///< empty until first use
+    std::vector<GlobalHop> hops;
+  };
+  /// The global hops of `group` to each other group (out) or from each (in), made on first use
+  /// (the first hop's load as valiant_paths' running largest, from 0: max(0, load)).
+  const GlobalHops& global_hops(int group, bool out) {
+    GlobalHops& row = (out ? out_hops_ : in_hops_)[static_cast<std::size_t>(group)];
+    if (!row.begin.empty()) return row;
+    const Dragonfly& df = *df_;
+    for (int other = 0; other < df.group_count(); ++other) {
+      row.begin.push_back(static_cast<int>(row.hops.size()));
+      if (other == group) continue;
+      const auto keep = [&](LinkId link, int leaves, int reaches) {
+        const double load = load_of(loads_, link);
+        row.hops.push_back({out ? std::max(0.0, load) : load, leaves, reaches});
+      };
+      if (out)
+        df.for_each_global_hop(group, other, keep);
+      else
+        df.for_each_global_hop(other, group, keep);
+    }
+    row.begin.push_back(static_cast<int>(row.hops.size()));
+    return row;
+  }
+
   /// Calls f(weight, middle, middle_hops, owner, lands) for every leg of (gs, gd) in
   /// valiant_paths' order (class comment): owner the index in gs of the router owning the
   /// first global link, lands the index in gd where the second lands.
   template <class F>
-  void for_each_leg(int gs, int gd, F&& f) const {
+  void for_each_leg(int gs, int gd, F&& f) {
     const Dragonfly& df = *df_;
     const int g = df.group_count();
     const double share = 1.0 / (g - 2);
+    const GlobalHops& firsts = global_hops(gs, true);  // (rows of fixed vectors: they stay put)
+    const GlobalHops& seconds = global_hops(gd, false);
     for (int mid = 0; mid < g; ++mid) {
       if (mid == gs || mid == gd) continue;
+      const auto m = static_cast<std::size_t>(mid);
+      const int first_begin = firsts.begin[m], first_end = firsts.begin[m + 1];
+      const int second_begin = seconds.begin[m], second_end = seconds.begin[m + 1];
       // share / first count / second count as valiant_paths has it; x / 1 is x exactly, so
       // a division by a count of 1 (every count when g = a·h + 1) is skipped.
-      const int first_count = df.global_link_count(gs, mid);
-      const int second_count = df.global_link_count(mid, gd);
       double weight = share;
-      if (first_count != 1) weight = weight / first_count;
-      if (second_count != 1) weight = weight / second_count;
-      df.for_each_global_hop(gs, mid, [&](LinkId first, int owner, int at) {
-        const double first_load = std::max(0.0, load_of(loads_, first));
-        df.for_each_global_hop(mid, gd, [&](LinkId second, int next, int lands) {
-          double middle = first_load;
+      if (first_end - first_begin != 1) weight = weight / (first_end - first_begin);
+      if (second_end - second_begin != 1) weight = weight / (second_end - second_begin);
+      for (int x = first_begin; x < first_end; ++x) {
+        const GlobalHop& first = firsts.hops[static_cast<std::size_t>(x)];
+        const int at = first.reaches;
+        for (int y = second_begin; y < second_end; ++y) {
+          const GlobalHop& second = seconds.hops[static_cast<std::size_t>(y)];
+          double middle = first.load;
           int middle_hops = 2;
-          if (at != next) {
-            middle = std::max(middle, load_of(loads_, df.local_link(mid, at, next)));
+          if (at != second.leaves) {
+            middle = std::max(middle, load_of(loads_, df.local_link(mid, at, second.leaves)));
             ++middle_hops;
           }
-          middle = std::max(middle, load_of(loads_, second));
-          f(weight, middle, middle_hops, owner, lands);
-        });
-      });
+          middle = std::max(middle, second.load);
+          f(weight, middle, middle_hops, first.leaves, second.reaches);
+        }
+      }
     }
   }
 
@@ -415,10 +457,12 @@ class UgalBatch final : public GraphMachine::PathBatch {
   std::vector<std::unique_ptr<Leg[]>> blocks_;   ///< the legs of pairs_
   std::size_t block_size_ = 0, block_used_ = 0;  ///< of blocks_.back()
   std::vector<double> owned_, landed_;           ///< group_pair's per-router weights
-  std::vector<int> group_slot_;      ///< per group: its matrix's index, −1 until first use
-  std::vector<double> local_loads_;  ///< the groups' local matrices, a² each
-  std::vector<double> into_max_;     ///< per matrix, per router: largest load into it
-  std::vector<double> out_max_;      ///< per matrix, per router: largest load out of it
+  std::vector<int> group_slot_;       ///< per group: its matrix's index, −1 until first use
+  std::vector<double> local_loads_;   ///< the groups' local matrices, a² each
+  std::vector<double> into_max_;      ///< per matrix, per router: largest load into it
+  std::vector<double> out_max_;       ///< per matrix, per router: largest load out of it
+  std::vector<GlobalHops> out_hops_;  ///< per group: global_hops(group, true)
+  std::vector<GlobalHops> in_hops_;   ///< per group: global_hops(group, false)
 };
 
 }  // namespace
