@@ -38,14 +38,14 @@
 //     synthetic:jobs=1000,arrival=exp:20,runtime=exp:300,size=uniform:1,128 --alloc random
 //     --runtime-model flow:comm=0.5
 //   CPU median 18.1 s against 90.2 s (ratio 0.204; wall 25.4 s against 147 s, machine shared).
-// On dragonfly:p=8,a=16,h=8 (129 groups, 127 intermediate ones) a hop floor in the lower bound
-// (legs owned by the source router or landing on the destination's: group_pair) and legs kept
-// only for pairs of groups that need the exact sum; measured 2026-11-29 the same way, paired
-// with main at 12ade38, per-job CSVs cmp-identical:
+// On dragonfly:p=8,a=16,h=8 (129 groups, 127 intermediate ones): a hop floor in the lower bound
+// (legs owned by the source router or landing on the destination's: group_pair), legs kept
+// only for pairs of groups that need the exact sum, each group's global hops kept per batch;
+// measured 2026-11-29 the same way, paired with main at 12ade38, per-job CSVs cmp-identical:
 //   allocsim run --machine dragonfly:p=8,a=16,h=8,routing=ugal --trace
 //     synthetic:jobs=60,arrival=exp:20,runtime=exp:300,size=uniform:1,512 --alloc random
 //     --runtime-model flow:comm=0.5
-//   CPU median 39.3 s against 53.6 s (ratio 0.734; peak memory 83 MiB against 183 MiB).
+//   CPU median 31.6 s against 53.2 s (ratio 0.590; peak memory 83 MiB against 183 MiB).
 // Left: working out each pair of groups' bounds (g − 2 legs each, every pair of groups a job
 // spans, every job at every re-rating) is now most of the time; every re-rating re-routes every
 // running job.
@@ -180,8 +180,9 @@ void emit_paths(const Dragonfly& df, NodeId a, NodeId b, bool valiant, PathVisit
 /// sums in the same order with each leg's load and hops replaced by a value ≤ (≥) the pair's
 /// give a value ≤ (≥) the Valiant side's q and H, and (q + 1)·H likewise. Lower: the middle
 /// part's loads; for H the larger of the middle part's hops and a floor from the weights of
-/// the legs each router owns and each receives (group_pair: the end hops are missing only
-/// from the legs that start at i or end at j, a few of them). Upper: the middle, the largest
+/// the legs each router owns and each receives (the end hops are missing only from the legs
+/// that start at i or end at j, a few of them; this one by a bound on the rounding, not term
+/// by term: group_pair). Upper: the middle, the largest
 /// load into the leg's owner in gs (any i's first hop) and the largest out of where it lands
 /// in gd (any j's last hop), and 2 more hops. When the minimal side is ≤ the lower bound the
 /// rule routes minimally, when it is > the upper bound by Valiant; else the exact sum over the
