@@ -78,9 +78,9 @@ Choices check_machine(const std::string& spec, std::uint64_t seed) {
   Choices choices;
   for (int round = 0; round < 16; ++round) {
     const std::vector<double> loads = draw_loads(machine, round % 4, rng);
-    // Pairs in a shuffled order (the batch's per-group-pair work is reused in any order), then
+    // Pairs in a shuffled order (the batch's per-group-pair work is reused in any order), or
     // in order on a new batch (one source's destinations one group after the other, as the
-    // flow model asks: the per-source-router work is reused too).
+    // flow model asks).
     std::vector<std::pair<NodeId, NodeId>> pairs;
     for (NodeId a = 0; a < machine.node_count(); ++a)
       for (NodeId b = 0; b < machine.node_count(); ++b) pairs.emplace_back(a, b);
