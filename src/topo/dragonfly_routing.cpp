@@ -38,10 +38,20 @@
 //     synthetic:jobs=1000,arrival=exp:20,runtime=exp:300,size=uniform:1,128 --alloc random
 //     --runtime-model flow:comm=0.5
 //   CPU median 18.1 s against 90.2 s (ratio 0.204; wall 25.4 s against 147 s, machine shared).
-// Left: on dragonfly:p=8,a=16,h=8 (127 intermediate groups) 300 such jobs of 1 .. 512 nodes
-// still take 295 s of CPU; every re-rating re-routes every running job.
+// On dragonfly:p=8,a=16,h=8 (129 groups, 127 intermediate ones): a hop floor in the lower bound
+// (legs owned by the source router or landing on the destination's: group_pair), legs kept
+// only for pairs of groups that need the exact sum, each group's global hops kept per batch;
+// measured 2026-11-29 the same way, paired with main at 12ade38, per-job CSVs cmp-identical:
+//   allocsim run --machine dragonfly:p=8,a=16,h=8,routing=ugal --trace
+//     synthetic:jobs=60,arrival=exp:20,runtime=exp:300,size=uniform:1,512 --alloc random
+//     --runtime-model flow:comm=0.5
+//   CPU median 31.6 s against 53.2 s (ratio 0.590; peak memory 83 MiB against 183 MiB).
+// Left: working out each pair of groups' bounds (g − 2 legs each, every pair of groups a job
+// spans, every job at every re-rating) is now most of the time; every re-rating re-routes every
+// running job.
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <memory>
 #include <span>
 #include <utility>
@@ -159,25 +169,34 @@ void emit_paths(const Dragonfly& df, NodeId a, NodeId b, bool valiant, PathVisit
 
 /// UGAL for many pairs against one view of loads (Dragonfly::path_batch). A Valiant path from
 /// router i of gs to router j of gd is [local i -> owner,] first global, [local in mid,] second
-/// global[, local lands -> j]: only the two end hops depend on (i, j). The rest, per (gs, gd),
-/// is worked out once (its largest load, its hops) and kept; each pair then takes the largest of
-/// that and its end hops' loads. The largest of a set of loads, starting from 0, is the same in
-/// any order, and q and H are summed over the same paths in the same order with the same
-/// weights as valiant_paths does: the same bits as Dragonfly::for_each_path.
+/// global[, local lands -> j]: a leg. Its middle part (first global, local hop in mid, second
+/// global: largest load `middle`, 2 or 3 hops) depends on (gs, gd) only, its first end hop on
+/// i, its last on j. The largest of a set of loads, starting from 0, is the same in any order,
+/// and q and H are summed over the same paths in the same order with the same weights as
+/// valiant_paths does: the same bits as Dragonfly::for_each_path.
 ///
-/// Bounds first: rounding to nearest is monotone (x ≤ y gives fl(x + z) ≤ fl(y + z) and, for
-/// w > 0, fl(w·x) ≤ fl(w·y)), so the same sums in the same order over each path's middle part
-/// only (loads and hops) give a value ≤ the Valiant side's (q + 1)·H, and over the middle part
-/// with the largest local load of each end group and 2 more hops a value ≥ it. When the
-/// minimal side is ≤ the lower bound the rule routes minimally, when it is > the upper bound by
-/// Valiant, both without the per-pair sum.
+/// Bounds per (gs, gd) decide most pairs without the per-pair sum: rounding to nearest is
+/// monotone (x ≤ y gives fl(x + z) ≤ fl(y + z) and, for w > 0, fl(w·x) ≤ fl(w·y)), so the same
+/// sums in the same order with each leg's load and hops replaced by a value ≤ (≥) the pair's
+/// give a value ≤ (≥) the Valiant side's q and H, and (q + 1)·H likewise. Lower: the middle
+/// part's loads; for H the larger of the middle part's hops and a floor from the weights of
+/// the legs each router owns and each receives (the end hops are missing only from the legs
+/// that start at i or end at j, a few of them; this one by a bound on the rounding, not term
+/// by term: group_pair). Upper: the middle, the largest
+/// load into the leg's owner in gs (any i's first hop) and the largest out of where it lands
+/// in gd (any j's last hop), and 2 more hops. When the minimal side is ≤ the lower bound the
+/// rule routes minimally, when it is > the upper bound by Valiant; else the exact sum over the
+/// group pair's legs, kept on first need (on a machine of 129 groups the bounds decide 94 % of
+/// the flow model's pairs, and a batch touches up to 2 million legs: they are not all kept).
 class UgalBatch final : public GraphMachine::PathBatch {
  public:
   UgalBatch(const Dragonfly& df, LinkLoadView loads)
       : df_(&df),
         loads_(loads),
         pair_slot_(static_cast<std::size_t>(df.group_count())),
-        group_slot_(static_cast<std::size_t>(df.group_count()), -1) {}
+        group_slot_(static_cast<std::size_t>(df.group_count()), -1),
+        out_hops_(static_cast<std::size_t>(df.group_count())),
+        in_hops_(static_cast<std::size_t>(df.group_count())) {}
 
   void for_each_path(NodeId a, NodeId b, PathVisitor visit) override {
     if (a == b) return;
@@ -193,7 +212,7 @@ class UgalBatch final : public GraphMachine::PathBatch {
     minimal_paths(df, gs, i, gd, j,
                   [&](const Hops& hops, double weight) { minimal.add(hops, weight, loads_); });
     const double stay = (minimal.bottleneck + 1) * minimal.hops;
-    const GroupPair& pair = group_pair(gs, gd);
+    GroupPair& pair = group_pair(gs, gd);
     bool valiant;
     if (stay <= pair.lower) {
       valiant = false;
@@ -203,12 +222,15 @@ class UgalBatch final : public GraphMachine::PathBatch {
       // The end hops' loads from the groups' local matrices, 0 where there is no hop (the
       // diagonal): the largest with 0 added, since every `middle` is already ≥ 0.
       const int routers = df.routers_per_group();
-      const std::size_t source = keep_local_loads(gs), destination = keep_local_loads(gd);
-      const double* from_i = local_loads_.data() + source + static_cast<std::size_t>(i) * routers;
-      const double* to_j = local_loads_.data() + destination + j;  // [lands · a]
+      keep_local_loads(gd);  // (before taking pointers: a first use grows the array)
+      const std::size_t source = matrix_offset(gs) + static_cast<std::size_t>(i) * routers;
+      const std::size_t destination = matrix_offset(gd) + static_cast<std::size_t>(j);
+      const double* from_i = local_loads_.data() + source;
+      const double* to_j = local_loads_.data() + destination;  // [lands · a]
+      const Leg* legs = legs_of(gs, gd, pair);
       double bottleneck = 0, hops = 0;
-      for (std::size_t k = pair.begin; k < pair.end; ++k) {
-        const Leg& leg = legs_[k];
+      for (std::size_t k = 0; k < pair.count; ++k) {
+        const Leg& leg = legs[k];
         const double worst =
             std::max(std::max(leg.middle, from_i[leg.owner]), to_j[leg.lands * routers]);
         const int size = leg.middle_hops + (leg.owner != i ? 1 : 0) + (leg.lands != j ? 1 : 0);
@@ -229,15 +251,90 @@ class UgalBatch final : public GraphMachine::PathBatch {
     int owner = 0;        ///< index in gs of the router owning the first global link
     int lands = 0;        ///< index in gd of the router the second global link lands on
   };
-  /// The legs of (gs, gd), [begin, end) in legs_, and the bounds of the class comment.
+  /// The bounds of (gs, gd) (class comment); its legs, legs[0 .. count), once needed.
   struct GroupPair {
-    std::size_t begin = 0, end = 0;
+    Leg* legs = nullptr;  ///< null until legs_of
+    std::size_t count = 0;
     double lower = 0;  ///< ≤ (q + 1)·H of the Valiant paths of every router pair
     double upper = 0;  ///< ≥ it
   };
 
+  /// One global hop of a leg: its link's load, the index of the router it leaves and of the
+  /// one it reaches.
+  struct GlobalHop {
+    double load = 0;
+    int leaves = 0;
+    int reaches = 0;
+  };
+  /// A group's global hops to (out) or from (in) every other group: those of mid at
+  /// hops[begin[mid] .. begin[mid + 1]), in port order (as for_each_global_hop calls them).
+  struct GlobalHops {
+    std::vector<int> begin;  ///< empty until first use
+    std::vector<GlobalHop> hops;
+  };
+  /// The global hops of `group` to each other group (out) or from each (in), made on first use
+  /// (the first hop's load as valiant_paths' running largest, from 0: max(0, load)).
+  const GlobalHops& global_hops(int group, bool out) {
+    GlobalHops& row = (out ? out_hops_ : in_hops_)[static_cast<std::size_t>(group)];
+    if (!row.begin.empty()) return row;
+    const Dragonfly& df = *df_;
+    for (int other = 0; other < df.group_count(); ++other) {
+      row.begin.push_back(static_cast<int>(row.hops.size()));
+      if (other == group) continue;
+      const auto keep = [&](LinkId link, int leaves, int reaches) {
+        const double load = load_of(loads_, link);
+        row.hops.push_back({out ? std::max(0.0, load) : load, leaves, reaches});
+      };
+      if (out)
+        df.for_each_global_hop(group, other, keep);
+      else
+        df.for_each_global_hop(other, group, keep);
+    }
+    row.begin.push_back(static_cast<int>(row.hops.size()));
+    return row;
+  }
+
+  /// Calls f(weight, middle, middle_hops, owner, lands) for every leg of (gs, gd) in
+  /// valiant_paths' order (class comment): owner the index in gs of the router owning the
+  /// first global link, lands the index in gd where the second lands.
+  template <class F>
+  void for_each_leg(int gs, int gd, F&& f) {
+    const Dragonfly& df = *df_;
+    const int g = df.group_count();
+    const double share = 1.0 / (g - 2);
+    const GlobalHops& firsts = global_hops(gs, true);  // (rows of fixed vectors: they stay put)
+    const GlobalHops& seconds = global_hops(gd, false);
+    for (int mid = 0; mid < g; ++mid) {
+      if (mid == gs || mid == gd) continue;
+      const auto m = static_cast<std::size_t>(mid);
+      const int first_begin = firsts.begin[m], first_end = firsts.begin[m + 1];
+      const int second_begin = seconds.begin[m], second_end = seconds.begin[m + 1];
+      // share / first count / second count as valiant_paths has it; x / 1 is x exactly, so
+      // a division by a count of 1 (every count when g = a·h + 1) is skipped.
+      double weight = share;
+      if (first_end - first_begin != 1) weight = weight / (first_end - first_begin);
+      if (second_end - second_begin != 1) weight = weight / (second_end - second_begin);
+      for (int x = first_begin; x < first_end; ++x) {
+        const GlobalHop& first = firsts.hops[static_cast<std::size_t>(x)];
+        const int at = first.reaches;
+        for (int y = second_begin; y < second_end; ++y) {
+          const GlobalHop& second = seconds.hops[static_cast<std::size_t>(y)];
+          double middle = first.load;
+          int middle_hops = 2;
+          if (at != second.leaves) {
+            middle = std::max(middle, load_of(loads_, df.local_link(mid, at, second.leaves)));
+            ++middle_hops;
+          }
+          middle = std::max(middle, second.load);
+          f(weight, middle, middle_hops, first.leaves, second.reaches);
+        }
+      }
+    }
+  }
+
   /// The loads of `group`'s local links as an a × a matrix, [from · a + to], 0 on the diagonal,
-  /// filled on first use: its offset in local_loads_.
+  /// filled on first use: its index (its matrix at local_loads_[index · a²], its column and row
+  /// maxima at into_max_ / out_max_[index · a]).
   std::size_t keep_local_loads(int group) {
     int& slot = group_slot_[static_cast<std::size_t>(group)];
     const int a = df_->routers_per_group();
@@ -245,73 +342,112 @@ class UgalBatch final : public GraphMachine::PathBatch {
     if (slot < 0) {
       slot = static_cast<int>(local_loads_.size() / size);
       local_loads_.resize(local_loads_.size() + size, 0.0);
+      into_max_.resize(into_max_.size() + static_cast<std::size_t>(a), 0.0);
+      out_max_.resize(out_max_.size() + static_cast<std::size_t>(a), 0.0);
       double* row = local_loads_.data() + static_cast<std::size_t>(slot) * size;
-      double largest = 0;
+      double* into = into_max_.data() + static_cast<std::size_t>(slot) * a;
+      double* out = out_max_.data() + static_cast<std::size_t>(slot) * a;
       for (int from = 0; from < a; ++from)
         for (int to = 0; to < a; ++to)
           if (from != to) {
             const double load = load_of(loads_, df_->local_link(group, from, to));
             row[from * a + to] = load;
-            largest = std::max(largest, load);
+            into[to] = std::max(into[to], load);
+            out[from] = std::max(out[from], load);
           }
-      local_max_.push_back(largest);
     }
-    return static_cast<std::size_t>(slot) * size;
+    return static_cast<std::size_t>(slot);
   }
-  /// The largest load of a local link of `group` (0 when none is loaded).
-  double group_local_max(int group) {
-    keep_local_loads(group);
-    return local_max_[static_cast<std::size_t>(group_slot_[static_cast<std::size_t>(group)])];
+  /// Where `group`'s local matrix starts in local_loads_.
+  std::size_t matrix_offset(int group) {
+    const auto a = static_cast<std::size_t>(df_->routers_per_group());
+    return keep_local_loads(group) * a * a;
+  }
+  /// The largest loads into / out of each router of `group` by its local links.
+  const double* into_max(int group) {
+    const std::size_t offset = keep_local_loads(group) * df_->routers_per_group();
+    return into_max_.data() + offset;  // (after keep_local_loads, which may grow the array)
+  }
+  const double* out_max(int group) {
+    const std::size_t offset = keep_local_loads(group) * df_->routers_per_group();
+    return out_max_.data() + offset;
   }
 
-  /// The legs of (gs, gd) in valiant_paths' order and their bounds, worked out on first use.
-  const GroupPair& group_pair(int gs, int gd) {
+  /// Room for `count` legs that stay put (blocks, never moved: no copying as they grow).
+  Leg* new_legs(std::size_t count) {
+    if (blocks_.empty() || block_used_ + count > block_size_) {
+      block_size_ = std::max<std::size_t>(kLegsPerBlock, count);
+      blocks_.push_back(std::make_unique<Leg[]>(block_size_));
+      block_used_ = 0;
+    }
+    Leg* legs = blocks_.back().get() + block_used_;
+    block_used_ += count;
+    return legs;
+  }
+
+  /// The legs of (gs, gd) and their bounds (class comment), worked out on first use.
+  GroupPair& group_pair(int gs, int gd) {
     const Dragonfly& df = *df_;
     std::vector<int>& row = pair_slot_[static_cast<std::size_t>(gs)];
     if (row.empty()) row.assign(static_cast<std::size_t>(df.group_count()), -1);
     int& slot = row[static_cast<std::size_t>(gd)];
     if (slot >= 0) return pairs_[static_cast<std::size_t>(slot)];
     slot = static_cast<int>(pairs_.size());
-    GroupPair pair;
-    pair.begin = legs_.size();
-    const int g = df.group_count();
-    const double share = 1.0 / (g - 2);
-    for (int mid = 0; mid < g; ++mid) {
-      if (mid == gs || mid == gd) continue;
-      const double weight = share / df.global_link_count(gs, mid) / df.global_link_count(mid, gd);
-      df.for_each_global_hop(gs, mid, [&](LinkId first, int owner, int at) {
-        const double first_load = std::max(0.0, load_of(loads_, first));
-        df.for_each_global_hop(mid, gd, [&](LinkId second, int next, int lands) {
-          Leg leg;
-          leg.weight = weight;
-          leg.owner = owner;
-          leg.lands = lands;
-          leg.middle = first_load;
-          leg.middle_hops = 2;
-          if (at != next) {
-            leg.middle = std::max(leg.middle, load_of(loads_, df.local_link(mid, at, next)));
-            ++leg.middle_hops;
-          }
-          leg.middle = std::max(leg.middle, load_of(loads_, second));
-          legs_.push_back(leg);
-        });
-      });
-    }
-    pair.end = legs_.size();
-    const double ends = std::max(group_local_max(gs), group_local_max(gd));
+    std::size_t count = 0;
+    const int a = df.routers_per_group();
+    keep_local_loads(gd);  // (before taking pointers: a first use grows the arrays)
+    const double* into = into_max(gs);
+    const double* out = out_max(gd);
+    // Per router of gs, the weights of the legs it owns; per router of gd, of those landing on
+    // it (the hop bound below).
+    owned_.assign(static_cast<std::size_t>(a), 0.0);
+    landed_.assign(static_cast<std::size_t>(a), 0.0);
     double low_q = 0, low_h = 0, high_q = 0, high_h = 0;
-    for (std::size_t k = pair.begin; k < pair.end; ++k) {
-      const Leg& leg = legs_[k];
-      low_q += leg.weight * leg.middle;
-      low_h += leg.weight * leg.middle_hops;
-      high_q += leg.weight * std::max(leg.middle, ends);
-      high_h += leg.weight * (leg.middle_hops + 2);
+    for_each_leg(gs, gd, [&](double weight, double middle, int middle_hops, int owner, int lands) {
+      ++count;
+      low_q += weight * middle;
+      low_h += weight * middle_hops;
+      high_q += weight * std::max(std::max(middle, into[owner]), out[lands]);
+      high_h += weight * (middle_hops + 2);
+      owned_[static_cast<std::size_t>(owner)] += weight;
+      landed_[static_cast<std::size_t>(lands)] += weight;
+    });
+    // H of router i to router j is Σ_k w_k·(middle hops + [owner_k ≠ i] + [lands_k ≠ j]) =
+    // Σ_k w_k·(middle hops + 2) − (weight owned by i) − (weight landing on j) in exact
+    // arithmetic, ≥ high_h − the largest owned − the largest landed. Rounded: each product and
+    // each partial sum of nonnegative terms is within a factor (1 ± u) (u = 2⁻⁵³), so the
+    // computed H of any (i, j) is ≥ (1 − u)^(count + 1) times that bound, and high_h and the
+    // largest weights below are within (1 ± u)^(count + 1) of theirs: with count·u < 10⁻¹²,
+    // subtracting 10⁻⁹·high_h more leaves a value ≤ every pair's computed H (the margin is
+    // 1,000 times the rounding). Then (q + 1)·H ≥ (low_q + 1)·that by monotone rounding.
+    double hops_floor = low_h;
+    if (static_cast<double>(count) < 1e-12 / std::numeric_limits<double>::epsilon()) {
+      const double most_owned = *std::max_element(owned_.begin(), owned_.end());
+      const double most_landed = *std::max_element(landed_.begin(), landed_.end());
+      hops_floor = std::max(hops_floor, high_h - most_owned - most_landed - 1e-9 * high_h);
     }
-    pair.lower = (low_q + 1) * low_h;
+    GroupPair pair;
+    pair.count = count;
+    pair.lower = (low_q + 1) * hops_floor;
     pair.upper = (high_q + 1) * high_h;
     pairs_.push_back(pair);
     return pairs_.back();
   }
+
+  /// The legs of (gs, gd) in valiant_paths' order, kept on first use (most pairs of groups
+  /// never need them: their bounds decide).
+  const Leg* legs_of(int gs, int gd, GroupPair& pair) {
+    if (pair.legs) return pair.legs;
+    Leg* const legs = new_legs(pair.count);
+    std::size_t k = 0;
+    for_each_leg(gs, gd, [&](double weight, double middle, int middle_hops, int owner, int lands) {
+      legs[k++] = {weight, middle, middle_hops, owner, lands};
+    });
+    pair.legs = legs;
+    return legs;
+  }
+
+  static constexpr std::size_t kLegsPerBlock = std::size_t{1} << 16;
 
   const Dragonfly* df_;
   LinkLoadView loads_;
@@ -319,10 +455,15 @@ class UgalBatch final : public GraphMachine::PathBatch {
   /// gd: index in pairs_, −1 until first use.
   std::vector<std::vector<int>> pair_slot_;
   std::vector<GroupPair> pairs_;
-  std::vector<Leg> legs_;
-  std::vector<int> group_slot_;      ///< per group: its matrix's index, −1 until first use
-  std::vector<double> local_loads_;  ///< the groups' local matrices, a² each
-  std::vector<double> local_max_;    ///< per matrix, its largest load
+  std::vector<std::unique_ptr<Leg[]>> blocks_;   ///< the legs of pairs_
+  std::size_t block_size_ = 0, block_used_ = 0;  ///< of blocks_.back()
+  std::vector<double> owned_, landed_;           ///< group_pair's per-router weights
+  std::vector<int> group_slot_;       ///< per group: its matrix's index, −1 until first use
+  std::vector<double> local_loads_;   ///< the groups' local matrices, a² each
+  std::vector<double> into_max_;      ///< per matrix, per router: largest load into it
+  std::vector<double> out_max_;       ///< per matrix, per router: largest load out of it
+  std::vector<GlobalHops> out_hops_;  ///< per group: global_hops(group, true)
+  std::vector<GlobalHops> in_hops_;   ///< per group: global_hops(group, false)
 };
 
 }  // namespace

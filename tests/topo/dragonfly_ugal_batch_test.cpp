@@ -35,15 +35,26 @@ struct Collector {
 };
 
 /// A load view: `kind` 0 all zero, 1 uniform in [0, 10), 2 mostly small with a few global links
-/// (and some local ones) far more loaded.
+/// (and some local ones) far more loaded, 3 global links uniform in [0, 10) and the local links
+/// into or out of a few routers far more loaded (the end hops then decide: the bounds that
+/// take each router's largest end-hop load, dragonfly_routing.cpp, meet their limits).
 std::vector<double> draw_loads(const GraphMachine& machine, int kind, std::mt19937_64& rng) {
   std::vector<double> loads(machine.links().size(), 0.0);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<int> hot(static_cast<std::size_t>(machine.vertex_count()), 0);  // 1 in, 2 out
+  for (auto& flag : hot)
+    if (unit(rng) < 0.15) flag = unit(rng) < 0.5 ? 1 : 2;
   for (std::size_t link = 0; link < loads.size(); ++link) {
     if (kind == 0) continue;
-    const LinkClass type = machine.links()[link].link_class;
+    const GraphLink& edge = machine.links()[link];
+    const LinkClass type = edge.link_class;
     if (kind == 1) {
       loads[link] = 10 * unit(rng);
+    } else if (kind == 3) {
+      loads[link] = type == LinkClass::global ? 10 * unit(rng) : unit(rng);
+      if (type == LinkClass::local && (hot[static_cast<std::size_t>(edge.to)] == 1 ||
+                                       hot[static_cast<std::size_t>(edge.from)] == 2))
+        loads[link] = 5 + 20 * unit(rng);
     } else {
       loads[link] = unit(rng);
       if (type == LinkClass::global && unit(rng) < 0.2) loads[link] = 20 + 50 * unit(rng);
@@ -65,14 +76,16 @@ Choices check_machine(const std::string& spec, std::uint64_t seed) {
   const GraphMachine& machine = *topology.graph();
   std::mt19937_64 rng(seed);
   Choices choices;
-  for (int round = 0; round < 9; ++round) {
-    const std::vector<double> loads = draw_loads(machine, round % 3, rng);
-    const auto batch = machine.path_batch(loads);
-    // Pairs in a shuffled order: the batch's per-group-pair work is reused in any order.
+  for (int round = 0; round < 16; ++round) {
+    const std::vector<double> loads = draw_loads(machine, round % 4, rng);
+    // Pairs in a shuffled order (the batch's per-group-pair work is reused in any order), or
+    // in order on a new batch (one source's destinations one group after the other, as the
+    // flow model asks).
     std::vector<std::pair<NodeId, NodeId>> pairs;
     for (NodeId a = 0; a < machine.node_count(); ++a)
       for (NodeId b = 0; b < machine.node_count(); ++b) pairs.emplace_back(a, b);
-    std::shuffle(pairs.begin(), pairs.end(), rng);
+    if (round % 8 < 4) std::shuffle(pairs.begin(), pairs.end(), rng);
+    const auto batch = machine.path_batch(loads);
     for (const auto& [a, b] : pairs) {
       Collector one, many;
       machine.for_each_path(
