@@ -74,7 +74,7 @@ class Dragonfly final : public GraphMachine {
   void for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadView loads) const override;
   bool adaptive() const override { return shape_.routing == DragonflyRouting::ugal; }
   /// UGAL: shares the Valiant paths' middle hops between the pairs of two groups (the same
-  /// paths and weights, bit for bit, as for_each_path; dragonfly_routing.cpp).
+  /// paths and weights, bit for bit, as for_each_path; dragonfly_ugal_batch.cpp).
   std::unique_ptr<PathBatch> path_batch(LinkLoadView loads) const override;
   std::string routing_description() const override;
   /// Every route ends at the destination's router, then its ejection link.

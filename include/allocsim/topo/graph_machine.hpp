@@ -130,7 +130,7 @@ class GraphMachine {
   /// True when routes depend on the loads passed to for_each_path (UGAL).
   virtual bool adaptive() const { return false; }
   /// Routes many pairs against one fixed view of loads (one job's all-to-all): a kind may share
-  /// work between the pairs (UGAL on a dragonfly: dragonfly_routing.cpp). The view's contents
+  /// work between the pairs (UGAL on a dragonfly: dragonfly_ugal_batch.cpp). The view's contents
   /// must not change while the batch is used.
   class PathBatch {
    public:
