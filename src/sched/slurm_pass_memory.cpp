@@ -22,14 +22,10 @@ bool SlurmScheduler::same_outcome(const SchedulerContext& context) {
   const double now = context.now();
   if (!config_.shortcuts) return false;
   if (!last_.valid || !last_.clean) return false;
-  auto any_in = [](const std::vector<double>& times, double after, double until) {
-    const auto it = std::upper_bound(times.begin(), times.end(), after);
-    return it != times.end() && *it <= until;  // a time in (after, until]
-  };
-  if (any_in(last_.boundaries, last_.time, now) || any_in(last_.ends, last_.time, now))
+  if (any_time_in(last_.boundaries, last_.time, now) || any_time_in(last_.ends, last_.time, now))
     return false;
   for (double limit : last_.limits)
-    if (any_in(last_.boundaries, last_.time + limit, now + limit)) return false;
+    if (any_time_in(last_.boundaries, last_.time + limit, now + limit)) return false;
   if (!(last_.first_beyond_window > now + config_.bf_window)) return false;
   const double window_end = floor_to(now + config_.bf_window, config_.bf_resolution);
   if (!(last_.first_try_beyond_end > window_end)) return false;
@@ -134,8 +130,6 @@ std::size_t SlurmScheduler::reusable_prefix(const SchedulerContext& context, dou
   // The reservations' from and to so far (a superset of the boundaries), kept ascending so that
   // each question is a bisection (a scan of all of them made the check quadratic in the prefix).
   bounds_.clear();
-  auto any_in = [&](double after, double until) { return bounds_.any_in(after, until); };
-  auto add_bound = [&](double time) { bounds_.add(time); };
   double past_end = std::numeric_limits<double>::infinity();
   const std::size_t count = std::min(previous_.count, tested_.size());
   std::size_t i = 0;
@@ -143,7 +137,7 @@ std::size_t SlurmScheduler::reusable_prefix(const SchedulerContext& context, dou
     const TestRecord& old = previous_.records[i];
     if (old.job != tested_[i] || old.kind == TestRecord::kNotReusable) break;
     if (!(old.min_start > now)) break;
-    if (any_in(then, now) || any_in(then + old.limit, now + old.limit)) break;
+    if (bounds_.any_in(then, now) || bounds_.any_in(then + old.limit, now + old.limit)) break;
     if (old.kind == TestRecord::kReserved && !(old.from > now)) break;
     if (old.kind == TestRecord::kBeyondWindow && !(old.from > now + config_.bf_window)) break;
     if (window_end != old_end) {
@@ -153,8 +147,8 @@ std::size_t SlurmScheduler::reusable_prefix(const SchedulerContext& context, dou
     }
     if (old.kind == TestRecord::kReserved) {
       if (old.to >= old_end) past_end = std::min(past_end, old.from >= old_end ? old.from : old.to);
-      add_bound(old.from);
-      if (old.to < old_end) add_bound(old.to);  // else cut at W (past_end above)
+      bounds_.add(old.from);
+      if (old.to < old_end) bounds_.add(old.to);  // else cut at W (past_end above)
     }
   }
   return i;

@@ -98,11 +98,10 @@ inline bool ugal_decides(const Dragonfly& df, int gs, int gd, LinkLoadView loads
          !loads.empty();
 }
 
-/// Calls visit for every path from a to b (a ≠ b): by Valiant or minimally.
-inline void emit_paths(const Dragonfly& df, NodeId a, NodeId b, bool valiant, PathVisitor visit) {
-  const VertexId rs = df.router_of(a), rd = df.router_of(b);
-  const int gs = df.router_group(rs), gd = df.router_group(rd);
-  const int i = df.router_index(rs), j = df.router_index(rd);
+/// Calls visit for every path from a to b (a ≠ b; on router i of group gs and router j of gd,
+/// as the caller has them): by Valiant or minimally.
+inline void emit_paths(const Dragonfly& df, NodeId a, NodeId b, int gs, int i, int gd, int j,
+                       bool valiant, PathVisitor visit) {
   const LinkId first = df.injection_link(a), last = df.ejection_link(b);
   const auto emit = [&](const Hops& hops, double weight) {
     std::array<LinkId, kMaxPathLinks> path{};

@@ -78,7 +78,7 @@ void Dragonfly::for_each_path(NodeId a, NodeId b, PathVisitor visit, LinkLoadVie
       valiant = (minimal.bottleneck + 1) * minimal.hops > (detour.bottleneck + 1) * detour.hops;
     }
   }
-  emit_paths(*this, a, b, valiant, visit);
+  emit_paths(*this, a, b, gs, i, gd, j, valiant, visit);
 }
 
 std::unique_ptr<GraphMachine::PathBatch> Dragonfly::path_batch(LinkLoadView loads) const {

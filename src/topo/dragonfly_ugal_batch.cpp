@@ -108,7 +108,7 @@ class UgalBatch final : public GraphMachine::PathBatch {
       }
       valiant = stay > (bottleneck + 1) * hops;
     }
-    emit_paths(df, a, b, valiant, visit);
+    emit_paths(df, a, b, gs, i, gd, j, valiant, visit);
   }
 
  private:

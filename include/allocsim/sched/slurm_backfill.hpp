@@ -86,6 +86,12 @@ class NodeSet {
   friend class NodeSpace;
 };
 
+/// True when a time of `ascending` (sorted ascending) lies in (after, until]: a bisection.
+inline bool any_time_in(const std::vector<double>& ascending, double after, double until) {
+  const auto it = std::upper_bound(ascending.begin(), ascending.end(), after);
+  return it != ascending.end() && *it <= until;
+}
+
 /// Times kept ascending, asked whether one lies in an interval (the reservations' bounds that
 /// SlurmScheduler::reusable_prefix checks at every job: a bisection, not a scan of them all).
 class AscendingTimes {
@@ -96,10 +102,7 @@ class AscendingTimes {
     times_.insert(std::upper_bound(times_.begin(), times_.end(), time), time);
   }
   /// True when a time lies in (after, until].
-  bool any_in(double after, double until) const {
-    const auto it = std::upper_bound(times_.begin(), times_.end(), after);
-    return it != times_.end() && *it <= until;
-  }
+  bool any_in(double after, double until) const { return any_time_in(times_, after, until); }
 
  private:
   std::vector<double> times_;
